@@ -1,0 +1,76 @@
+/* io room: a byte source for the JSON scanner.
+ *
+ * A reader yields the text of one trace file: plain files are read in chunks,
+ * gzip (detected by magic bytes, never by the name) is inflated as it is read,
+ * member after member.  Other compressions are recognised only to name them.
+ * A reader may also read a byte range of a plain file (parallel split) or a
+ * memory buffer (the built-in demo, tests). */
+#ifndef TRACETOP_IO_H
+#define TRACETOP_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracetop/err.h"
+
+enum tt_compress {
+	TT_COMP_NONE = 0,
+	TT_COMP_GZIP,
+	TT_COMP_ZSTD,
+	TT_COMP_BZIP2,
+	TT_COMP_XZ,
+	TT_COMP_ZIP,
+};
+
+const char *tt_compress_name(enum tt_compress c);
+/* Kind of compression from the first bytes of a file (n may be small). */
+enum tt_compress tt_compress_detect(const unsigned char *p, size_t n);
+
+struct tt_reader;
+
+/* Open a file.  Fails (with the path in *err) if it cannot be opened, is a
+ * directory, is empty, or is compressed with something other than gzip. */
+int tt_reader_open(struct tt_reader **out, const char *path, struct tt_err *err);
+/* Read an already open descriptor (e.g. standard input); name is for messages.
+ * The reader owns fd and closes it. */
+int tt_reader_open_fd(struct tt_reader **out, int fd, const char *name, struct tt_err *err);
+/* Read bytes [start, end) of a plain file. */
+int tt_reader_open_range(struct tt_reader **out, const char *path, uint64_t start, uint64_t end,
+			 struct tt_err *err);
+/* Read a memory buffer (not copied; must outlive the reader).  gzip is
+ * detected here too. */
+int tt_reader_open_mem(struct tt_reader **out, const char *name, const void *data, size_t n,
+		       struct tt_err *err);
+
+/* Inflate gzip on a second thread, handing buffers to the reader (pipelined).
+ * Call before the first read; no effect on plain input. */
+void tt_reader_set_threaded(struct tt_reader *r, bool on);
+
+/* Read up to cap bytes of text.  Returns the byte count, 0 at the end of the
+ * text, or -code with *err filled (gzip CRC/length mismatch, corrupt data,
+ * read error).  A gzip stream that stops early is not an error here: the
+ * reader returns 0 and tt_reader_truncated() says so. */
+ssize_t tt_reader_read(struct tt_reader *r, void *buf, size_t cap, struct tt_err *err);
+
+enum tt_compress tt_reader_compression(const struct tt_reader *r);
+const char *tt_reader_name(const struct tt_reader *r);
+/* Size of the underlying file or buffer (compressed bytes), 0 if unknown. */
+uint64_t tt_reader_size(const struct tt_reader *r);
+/* Text bytes produced so far. */
+uint64_t tt_reader_text_pos(const struct tt_reader *r);
+/* Compressed bytes consumed so far (equals the text position for plain input). */
+uint64_t tt_reader_raw_pos(const struct tt_reader *r);
+/* True when a gzip stream ended before its trailer; *raw_off gets the
+ * compressed offset where the data stopped. */
+bool tt_reader_truncated(const struct tt_reader *r, uint64_t *raw_off);
+/* True when non-gzip bytes followed the last gzip member (ignored). */
+bool tt_reader_trailing_garbage(const struct tt_reader *r, uint64_t *raw_off);
+void tt_reader_close(struct tt_reader *r);
+
+/* Read a whole plain or gzip file into memory (for small files and tools).
+ * *out is NUL-terminated; the caller frees it. */
+int tt_read_file(const char *path, char **out, size_t *len, struct tt_err *err);
+
+#endif

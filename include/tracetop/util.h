@@ -1,0 +1,40 @@
+/* Small helpers shared by every room: checked allocation, growable arrays, time. */
+#ifndef TRACETOP_UTIL_H
+#define TRACETOP_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define TT_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define TT_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Allocation never returns NULL: out of memory ends the program via tt_die(). */
+void *tt_malloc(size_t n);
+void *tt_calloc(size_t n, size_t size);
+void *tt_realloc_array(void *p, size_t n, size_t size);
+char *tt_strdup(const char *s);
+char *tt_strndup(const char *s, size_t n);
+
+/* Grow *pp (an array of *cap elements of size sz) so that it holds at least need. */
+void tt_grow(void **pp, size_t *cap, size_t need, size_t sz);
+#define TT_GROW(p, cap, need) tt_grow((void **)&(p), &(cap), (need), sizeof(*(p)))
+
+/* Monotonic clock in nanoseconds. */
+int64_t tt_now_ns(void);
+
+/* Bytes allocated through the model arenas and tables, for --max-memory. */
+void tt_mem_account(int64_t delta);
+int64_t tt_mem_used(void);
+
+/* Number of online CPUs (at least 1). */
+int tt_ncpus(void);
+
+/* Peak resident set size of this process in bytes (0 if unknown). */
+uint64_t tt_peak_rss(void);
+
+/* Stable merge sort (uses a temporary buffer of n elements). */
+void tt_msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+	      void *ctx);
+
+#endif

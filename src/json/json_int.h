@@ -1,0 +1,88 @@
+/* json room private interface: lexing helpers shared by the scanner, the fast
+ * path and the validator that runs before cJSON. */
+#ifndef TRACETOP_JSON_INT_H
+#define TRACETOP_JSON_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/arena.h"
+#include "tracetop/trace.h"
+
+enum { LX_OK = 0, LX_MORE = 1, LX_ERR = 2, LX_FALLBACK = 3 };
+
+/* A text window: buf[0] is at text offset base; end is one past the last byte. */
+struct lx {
+	const char *buf;
+	uint64_t base;
+	const char *end;
+	struct tt_err *err;
+	bool bad_u; /* saw \u0000 or a lone surrogate (patched before cJSON) */
+};
+
+struct tt_scratch {
+	struct tt_arena arena;
+};
+
+static inline uint64_t lx_off(const struct lx *l, const char *p)
+{
+	return l->base + (uint64_t)(p - l->buf);
+}
+
+int lx_error(struct lx *l, const char *p, const char *fmt, ...) TT_PRINTF(3, 4);
+
+static inline const char *lx_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* *pp at '"': skip the string (validated), *pp after the closing quote.
+ * raw gets the bytes between the quotes; *esc whether a backslash occurs. */
+int lx_string(struct lx *l, const char **pp, struct tt_str *raw, bool *esc);
+/* Unescape raw string bytes (validated by lx_string) into the scratch arena. */
+struct tt_str lx_unescape(struct tt_scratch *s, struct tt_str raw);
+/* Skip a number, validating strict JSON grammar.  *is_int: no fraction or
+ * exponent. */
+int lx_number(struct lx *l, const char **pp, bool *is_int);
+/* Skip any value at nesting depth `depth` (the value's own level). */
+int lx_value(struct lx *l, const char **pp, int depth);
+/* Error for a token that is not a value (names NaN/Infinity). */
+int lx_bad_value(struct lx *l, const char *p);
+
+/* numbers */
+bool num_parse_int(const char *p, size_t n, int64_t *out);  /* plain JSON integer, |v| < 2^53 */
+double num_parse_double(const char *p, size_t n);           /* same result as strtod */
+bool num_us_to_ns(const char *p, size_t n, int64_t *ns, uint32_t *frac_digits);
+/* integer from a numeric string: decimal or 0x hex, optional sign */
+bool num_string_int(const char *p, size_t n, int64_t *out);
+bool num_string_double(const char *p, size_t n, double *out);
+/* canonical text of a number kept as a string arg */
+struct tt_str num_canon(struct tt_scratch *s, double v);
+
+#define TT_INT_LIMIT 9007199254740992.0 /* 2^53: larger integers are out of range */
+
+/* arg key lookup: TT_A_* or -1 */
+int arg_lookup(const char *k, size_t n);
+
+/* shared finishing steps of both paths */
+void raw_reset(struct tt_raw_event *ev);
+void raw_finish(struct tt_raw_event *ev, struct tt_scratch *scr);
+/* integer-valued double -> int arg, with the 2^53 rule */
+void raw_set_int_from_double(struct tt_raw_event *ev, int a, double v);
+void raw_set_str_int(struct tt_raw_event *ev, int a, struct tt_str s);
+void raw_set_str_dbl(struct tt_raw_event *ev, int a, struct tt_str s);
+void raw_add_series(struct tt_raw_event *ev, struct tt_str key, double v);
+void raw_set_id_str(struct tt_rawid *id, struct tt_str s);
+/* ts form flags (last "ts" key wins) */
+void raw_ts_flags(struct tt_raw_event *ev, bool is_float, uint32_t frac_digits);
+
+/* check required fields and types after parsing; error rejects the file */
+int raw_check(const struct tt_raw_event *ev, struct tt_err *err);
+
+/* cJSON glue (slow.c) */
+void cjson_setup(void);
+
+#endif

@@ -1,0 +1,484 @@
+/* The raw event record: arg table, the finishing steps shared by the fast
+ * path and the cJSON path, required-field checks, and record comparison. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_int.h"
+#include "tracetop/util.h"
+
+static const char *const arg_keys[] = {
+#define _(id, key) key,
+	TT_ARGS(_)
+#undef _
+};
+
+const char *tt_arg_key(enum tt_arg a)
+{
+	return (unsigned)a < TT_A_COUNT ? arg_keys[a] : "";
+}
+
+enum tt_arg_kind tt_arg_kind(enum tt_arg a)
+{
+	switch (a) {
+	case TT_A_BW:
+	case TT_A_OCC:
+	case TT_A_BPSM:
+	case TT_A_WPSM:
+		return TT_AK_DBL;
+	case TT_A_GRID:
+	case TT_A_BLOCK:
+		return TT_AK_DIM3;
+	case TT_A_COLL:
+	case TT_A_DTYPE:
+	case TT_A_PG_NAME:
+	case TT_A_PG_ID:
+	case TT_A_PG_RANKS:
+	case TT_A_CALL_STACK:
+	case TT_A_M_NAME:
+	case TT_A_M_LABELS:
+	case TT_A_MEM_DEVTYPE:
+		return TT_AK_STR;
+	case TT_A_INPUT_DIMS:
+	case TT_A_INPUT_TYPE:
+		return TT_AK_JSON;
+	default:
+		return TT_AK_INT;
+	}
+}
+
+/* keys grouped by length for a quick lookup */
+#define MAX_KEY_LEN 40
+static int8_t by_len[MAX_KEY_LEN][8];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void build_table(void)
+{
+	memset(by_len, -1, sizeof(by_len));
+	for (int a = 0; a < TT_A_COUNT; a++) {
+		size_t n = strlen(arg_keys[a]);
+		if (n >= MAX_KEY_LEN)
+			abort();
+		int j = 0;
+		while (by_len[n][j] >= 0)
+			j++;
+		if (j >= 7)
+			abort();
+		by_len[n][j] = (int8_t)a;
+	}
+}
+
+int arg_lookup(const char *k, size_t n)
+{
+	pthread_once(&once, build_table);
+	if (n >= MAX_KEY_LEN)
+		return -1;
+	for (const int8_t *c = by_len[n]; *c >= 0; c++)
+		if (memcmp(arg_keys[*c], k, n) == 0)
+			return *c;
+	return -1;
+}
+
+void raw_reset(struct tt_raw_event *ev)
+{
+	/* only the presence markers need resetting; values are read behind them */
+	ev->flags = 0;
+	ev->ph_type = ev->cat_type = ev->name_type = ev->ts_type = ev->dur_type = 0;
+	ev->id_type = ev->bp_type = ev->s_type = 0;
+	ev->pid.type = ev->tid.type = ev->id.type = 0;
+	ev->ts_range_err = ev->dur_range_err = false;
+	ev->ts_ns = ev->dur_ns = 0;
+	ev->have = 0;
+	ev->nseries = 0;
+	ev->series_dropped = 0;
+}
+
+void raw_set_int_from_double(struct tt_raw_event *ev, int a, double v)
+{
+	if (v == floor(v) && fabs(v) < TT_INT_LIMIT) {
+		ev->i[a] = (int64_t)v;
+		ev->have |= TT_HAVE(a);
+	} else {
+		ev->have &= ~TT_HAVE(a);
+		ev->flags |= TT_RF_BIG_INT;
+	}
+}
+
+void raw_set_str_int(struct tt_raw_event *ev, int a, struct tt_str s)
+{
+	int64_t v;
+	if (num_string_int(s.p, s.n, &v)) {
+		ev->i[a] = v;
+		ev->have |= TT_HAVE(a);
+		ev->flags |= TT_RF_NUM_STRING;
+	} else {
+		ev->have &= ~TT_HAVE(a);
+		ev->flags |= TT_RF_BAD_ARG;
+	}
+}
+
+void raw_set_str_dbl(struct tt_raw_event *ev, int a, struct tt_str s)
+{
+	double v;
+	if (num_string_double(s.p, s.n, &v)) {
+		ev->d[a] = v;
+		ev->have |= TT_HAVE(a);
+		ev->flags |= TT_RF_NUM_STRING;
+	} else {
+		ev->have &= ~TT_HAVE(a);
+		ev->flags |= TT_RF_BAD_ARG;
+	}
+}
+
+void raw_add_series(struct tt_raw_event *ev, struct tt_str key, double v)
+{
+	if (ev->nseries < TT_MAX_SERIES) {
+		ev->series[ev->nseries].key = key;
+		ev->series[ev->nseries].value = v;
+		ev->nseries++;
+	} else {
+		ev->series_dropped++;
+	}
+}
+
+void raw_set_id_str(struct tt_rawid *id, struct tt_str s)
+{
+	id->type = TT_V_STR;
+	id->str = s;
+	/* the trailing integer of e.g. "stream 7" */
+	size_t i = s.n;
+	while (i > 0 && s.p[i - 1] >= '0' && s.p[i - 1] <= '9')
+		i--;
+	int64_t v = 0;
+	if (i < s.n && s.n - i <= 15) {
+		for (size_t j = i; j < s.n; j++)
+			v = v * 10 + (s.p[j] - '0');
+	}
+	id->num = v;
+}
+
+void raw_ts_flags(struct tt_raw_event *ev, bool is_float, uint32_t frac_digits)
+{
+	ev->flags &= ~(uint32_t)(TT_RF_TS_FLOAT | TT_RF_TS_SHORTFRAC | TT_RF_TS_FRAC3);
+	if (ev->ts_type != TT_V_NUM)
+		return;
+	if (is_float)
+		ev->flags |= TT_RF_TS_FLOAT;
+	if (frac_digits == 1 || frac_digits == 2)
+		ev->flags |= TT_RF_TS_SHORTFRAC;
+	else if (frac_digits == 3)
+		ev->flags |= TT_RF_TS_FRAC3;
+}
+
+/* ---- string repair ---- */
+
+static size_t utf8_seq_len(const unsigned char *p, size_t left)
+{
+	unsigned c = p[0];
+	size_t n;
+	unsigned min;
+	if (c >= 0xC2 && c <= 0xDF) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (left < n)
+		return 0;
+	unsigned cp = c & (0xFF >> (n + 1));
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+static bool needs_repair(struct tt_str s)
+{
+	const unsigned char *p = (const unsigned char *)s.p;
+	for (uint32_t i = 0; i < s.n; i++) {
+		if (p[i] < 0x20 || p[i] == 0x7F)
+			return true;
+		if (p[i] >= 0x80) {
+			size_t k = utf8_seq_len(p + i, s.n - i);
+			if (!k)
+				return true;
+			i += (uint32_t)k - 1;
+		}
+	}
+	return false;
+}
+
+static struct tt_str repair(struct tt_scratch *scr, struct tt_str s)
+{
+	char *out = tt_arena_alloc(&scr->arena, (size_t)s.n * 3 + 1);
+	char *o = out;
+	const unsigned char *p = (const unsigned char *)s.p;
+	for (uint32_t i = 0; i < s.n;) {
+		size_t k = 1;
+		if (p[i] < 0x20 || p[i] == 0x7F) {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+		} else if (p[i] < 0x80) {
+			*o++ = (char)p[i];
+		} else if ((k = utf8_seq_len(p + i, s.n - i)) != 0) {
+			memcpy(o, p + i, k);
+			o += k;
+		} else {
+			k = 1;
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+		}
+		i += (uint32_t)k;
+	}
+	*o = '\0';
+	struct tt_str r = {out, (uint32_t)(o - out)};
+	return r;
+}
+
+static void fix(struct tt_raw_event *ev, struct tt_scratch *scr, struct tt_str *s)
+{
+	if (s->n && needs_repair(*s)) {
+		*s = repair(scr, *s);
+		ev->flags |= TT_RF_BAD_UTF8;
+	}
+}
+
+void raw_finish(struct tt_raw_event *ev, struct tt_scratch *scr)
+{
+	if (ev->ph_type == TT_V_STR)
+		fix(ev, scr, &ev->ph);
+	if (ev->cat_type == TT_V_STR)
+		fix(ev, scr, &ev->cat);
+	if (ev->name_type == TT_V_STR)
+		fix(ev, scr, &ev->name);
+	if (ev->bp_type == TT_V_STR)
+		fix(ev, scr, &ev->bp);
+	if (ev->s_type == TT_V_STR)
+		fix(ev, scr, &ev->s);
+	if (ev->pid.type == TT_V_STR)
+		fix(ev, scr, &ev->pid.str);
+	if (ev->tid.type == TT_V_STR)
+		fix(ev, scr, &ev->tid.str);
+	if (ev->id.type == TT_V_STR)
+		fix(ev, scr, &ev->id.str);
+	uint64_t h = ev->have;
+	while (h) {
+		int a = __builtin_ctzll(h);
+		h &= h - 1;
+		enum tt_arg_kind k = tt_arg_kind(a);
+		if (k == TT_AK_STR || k == TT_AK_JSON)
+			fix(ev, scr, &ev->s_arg[a]);
+	}
+	for (uint32_t i = 0; i < ev->nseries; i++)
+		fix(ev, scr, &ev->series[i].key);
+}
+
+/* ---- required fields ---- */
+
+static bool ph_needs_ts(char c)
+{
+	return strchr("XBEiICstf", c) != NULL;
+}
+
+static int type_error(struct tt_err *err, const struct tt_raw_event *ev, const char *what)
+{
+	if (err) {
+		err->code = TT_E_TYPE;
+		err->offset = ev->offset;
+		snprintf(err->msg, sizeof(err->msg), "event %llu: %s",
+			 (unsigned long long)ev->index, what);
+	}
+	return -TT_E_TYPE;
+}
+
+int raw_check(const struct tt_raw_event *ev, struct tt_err *err)
+{
+	if (ev->ph_type == TT_V_ABSENT)
+		return 1 + TT_W_NO_PH;
+	if (ev->ph_type != TT_V_STR)
+		return type_error(err, ev, "'ph' is not a string");
+	if (ev->pid.type == TT_V_OTHER)
+		return type_error(err, ev, "'pid' is neither an integer nor a string");
+	if (ev->tid.type == TT_V_OTHER)
+		return type_error(err, ev, "'tid' is neither an integer nor a string");
+	char ph = ev->ph.n == 1 ? ev->ph.p[0] : '?';
+	if (ev->ph.n == 1 && ph_needs_ts(ph)) {
+		if (ev->ts_type == TT_V_ABSENT)
+			return 1 + TT_W_NO_TS;
+		if (ev->ts_type != TT_V_NUM)
+			return type_error(err, ev, "'ts' is not a number");
+		if (ev->ts_range_err)
+			return type_error(err, ev, "'ts' is beyond the int64 nanosecond range");
+	}
+	if (ph == 'X') {
+		if (ev->dur_type == TT_V_ABSENT)
+			return 1 + TT_W_NO_DUR;
+		if (ev->dur_type != TT_V_NUM)
+			return type_error(err, ev, "'dur' is not a number");
+		if (ev->dur_range_err)
+			return type_error(err, ev, "'dur' is beyond the int64 nanosecond range");
+	}
+	return 0;
+}
+
+/* ---- comparison ---- */
+
+static bool str_eq(struct tt_str a, struct tt_str b)
+{
+	return a.n == b.n && (a.n == 0 || memcmp(a.p, b.p, a.n) == 0);
+}
+
+static bool id_eq(const struct tt_rawid *a, const struct tt_rawid *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == TT_V_NUM)
+		return a->num == b->num;
+	if (a->type == TT_V_STR)
+		return str_eq(a->str, b->str) && a->num == b->num;
+	return true;
+}
+
+const char *tt_raw_diff(const struct tt_raw_event *a, const struct tt_raw_event *b)
+{
+	if (a->offset != b->offset)
+		return "offset";
+	if ((a->flags & ~TT_RF_SLOW) != (b->flags & ~TT_RF_SLOW))
+		return "flags";
+#define CMPSTR(f)                                                             \
+	if (a->f##_type != b->f##_type ||                                     \
+	    (a->f##_type == TT_V_STR && !str_eq(a->f, b->f)))                 \
+		return #f;
+	CMPSTR(ph)
+	CMPSTR(cat)
+	CMPSTR(name)
+	CMPSTR(bp)
+	CMPSTR(s)
+#undef CMPSTR
+	if (!id_eq(&a->pid, &b->pid))
+		return "pid";
+	if (!id_eq(&a->tid, &b->tid))
+		return "tid";
+	if (!id_eq(&a->id, &b->id))
+		return "id";
+	if (a->ts_type != b->ts_type || a->ts_range_err != b->ts_range_err ||
+	    (a->ts_type == TT_V_NUM && !a->ts_range_err && a->ts_ns != b->ts_ns))
+		return "ts";
+	if (a->dur_type != b->dur_type || a->dur_range_err != b->dur_range_err ||
+	    (a->dur_type == TT_V_NUM && !a->dur_range_err && a->dur_ns != b->dur_ns))
+		return "dur";
+	if (a->have != b->have)
+		return "args (which are present)";
+	uint64_t h = a->have;
+	while (h) {
+		int x = __builtin_ctzll(h);
+		h &= h - 1;
+		switch (tt_arg_kind(x)) {
+		case TT_AK_INT:
+			if (a->i[x] != b->i[x])
+				return tt_arg_key(x);
+			break;
+		case TT_AK_DBL:
+			if (memcmp(&a->d[x], &b->d[x], sizeof(double)) != 0)
+				return tt_arg_key(x);
+			break;
+		case TT_AK_STR:
+		case TT_AK_JSON:
+			if (!str_eq(a->s_arg[x], b->s_arg[x]))
+				return tt_arg_key(x);
+			break;
+		case TT_AK_DIM3: {
+			int k = x == TT_A_GRID ? 0 : 1;
+			if (memcmp(a->dim[k], b->dim[k], sizeof(a->dim[k])) != 0)
+				return tt_arg_key(x);
+			break;
+		}
+		}
+	}
+	if (a->nseries != b->nseries || a->series_dropped != b->series_dropped)
+		return "counter series";
+	for (uint32_t i = 0; i < a->nseries; i++)
+		if (!str_eq(a->series[i].key, b->series[i].key) ||
+		    memcmp(&a->series[i].value, &b->series[i].value, sizeof(double)) != 0)
+			return "counter series";
+	return NULL;
+}
+
+/* ---- warnings ---- */
+
+static const char *const warn_msg[] = {
+#define _(id, sev, msg) msg,
+	TT_WARNINGS(_)
+#undef _
+};
+static const char warn_sev[] = {
+#define _(id, sev, msg) sev,
+	TT_WARNINGS(_)
+#undef _
+};
+
+const char *tt_warning_msg(enum tt_warning w)
+{
+	return (unsigned)w < TT_W_COUNT ? warn_msg[w] : "";
+}
+
+char tt_warning_severity(enum tt_warning w)
+{
+	return (unsigned)w < TT_W_COUNT ? warn_sev[w] : 'n';
+}
+
+void tt_report_warn(struct tt_load_report *r, enum tt_warning w, uint64_t off)
+{
+	if (r->count[w]++ == 0)
+		r->first_off[w] = off;
+}
+
+void tt_report_merge(struct tt_load_report *dst, const struct tt_load_report *src)
+{
+	for (int w = 0; w < TT_W_COUNT; w++) {
+		if (!src->count[w])
+			continue;
+		if (!dst->count[w] || src->first_off[w] < dst->first_off[w])
+			dst->first_off[w] = src->first_off[w];
+		dst->count[w] += src->count[w];
+	}
+	dst->events_seen += src->events_seen;
+	dst->fast_events += src->fast_events;
+	dst->slow_events += src->slow_events;
+}
+
+/* ---- scratch ---- */
+
+struct tt_scratch *tt_scratch_new(void)
+{
+	struct tt_scratch *s = tt_calloc(1, sizeof(*s));
+	tt_arena_init(&s->arena, 256 * 1024);
+	return s;
+}
+
+void tt_scratch_free(struct tt_scratch *s)
+{
+	if (!s)
+		return;
+	tt_arena_free(&s->arena);
+	free(s);
+}
+
+void tt_scratch_reset(struct tt_scratch *s)
+{
+	tt_arena_reset(&s->arena);
+}

@@ -1,0 +1,27 @@
+/* model room private interface */
+#ifndef TRACETOP_MODEL_INT_H
+#define TRACETOP_MODEL_INT_H
+
+#include "tracetop/model.h"
+
+struct builder;
+
+/* A builder collects the events of one file (or one chunk of a file) and
+ * turns them into a rank.  It is the sink given to tt_scan(). */
+struct builder *builder_new(uint64_t max_memory);
+void builder_free(struct builder *b);
+int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err);
+/* Append everything b2 collected after what b collected (chunks of one file,
+ * in file order).  b2 is emptied. */
+void builder_merge(struct builder *b, struct builder *b2);
+/* Finish: sort, pair, link.  The builder gives its rank away. */
+struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
+			       struct tt_load_report *rep);
+/* the report the builder counts its own warnings into */
+struct tt_load_report *builder_report(struct builder *b);
+
+/* chunked, page-backed staging memory (returned to the system when freed) */
+void *stage_alloc(size_t n);
+void stage_free(void *p, size_t n);
+
+#endif

@@ -1,0 +1,188 @@
+/* Lookups over a finished rank, and freeing it. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "model_int.h"
+#include "tracetop/util.h"
+
+uint32_t tt_track_of(const struct tt_rank *r, uint32_t i)
+{
+	uint32_t lo = 0, hi = r->ntracks;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct tt_track *t = &r->tracks[mid];
+		if (i < t->first)
+			hi = mid;
+		else if (i >= t->first + t->count)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return TT_NONE;
+}
+
+/* first event of the track with ts >= t */
+static uint32_t lower_ts(const struct tt_rank *r, const struct tt_track *t, int64_t ts)
+{
+	uint32_t lo = t->first, hi = t->first + t->count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (r->ev[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void tt_track_window(const struct tt_rank *r, const struct tt_track *t, int64_t t0, int64_t t1,
+		     uint32_t *lo, uint32_t *hi)
+{
+	int64_t from = t0 - t->max_dur;
+	if (from > t0) /* overflow */
+		from = INT64_MIN;
+	uint32_t a = lower_ts(r, t, from);
+	uint32_t b = lower_ts(r, t, t1);
+	/* skip leading events that end before the window */
+	while (a < b && r->ev[a].ts + r->ev[a].dur <= t0 && r->ev[a].dur > 0)
+		a++;
+	*lo = a;
+	*hi = b;
+}
+
+void tt_links_of_cpu(const struct tt_rank *r, uint32_t cpu, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t a = 0, b = r->nlinks;
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (r->links[m].cpu < cpu)
+			a = m + 1;
+		else
+			b = m;
+	}
+	uint32_t e = a;
+	while (e < r->nlinks && r->links[e].cpu == cpu)
+		e++;
+	*lo = a;
+	*hi = e;
+}
+
+uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu)
+{
+	uint32_t a = 0, b = r->nlinks;
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (r->links[r->links_by_gpu[m]].gpu < gpu)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a < r->nlinks && r->links[r->links_by_gpu[a]].gpu == gpu)
+		return r->links[r->links_by_gpu[a]].cpu;
+	return TT_NONE;
+}
+
+void tt_track_label(const struct tt_rank *r, const struct tt_track *t, char *buf, size_t n)
+{
+	switch (t->kind) {
+	case TT_TRACK_GPU:
+		snprintf(buf, n, "GPU %lld %s", (long long)t->device, tt_str(r, t->name));
+		break;
+	case TT_TRACK_GPU_ANNOT:
+		snprintf(buf, n, "GPU %lld %s", (long long)t->device, tt_str(r, t->name));
+		break;
+	case TT_TRACK_GPU_SYNC:
+		snprintf(buf, n, "GPU %lld sync", (long long)t->device);
+		break;
+	case TT_TRACK_GLOBAL:
+		snprintf(buf, n, "global");
+		break;
+	default:
+		if (t->pid_is_str)
+			snprintf(buf, n, "%s %s", tt_str(r, t->pid_str), tt_str(r, t->name));
+		else
+			snprintf(buf, n, "%lld %s", (long long)t->tid, tt_str(r, t->name));
+		if (!t->tid_is_str && t->name != TT_NONE &&
+		    strncmp(tt_str(r, t->name), "thread ", 7) == 0)
+			snprintf(buf, n, "thread %lld", (long long)t->tid);
+		break;
+	}
+}
+
+int64_t tt_rank_from_name(const char *file)
+{
+	/* rank[-_]?N or worker[-_]?N, case-insensitive, at the start of the
+	 * name or after a non-letter */
+	static const char *const words[] = {"rank", "worker"};
+	for (size_t i = 0; file[i]; i++) {
+		if (i > 0 && isalpha((unsigned char)file[i - 1]))
+			continue;
+		for (size_t w = 0; w < TT_ARRAY_SIZE(words); w++) {
+			size_t n = strlen(words[w]);
+			if (strncasecmp(file + i, words[w], n) != 0)
+				continue;
+			const char *p = file + i + n;
+			if (*p == '-' || *p == '_')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				continue;
+			int64_t v = 0;
+			while (isdigit((unsigned char)*p) && v < 100000000)
+				v = v * 10 + (*p++ - '0');
+			return v;
+		}
+	}
+	return -1;
+}
+
+size_t tt_rank_memsize(const struct tt_rank *r)
+{
+	size_t n = sizeof(*r);
+	n += tt_strtab_memsize(&r->strs);
+	n += (size_t)r->ncats * sizeof(*r->cats);
+	n += (size_t)r->ntracks * sizeof(*r->tracks);
+	n += (size_t)r->nev * sizeof(*r->ev);
+	n += (size_t)r->nkinfo * sizeof(*r->kinfo);
+	n += (size_t)r->nminfo * sizeof(*r->minfo);
+	n += (size_t)r->nopinfo * sizeof(*r->opinfo);
+	n += (size_t)r->ncomm * sizeof(*r->comm);
+	n += (size_t)r->nmeminfo * sizeof(*r->meminfo);
+	n += (size_t)r->nlinks * (sizeof(*r->links) + sizeof(*r->links_by_gpu));
+	n += (size_t)r->ncounters * sizeof(*r->counters);
+	n += (size_t)r->nsamples * sizeof(*r->samples);
+	n += (size_t)r->nflows * sizeof(*r->flows);
+	return n;
+}
+
+void tt_rank_free(struct tt_rank *r)
+{
+	if (!r)
+		return;
+	if (r->cache_map) {
+		/* arrays point into the mapping */
+		munmap((void *)r->cache_map, r->cache_len);
+	} else {
+		free(r->cats);
+		free(r->tracks);
+		free(r->ev);
+		free(r->kinfo);
+		free(r->minfo);
+		free(r->opinfo);
+		free(r->comm);
+		free(r->meminfo);
+		free(r->links);
+		free(r->links_by_gpu);
+		free(r->counters);
+		free(r->samples);
+		free(r->flows);
+	}
+	tt_strtab_free(&r->strs);
+	tt_meta_free(&r->meta);
+	free(r->path);
+	free(r);
+}
