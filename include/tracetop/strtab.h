@@ -15,6 +15,7 @@ struct tt_strtab {
 	struct tt_arena arena; /* string bytes */
 	const char **str;      /* id -> string */
 	uint32_t *len;         /* id -> length */
+	uint32_t *hv;          /* id -> hash value */
 	uint32_t n, cap;
 	uint32_t *hash;        /* open addressing: id+1, 0 = empty */
 	uint32_t hcap;         /* power of two */

@@ -64,6 +64,7 @@
 	_(MIXED_FRACTION, 'w', "timestamps mix 3-digit and shorter fractions")                \
 	_(CORR_RANGE, 'w', "correlation or External id beyond 32 bits (link dropped)")        \
 	_(BIG_META, 'w', "metadata value too large (skipped)")                                \
+	_(DUP_META, 'w', "duplicate top-level key (last wins)")                               \
 	_(NO_X, 'w', "no complete events (metadata only)")                                    \
 	_(NO_GPU, 'n', "no GPU events")                                                       \
 	_(MANY_SERIES, 'n', "counter event with more series than kept")                       \

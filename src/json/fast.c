@@ -100,83 +100,126 @@ static int get_time(struct lx *l, const char **pp, uint8_t *type, int64_t *ns, b
 	return get_str(l, pp, type, &s, scr, depth);
 }
 
-/* ---- JSON-text args (Input Dims, Input type): minified copy ---- */
+/* ---- JSON-text args (Input Dims, Input type): minified copy ----
+ *
+ * The common shapes, [[2048, 1], []] and ["float", "Scalar"], are copied
+ * without their whitespace in one pass that also checks the grammar.  Any
+ * other shape (objects, escapes, reals, long integers) answers LX_FALLBACK:
+ * cJSON's printer may write those differently. */
 
 static int minify(struct lx *l, const char **pp, char **o, int depth)
 {
 	const char *p = *pp, *end = l->end;
-	int r;
-	if (p >= end)
-		return LX_MORE;
-	if (*p == '[') {
-		if (depth > TT_MAX_DEPTH)
-			return lx_error(l, p, "nesting deeper than %d levels", TT_MAX_DEPTH);
-		*(*o)++ = '[';
-		p = lx_ws(p + 1, end);
+	char *w = *o;
+	int level = 0;
+	bool want_value = true; /* a value may come next (else ',' or ']') */
+	for (;;) {
 		if (p >= end)
 			return LX_MORE;
-		if (*p != ']') {
-			for (;;) {
-				if ((r = minify(l, &p, o, depth + 1)) != LX_OK)
-					return r;
-				p = lx_ws(p, end);
+		char c = *p;
+		if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+			p++;
+			continue;
+		}
+		if (want_value) {
+			if (c == '[') {
+				if (depth + level > TT_MAX_DEPTH)
+					return lx_error(l, p, "nesting deeper than %d levels",
+							TT_MAX_DEPTH);
+				*w++ = '[';
+				p++;
+				level++;
+				/* an empty array closes at once */
+				while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+					p++;
 				if (p >= end)
 					return LX_MORE;
-				if (*p == ']')
-					break;
-				if (*p != ',')
-					return lx_error(l, p, "expected ',' or ']' in an array");
-				*(*o)++ = ',';
-				p = lx_ws(p + 1, end);
+				if (*p == ']') {
+					*w++ = ']';
+					p++;
+					level--;
+					want_value = false;
+					if (level == 0)
+						break;
+				}
+				continue;
 			}
-		}
-		*(*o)++ = ']';
-		*pp = p + 1;
-		return LX_OK;
-	}
-	if (*p == '"') {
-		struct tt_str s;
-		bool esc;
-		if ((r = lx_string(l, &p, &s, &esc)) != LX_OK)
-			return r;
-		if (esc)
-			return LX_FALLBACK;
-		for (uint32_t i = 0; i < s.n; i++)
-			if ((unsigned char)s.p[i] < 0x20)
+			if (c == '"') {
+				const char *q = p + 1;
+				while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+					q++;
+				if (q >= end)
+					return LX_MORE;
+				if (*q != '"')
+					return LX_FALLBACK;
+				if (q - p > (long)TT_MAX_STRING)
+					return lx_error(l, p, "string longer than %u MiB",
+							TT_MAX_STRING >> 20);
+				memcpy(w, p, (size_t)(q + 1 - p));
+				w += q + 1 - p;
+				p = q + 1;
+			} else if (c == '-' || (c >= '0' && c <= '9')) {
+				const char *q = p + (c == '-');
+				if (q >= end)
+					return LX_MORE;
+				if (*q == '0' && c == '-')
+					return LX_FALLBACK; /* -0: cJSON prints 0 */
+				if (*q < '0' || *q > '9')
+					return lx_bad_value(l, p);
+				const char *d = q;
+				if (*q == '0')
+					q++;
+				else
+					while (q < end && *q >= '0' && *q <= '9')
+						q++;
+				if (q >= end)
+					return LX_MORE;
+				/* integers of up to 15 digits print the same in cJSON */
+				if (*q == '.' || *q == 'e' || *q == 'E' || (*q >= '0' && *q <= '9') ||
+				    q - d > 15)
+					return LX_FALLBACK;
+				memcpy(w, p, (size_t)(q - p));
+				w += q - p;
+				p = q;
+			} else if (c == 't' || c == 'f' || c == 'n') {
+				const char *q = p;
+				int r = lx_value(l, &q, depth + level);
+				if (r != LX_OK)
+					return r;
+				memcpy(w, p, (size_t)(q - p));
+				w += q - p;
+				p = q;
+			} else if (c == '{') {
 				return LX_FALLBACK;
-		*(*o)++ = '"';
-		memcpy(*o, s.p, s.n);
-		*o += s.n;
-		*(*o)++ = '"';
-		*pp = p;
-		return LX_OK;
+			} else {
+				return lx_bad_value(l, p);
+			}
+			want_value = false;
+			if (level == 0)
+				break;
+			continue;
+		}
+		/* after a value */
+		if (c == ',' && level > 0) {
+			*w++ = ',';
+			p++;
+			want_value = true;
+			/* a ']' right after ',' is invalid */
+			continue;
+		}
+		if (c == ']' && level > 0) {
+			*w++ = ']';
+			p++;
+			level--;
+			if (level == 0)
+				break;
+			continue;
+		}
+		return lx_error(l, p, "expected ',' or ']' in an array");
 	}
-	if (num_start(*p)) {
-		bool is_int;
-		if ((r = lx_number(l, &p, &is_int)) != LX_OK)
-			return r;
-		size_t n = (size_t)(p - *pp);
-		/* cJSON prints integers as "%d" or "%1.15g": the same digits up to
-		 * 15 of them; other forms it may print differently */
-		if (!is_int || n > 15 + ((*pp)[0] == '-') || (n == 2 && (*pp)[0] == '-'))
-			return LX_FALLBACK;
-		memcpy(*o, *pp, n);
-		*o += n;
-		*pp = p;
-		return LX_OK;
-	}
-	if (*p == 't' || *p == 'f' || *p == 'n') {
-		const char *s = p;
-		if ((r = lx_value(l, &p, depth)) != LX_OK)
-			return r;
-		memcpy(*o, s, (size_t)(p - s));
-		*o += p - s;
-		*pp = p;
-		return LX_OK;
-	}
-	if (*p == '{')
-		return LX_FALLBACK;
-	return lx_bad_value(l, p);
+	*pp = p;
+	*o = w;
+	return LX_OK;
 }
 
 /* [a, b, c] of integers; anything else is validated and flagged */

@@ -4,6 +4,9 @@
 
 #include <math.h>
 #include <pthread.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +212,19 @@ static size_t utf8_seq_len(const unsigned char *p, size_t left)
 static bool needs_repair(struct tt_str s)
 {
 	const unsigned char *p = (const unsigned char *)s.p;
-	for (uint32_t i = 0; i < s.n; i++) {
+	uint32_t i = 0;
+#if defined(__SSE2__)
+	/* plain printable ASCII, 16 bytes at a time: as signed bytes, both
+	 * controls (< 0x20) and non-ASCII (>= 0x80) are below 0x20 */
+	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
+	for (; i + 16 <= s.n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del));
+		if (_mm_movemask_epi8(bad))
+			break;
+	}
+#endif
+	for (; i < s.n; i++) {
 		if (p[i] < 0x20 || p[i] == 0x7F)
 			return true;
 		if (p[i] >= 0x80) {

@@ -142,19 +142,21 @@ static struct lx lexer(struct scanner *s)
 
 /* ---- metadata ---- */
 
-static void kv_add(struct tt_trace_meta *m, const char *key, const char *val)
+/* returns true if the key was already there (last wins) */
+static bool kv_add(struct tt_trace_meta *m, const char *key, const char *val)
 {
 	for (size_t i = 0; i < m->nkv; i++) {
 		if (strcmp(m->kv[i].key, key) == 0) {
 			free(m->kv[i].value);
 			m->kv[i].value = tt_strdup(val);
-			return;
+			return true;
 		}
 	}
 	m->kv = tt_realloc_array(m->kv, m->nkv + 1, sizeof(*m->kv));
 	m->kv[m->nkv].key = tt_strdup(key);
 	m->kv[m->nkv].value = tt_strdup(val);
 	m->nkv++;
+	return false;
 }
 
 static int64_t obj_int(const cJSON *o, const char *k, int64_t dflt)
@@ -206,7 +208,8 @@ static int meta_value(struct scanner *s, const char *key, const char *text, size
 	char *txt = cJSON_PrintUnformatted(v);
 	if (txt && strlen(txt) > 240)
 		strcpy(txt + 237, "...");
-	kv_add(m, key, txt ? txt : "");
+	if (kv_add(m, key, txt ? txt : ""))
+		tt_report_warn(s->rep, TT_W_DUP_META, off);
 	free(txt);
 
 	int rc = 0;

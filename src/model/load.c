@@ -312,11 +312,12 @@ static int load_all(struct tt_model **out, struct job *j)
 		}
 	}
 	qsort(m->ranks, m->nranks, sizeof(*m->ranks), rank_cmp);
-	for (size_t i = 1; i < m->nranks; i++)
-		if (m->ranks[i]->rank == m->ranks[i - 1]->rank) {
+	for (size_t i = 0; i < m->nranks; i++) {
+		bool dup = (i > 0 && m->ranks[i]->rank == m->ranks[i - 1]->rank) ||
+			   (i + 1 < m->nranks && m->ranks[i]->rank == m->ranks[i + 1]->rank);
+		if (dup)
 			tt_report_warn(&m->ranks[i]->report, TT_W_DUP_RANK, 0);
-			tt_report_warn(&m->ranks[i - 1]->report, TT_W_DUP_RANK, 0);
-		}
+	}
 	free(j->ranks);
 	free(j->errs);
 	free(j->rcs);

@@ -1,0 +1,126 @@
+/* analysis room: pure functions over the immutable model.
+ *
+ * No curses, no cJSON, no printing.  Each analysis returns plain result
+ * arrays (sorted for display) with a _free(); the report command and the TUI
+ * panes both call these.  Definitions follow Holistic Trace Analysis (HTA),
+ * see ../shared/docs/metrics.md; differences are named where they occur. */
+#ifndef TRACETOP_ANALYSIS_H
+#define TRACETOP_ANALYSIS_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/model.h"
+
+/* ---- options shared by the analyses ---- */
+
+struct tt_aopts {
+	bool exact;       /* false (default): HTA's view (iteration filter, µs
+			   * rounding of fractional timestamps); true: every
+			   * event with exact ns times */
+	bool include_last_step; /* HTA's include_last_profiler_step */
+	const int64_t *ranks;   /* restrict to these rank numbers (NULL = all) */
+	size_t nranks;
+	int threads;            /* 0 = one per CPU */
+};
+
+/* Does the analysis include this rank (by the ranks option)? */
+bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank);
+
+/* ---- the event selection HTA analyses see (metrics.md §0.2-0.4) ---- */
+
+struct tt_sel {
+	const struct tt_rank *r;
+	uint64_t *keep;   /* bit per event */
+	bool round;       /* HTA rounding: start up, end down to whole µs */
+	uint32_t nkept;
+};
+
+/* Build the selection of rank index ri.  With o->exact every X event that is
+ * not a marker is kept and nothing is rounded. */
+void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const struct tt_aopts *o);
+void tt_sel_free(struct tt_sel *s);
+
+static inline bool tt_sel_has(const struct tt_sel *s, uint32_t i)
+{
+	return (s->keep[i >> 6] >> (i & 63)) & 1;
+}
+
+/* start and end of event i in ns as the analyses see them */
+static inline int64_t tt_sel_ts(const struct tt_sel *s, const struct tt_event *e)
+{
+	if (!s->round)
+		return e->ts;
+	int64_t b = s->r->base_ns, t = e->ts - b;
+	int64_t q = t / 1000, m = t % 1000;
+	if (m > 0)
+		q++;
+	return q * 1000 + b;
+}
+static inline int64_t tt_sel_end(const struct tt_sel *s, const struct tt_event *e)
+{
+	if (!s->round)
+		return e->ts + e->dur;
+	int64_t b = s->r->base_ns, t = e->ts + e->dur - b;
+	int64_t q = t / 1000, m = t % 1000;
+	if (m < 0)
+		q--;
+	return q * 1000 + b;
+}
+
+/* ---- interval union (metrics.md §2) ---- */
+
+struct tt_iv {
+	int64_t ts, end;
+};
+
+/* Sort by ts and merge as HTA does (touching intervals merge; an interval
+ * joins the block when ts <= the largest end so far).  In place; returns the
+ * number of blocks. */
+size_t tt_iv_merge(struct tt_iv *v, size_t n);
+/* total length of merged blocks */
+int64_t tt_iv_total(const struct tt_iv *v, size_t n);
+
+/* ---- kernel classification (metrics.md §1) ---- */
+
+enum tt_ktype { TT_KT_COMP = 0, TT_KT_COMM = 1, TT_KT_MEM = 2, TT_KT_OTHER = 3 };
+const char *tt_ktype_name(enum tt_ktype t); /* "COMPUTATION", ... */
+/* Classify a GPU event name; *rule (optional) gets the rule that decided,
+ * e.g. "name starts with 'nccl'". */
+enum tt_ktype tt_kernel_type(const char *name, const char **rule);
+
+/* ---- summary: one row per rank ---- */
+
+struct tt_summary_row {
+	const struct tt_rank *r;
+	uint64_t events;    /* elements of traceEvents read */
+	uint32_t kept;      /* events in the model (X and instants) */
+	int64_t span_ns;    /* first start to last end of work events */
+	uint32_t gpu_streams;
+	uint32_t kernels, memcpys, memsets, cpu_ops, runtime_calls, steps;
+	int64_t gpu_busy_ns; /* union of all GPU stream events */
+	double gpu_busy_pct; /* of the GPU span (first GPU start to last GPU end) */
+	uint64_t warnings;   /* count of 'w' warnings */
+};
+
+/* exact times; every rank of the model */
+struct tt_summary_row *tt_summary(const struct tt_model *m, size_t *n);
+
+/* ---- running per-rank work on several threads ---- */
+
+/* Call fn(ri, ctx) for every rank index ri of m that o selects (by rank
+ * number), on up to o->threads threads (0 = one per CPU).  fn must only
+ * write to its own rank's slot of whatever ctx holds. */
+void tt_for_ranks(const struct tt_model *m, const struct tt_aopts *o,
+		  void (*fn)(size_t ri, void *ctx), void *ctx);
+
+#endif
+
+/* the analyses, one header each */
+#include "tracetop/breakdown.h"
+#include "tracetop/counters.h"
+#include "tracetop/diff.h"
+#include "tracetop/idle.h"
+#include "tracetop/patterns.h"

@@ -1,0 +1,144 @@
+/* render room: numbers and tables as text, without curses.
+ *
+ * A struct tt_table holds typed cells (text, integers, reals, durations in
+ * ns, percentages).  The same table is printed as an aligned text table,
+ * CSV (HTA's column names and units) or JSON by the report command, and
+ * drawn into a text grid by the TUI panes. */
+#ifndef TRACETOP_RENDER_H
+#define TRACETOP_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracetop/arena.h"
+#include "tracetop/err.h"
+
+/* ---- numbers ---- */
+
+enum tt_unit { TT_U_NS, TT_U_US, TT_U_MS, TT_U_S };
+
+/* glyph set: UTF-8 (µ, block bars) or plain ASCII */
+void tt_render_set_ascii(bool ascii);
+bool tt_render_ascii(void);
+
+/* The unit that shows max_ns with at most 4 integer digits. */
+enum tt_unit tt_unit_pick(int64_t max_ns);
+const char *tt_unit_name(enum tt_unit u);
+/* "12.3 ms": value in the given unit, 1 decimal below 100, none above */
+size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u);
+/* unit chosen for this value alone */
+size_t tt_fmt_dur(char *buf, size_t n, int64_t ns);
+size_t tt_fmt_pct(char *buf, size_t n, double pct); /* "12.3%", "-" for NaN */
+size_t tt_fmt_bytes(char *buf, size_t n, double bytes); /* "1.5 GB" */
+size_t tt_fmt_count(char *buf, size_t n, int64_t v);     /* "12345" */
+/* a real number the way CSV output writes it: shortest exact form */
+size_t tt_fmt_real(char *buf, size_t n, double v);
+
+/* pandas/numpy rounding: rint(x * 10^d) / 10^d, half to even */
+double tt_round(double x, int decimals);
+
+/* Display width of a UTF-8 string (one column per code point). */
+size_t tt_utf8_width(const char *s);
+/* Copy at most `cols` columns of s into buf, ending with an ellipsis when cut. */
+size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols);
+
+/* ---- bars ---- */
+
+/* Fill buf with a bar of `width` columns for fraction f (0..1): full
+ * blocks plus one partial block (UTF-8), or '#' (ASCII).  Returns bytes. */
+size_t tt_bar(char *buf, size_t n, double f, int width);
+/* Stacked bar: k segments with fractions f[i] (sum <= 1), each drawn with
+ * its glyph g[i] (one column each, e.g. "#", "=", ":"). */
+size_t tt_bar_stacked(char *buf, size_t n, const double *f, const char *const *g, int k,
+		      int width);
+
+/* ---- tables ---- */
+
+enum tt_ctype {
+	TT_C_STR,  /* text */
+	TT_C_INT,  /* integer */
+	TT_C_NUM,  /* real; `prec` decimals in text output */
+	TT_C_DUR,  /* int64 ns; text in a unit picked per column, CSV/JSON in µs */
+	TT_C_PCT,  /* percent (0..100), text "12.3%" */
+	TT_C_BAR,  /* text only: bar of the column `bar_of`, scaled to its max */
+};
+
+struct tt_col {
+	const char *name;  /* CSV/JSON name (HTA's column name where one exists) */
+	const char *title; /* header in text output, NULL = name */
+	enum tt_ctype type;
+	int prec;          /* decimals for TT_C_NUM / TT_C_PCT in text */
+	int bar_of;        /* TT_C_BAR: source column */
+	int width;         /* TT_C_BAR: columns; TT_C_STR: maximum width (0 = 48) */
+	bool hidden_text;  /* CSV/JSON only */
+	bool hidden_csv;   /* text only */
+};
+
+enum tt_cell_kind { TT_CV_NONE = 0, TT_CV_S, TT_CV_I, TT_CV_D };
+
+struct tt_cell {
+	uint8_t kind;
+	union {
+		const char *s;
+		int64_t i;
+		double d;
+	} v;
+};
+
+struct tt_table {
+	char *name;  /* e.g. "temporal" */
+	char *title; /* a line above the text table, optional */
+	struct tt_col *cols;
+	int ncols;
+	struct tt_cell *cells; /* row-major */
+	size_t nrows, caprows;
+	struct tt_arena strs;
+	char **notes; /* lines printed below the text table */
+	size_t nnotes;
+};
+
+/* cols is copied (names must be static strings or outlive the table) */
+struct tt_table *tt_table_new(const char *name, const struct tt_col *cols, int ncols);
+void tt_table_free(struct tt_table *t);
+size_t tt_table_add_row(struct tt_table *t);
+void tt_table_set_str(struct tt_table *t, size_t row, int col, const char *s);
+void tt_table_set_int(struct tt_table *t, size_t row, int col, int64_t v);
+void tt_table_set_num(struct tt_table *t, size_t row, int col, double v); /* NaN = empty */
+void tt_table_set_title(struct tt_table *t, const char *fmt, ...) TT_PRINTF(2, 3);
+void tt_table_add_note(struct tt_table *t, const char *fmt, ...) TT_PRINTF(2, 3);
+static inline const struct tt_cell *tt_table_cell(const struct tt_table *t, size_t row, int col)
+{
+	return &t->cells[row * (size_t)t->ncols + (size_t)col];
+}
+/* column index by name, -1 if none */
+int tt_table_col(const struct tt_table *t, const char *name);
+/* numeric value of a cell (NaN when empty or text) */
+double tt_cell_num(const struct tt_cell *c);
+/* Stable sort by a column; text compares bytewise, empty cells last. */
+void tt_table_sort(struct tt_table *t, int col, bool desc);
+/* Keep the first n rows. */
+void tt_table_truncate(struct tt_table *t, size_t n);
+
+/* Text of one cell as the text table shows it (unit = the column's). */
+size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
+		    size_t n);
+/* The unit a TT_C_DUR column uses in text (largest value decides). */
+enum tt_unit tt_table_col_unit(const struct tt_table *t, int col);
+
+enum tt_format { TT_FMT_TABLE, TT_FMT_CSV, TT_FMT_JSON };
+int tt_format_parse(const char *s, enum tt_format *f);
+
+struct tt_print_opts {
+	int max_width; /* text: total width to fit (0 = no limit) */
+};
+
+void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_print_opts *o,
+		    FILE *out);
+/* JSON output of several tables: {"name": [...], ...} */
+void tt_tables_print_json(struct tt_table *const *t, size_t n, FILE *out);
+/* CSV field quoting per RFC 4180 */
+void tt_csv_field(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,2 @@
+/* src/analysis/breakdown.c: filled by its analysis */
+#include "config.h"

@@ -1,0 +1,299 @@
+/* Shared pieces of the analyses: options, HTA's event selection, interval
+ * union, kernel classification. */
+#include "config.h"
+
+#include "tracetop/analysis.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank)
+{
+	if (!o || !o->ranks)
+		return true;
+	for (size_t i = 0; i < o->nranks; i++)
+		if (o->ranks[i] == rank)
+			return true;
+	return false;
+}
+
+/* ---- HTA selection ---- */
+
+static bool is_step_name(const char *s)
+{
+	if (strncmp(s, "ProfilerStep#", 13) != 0)
+		return false;
+	s += 13;
+	return *s >= '0' && *s <= '9';
+}
+
+/* HTA counts ProfilerStep#N names in the symbol table of all ranks (names
+ * and categories alike). */
+static size_t step_names(const struct tt_model *m)
+{
+	/* names are interned per rank; collect the distinct step numbers */
+	size_t cap = 0, n = 0;
+	int64_t *steps = NULL;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		const struct tt_rank *r = m->ranks[ri];
+		for (uint32_t id = 0; id < r->strs.n; id++) {
+			const char *s = tt_str(r, id);
+			if (!is_step_name(s))
+				continue;
+			int64_t v = strtoll(s + 13, NULL, 10);
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = steps[k] == v;
+			if (!seen) {
+				TT_GROW(steps, cap, n + 1);
+				steps[n++] = v;
+			}
+			if (n >= 2)
+				break;
+		}
+		if (n >= 2)
+			break;
+	}
+	free(steps);
+	return n;
+}
+
+static bool gpu_side(const struct tt_rank *r, const struct tt_event *e, uint32_t sync1,
+		     uint32_t sync2)
+{
+	if (e->corr == TT_NONE)
+		return false;
+	return (e->flags & TT_EF_STREAM) || e->name == sync1 || e->name == sync2;
+}
+
+/* events HTA's parser keeps at all: a duration and a category, not the span */
+static bool hta_parsed(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return false;
+	return r->cats[e->cat].kind != TT_K_NONE;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const struct tt_aopts *o)
+{
+	const struct tt_rank *r = m->ranks[ri];
+	size_t words = ((size_t)r->nev + 63) / 64 + 1;
+	s->r = r;
+	s->keep = tt_calloc(words, sizeof(*s->keep));
+	s->round = !(o && o->exact) && r->hta_round;
+	s->nkept = 0;
+	bool filter = !(o && o->exact) && step_names(m) >= 2;
+	uint32_t sync1 = tt_strtab_find(&r->strs, "Event Sync", 10);
+	uint32_t sync2 = tt_strtab_find(&r->strs, "Context Sync", 12);
+	if (!filter) {
+		for (uint32_t i = 0; i < r->nev; i++)
+			if (hta_parsed(r, &r->ev[i])) {
+				s->keep[i >> 6] |= UINT64_C(1) << (i & 63);
+				s->nkept++;
+			}
+		return;
+	}
+	/* last ProfilerStep start among CPU-side events (HTA rounds first) */
+	int64_t last_start = INT64_MIN, last_end = INT64_MIN, first_cpu = INT64_MAX;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
+			continue;
+		int64_t ts = tt_sel_ts(s, e);
+		if (ts < first_cpu)
+			first_cpu = ts;
+		if (is_step_name(tt_ev_name(r, e)) && ts > last_start) {
+			last_start = ts;
+			last_end = tt_sel_end(s, e);
+		}
+	}
+	if (last_start == INT64_MIN)
+		last_start = first_cpu; /* no step of its own: HTA keeps nothing */
+	bool incl = o && o->include_last_step;
+	size_t nc = 0, cc = 0;
+	uint32_t *corrs = NULL;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
+			continue;
+		int64_t ts = tt_sel_ts(s, e);
+		bool keep = incl ? ts <= last_end : ts < last_start;
+		if (!keep)
+			continue;
+		s->keep[i >> 6] |= UINT64_C(1) << (i & 63);
+		s->nkept++;
+		if (e->corr != TT_NONE) {
+			TT_GROW(corrs, cc, nc + 1);
+			corrs[nc++] = e->corr;
+		}
+	}
+	qsort(corrs, nc, sizeof(*corrs), u32_cmp);
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
+			continue;
+		if (nc && bsearch(&e->corr, corrs, nc, sizeof(*corrs), u32_cmp)) {
+			s->keep[i >> 6] |= UINT64_C(1) << (i & 63);
+			s->nkept++;
+		}
+	}
+	free(corrs);
+}
+
+void tt_sel_free(struct tt_sel *s)
+{
+	free(s->keep);
+	s->keep = NULL;
+}
+
+/* ---- intervals ---- */
+
+static int iv_cmp(const void *a, const void *b)
+{
+	const struct tt_iv *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+size_t tt_iv_merge(struct tt_iv *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), iv_cmp);
+	size_t k = 0;
+	int64_t m = v[0].end;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].ts > m) {
+			k++;
+			v[k] = v[i];
+			m = v[i].end;
+		} else {
+			if (v[i].end > m)
+				m = v[i].end;
+			if (v[i].end > v[k].end)
+				v[k].end = v[i].end;
+		}
+	}
+	return k + 1;
+}
+
+int64_t tt_iv_total(const struct tt_iv *v, size_t n)
+{
+	int64_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += v[i].end - v[i].ts;
+	return t;
+}
+
+/* ---- classification ---- */
+
+const char *tt_ktype_name(enum tt_ktype t)
+{
+	static const char *const n[] = {"COMPUTATION", "COMMUNICATION", "MEMORY", "OTHER"};
+	return (unsigned)t < 4 ? n[t] : "OTHER";
+}
+
+static bool starts(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+enum tt_ktype tt_kernel_type(const char *name, const char **rule)
+{
+	const char *why;
+	enum tt_ktype t;
+	if (starts(name, "nccl")) {
+		why = "name starts with 'nccl'";
+		t = TT_KT_COMM;
+	} else if (starts(name, "hip")) {
+		why = "name starts with 'hip'";
+		t = TT_KT_COMM;
+	} else if (starts(name, "hccl")) {
+		why = "name starts with 'hccl'";
+		t = TT_KT_COMM;
+	} else if (strstr(name, "ncclKernel")) {
+		why = "name contains 'ncclKernel'";
+		t = TT_KT_COMM;
+	} else if (strcasestr(name, "nccl") || strcasestr(name, "rccl")) {
+		/* tracetop's own rule, beyond HTA: NCCL/RCCL kernels whatever their
+		 * prefix or case ("void ncclDevKernel_...", "NCCL...") */
+		why = "name contains 'nccl' or 'rccl' in any case (tracetop rule)";
+		t = TT_KT_COMM;
+	} else if (starts(name, "Memcpy") || starts(name, "Memset") || starts(name, "dma")) {
+		why = starts(name, "Memcpy") ? "name starts with 'Memcpy'" :
+		      starts(name, "Memset") ? "name starts with 'Memset'" :
+					       "name starts with 'dma'";
+		t = TT_KT_MEM;
+	} else if (strstr(name, "Memcpy") || strstr(name, "Memset") || strstr(name, "dma") ||
+		   strstr(name, "Sync") || starts(name, "Stream Wait Event") ||
+		   starts(name, "runFunction") || starts(name, "job_exe") ||
+		   starts(name, "packet") || starts(name, "pe_exe") ||
+		   starts(name, "cpum_exe_subgraph") || starts(name, "collective_subgraph_execution")) {
+		why = "name contains Memcpy/Memset/dma/Sync or names a runtime/MTIA step";
+		t = TT_KT_OTHER;
+	} else if (starts(name, "cuda") && strstr(name, "LaunchKernel")) {
+		why = "name matches 'cuda.*LaunchKernel'";
+		t = TT_KT_OTHER;
+	} else {
+		why = "any other name";
+		t = TT_KT_COMP;
+	}
+	if (rule)
+		*rule = why;
+	return t;
+}
+
+/* ---- per-rank work on a pool of threads ---- */
+
+struct pool {
+	const struct tt_model *m;
+	const struct tt_aopts *o;
+	void (*fn)(size_t, void *);
+	void *ctx;
+	atomic_size_t next;
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		size_t ri = atomic_fetch_add(&p->next, 1);
+		if (ri >= p->m->nranks)
+			break;
+		if (tt_aopts_has_rank(p->o, p->m->ranks[ri]->rank))
+			p->fn(ri, p->ctx);
+	}
+	return NULL;
+}
+
+void tt_for_ranks(const struct tt_model *m, const struct tt_aopts *o,
+		  void (*fn)(size_t ri, void *ctx), void *ctx)
+{
+	struct pool p = {m, o, fn, ctx, 0};
+	int n = o && o->threads > 0 ? o->threads : tt_ncpus();
+	if ((size_t)n > m->nranks)
+		n = (int)m->nranks;
+	if (n <= 1) {
+		pool_worker(&p);
+		return;
+	}
+	pthread_t th[64];
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&th[i], NULL, pool_worker, &p) != 0)
+			tt_die("cannot start an analysis thread");
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+}

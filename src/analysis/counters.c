@@ -1,0 +1,2 @@
+/* src/analysis/counters.c: filled by its analysis */
+#include "config.h"

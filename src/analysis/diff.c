@@ -1,0 +1,2 @@
+/* src/analysis/diff.c: filled by its analysis */
+#include "config.h"

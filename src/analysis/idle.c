@@ -1,0 +1,2 @@
+/* src/analysis/idle.c: filled by its analysis */
+#include "config.h"

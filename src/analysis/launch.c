@@ -1,0 +1,2 @@
+/* src/analysis/launch.c: filled by its analysis */
+#include "config.h"

@@ -1,0 +1,2 @@
+/* src/analysis/patterns.c: filled by its analysis */
+#include "config.h"

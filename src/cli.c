@@ -1,0 +1,591 @@
+/* Command-line parsing and loading with messages on stderr. */
+#include "config.h"
+
+#include "cli.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracetop/demo.h"
+#include "tracetop/util.h"
+
+void cli_usage(FILE *out)
+{
+	fputs("Usage: tracetop [OPTION]... PATH...         explore traces in the terminal\n"
+	      "       tracetop --demo                      explore the built-in demo job\n"
+	      "       tracetop --diff PATH_A PATH_B        compare two traces or trace sets\n"
+	      "       tracetop report NAME [OPTION]... PATH...\n"
+	      "       tracetop report --list\n"
+	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--gzip]\n"
+	      "\n"
+	      "PATH is a trace file (Kineto JSON, plain or gzip), a directory of them,\n"
+	      "a glob, or - for standard input.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -f, --format FMT        report output: table (default), csv or json\n"
+	      "      --ranks LIST        only these ranks, e.g. 0,2,4-7\n"
+	      "      --top N             rows in top-N lists\n"
+	      "      --table NAME        print only this table of a report\n"
+	      "      --exact             exact ns times on every event instead of HTA's view\n"
+	      "                          (iteration filter and µs rounding)\n"
+	      "      --all-steps         keep the last ProfilerStep (HTA drops it)\n"
+	      "  -j, --threads N         loader and analysis threads (default: all cores)\n"
+	      "      --max-memory SIZE   memory budget for the model (e.g. 8G)\n"
+	      "      --max-events N      events allowed per file\n"
+	      "      --theme NAME        colour theme: default, light, mono, or a file\n"
+	      "  -q, --quiet             no progress line while loading\n"
+	      "  -o, --output PATH       output of demo-trace\n"
+	      "  -h, --help              this help\n"
+	      "  -V, --version           version\n"
+	      "\n"
+	      "Report options:\n"
+	      "      --num-kernels N     kernels: HTA num_kernels (default 10)\n"
+	      "      --duration-ratio X  kernels: HTA duration_ratio (default 0.8)\n"
+	      "      --no-memory         kernels: leave memory kernels out\n"
+	      "      --explain           kernels: show the rule that classified each kernel\n"
+	      "      --kernel-delay US   idle: HTA consecutive_kernel_delay (default 30)\n"
+	      "      --runtime-cutoff US launch: runtime outlier cutoff (default 50)\n"
+	      "      --launch-delay-cutoff US  launch: delay outlier cutoff (default 100)\n"
+	      "      --op NAME           patterns: operator name (substring)\n"
+	      "      --min-pattern-len N patterns: kernels per pattern (default 3)\n"
+	      "      --gpu, --cpu        diff: GPU or CPU events only\n"
+	      "      --short-names       diff: compare shortened names\n"
+	      "      --iteration N       diff: ProfilerStep to compare (default: first)\n"
+	      "\n"
+	      "Exit status: 0 when at least one trace loaded, 2 when none could be\n"
+	      "loaded or the command line is wrong.\n",
+	      out);
+}
+
+enum {
+	O_DEMO = 256,
+	O_DIFF,
+	O_RANKS,
+	O_TOP,
+	O_TABLE,
+	O_THEME,
+	O_MAXMEM,
+	O_MAXEV,
+	O_NOCACHE,
+	O_EXACT,
+	O_ALLSTEPS,
+	O_VERIFY,
+	O_SLOWJSON,
+	O_GZIP,
+	O_STEPS,
+	O_LAYERS,
+	O_SEED,
+	O_NUMK,
+	O_DRATIO,
+	O_NOMEM,
+	O_EXPLAIN,
+	O_KDELAY,
+	O_RCUT,
+	O_LCUT,
+	O_OP,
+	O_MINPAT,
+	O_GPU,
+	O_CPU,
+	O_SHORT,
+	O_ITER,
+	O_LIST,
+	O_HEADLESS,
+	O_SIZE,
+	O_KEYS,
+	O_DUMP,
+	O_NOSPLIT,
+};
+
+static const struct option longopts[] = {
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{"format", required_argument, NULL, 'f'},
+	{"output", required_argument, NULL, 'o'},
+	{"threads", required_argument, NULL, 'j'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"demo", no_argument, NULL, O_DEMO},
+	{"diff", no_argument, NULL, O_DIFF},
+	{"ranks", required_argument, NULL, O_RANKS},
+	{"top", required_argument, NULL, O_TOP},
+	{"table", required_argument, NULL, O_TABLE},
+	{"theme", required_argument, NULL, O_THEME},
+	{"max-memory", required_argument, NULL, O_MAXMEM},
+	{"max-events", required_argument, NULL, O_MAXEV},
+	{"no-cache", no_argument, NULL, O_NOCACHE},
+	{"no-split", no_argument, NULL, O_NOSPLIT},
+	{"exact", no_argument, NULL, O_EXACT},
+	{"all-steps", no_argument, NULL, O_ALLSTEPS},
+	{"verify-json", no_argument, NULL, O_VERIFY},
+	{"slow-json", no_argument, NULL, O_SLOWJSON},
+	{"gzip", no_argument, NULL, O_GZIP},
+	{"steps", required_argument, NULL, O_STEPS},
+	{"layers", required_argument, NULL, O_LAYERS},
+	{"seed", required_argument, NULL, O_SEED},
+	{"num-kernels", required_argument, NULL, O_NUMK},
+	{"duration-ratio", required_argument, NULL, O_DRATIO},
+	{"no-memory", no_argument, NULL, O_NOMEM},
+	{"explain", no_argument, NULL, O_EXPLAIN},
+	{"kernel-delay", required_argument, NULL, O_KDELAY},
+	{"runtime-cutoff", required_argument, NULL, O_RCUT},
+	{"launch-delay-cutoff", required_argument, NULL, O_LCUT},
+	{"op", required_argument, NULL, O_OP},
+	{"min-pattern-len", required_argument, NULL, O_MINPAT},
+	{"gpu", no_argument, NULL, O_GPU},
+	{"cpu", no_argument, NULL, O_CPU},
+	{"short-names", no_argument, NULL, O_SHORT},
+	{"iteration", required_argument, NULL, O_ITER},
+	{"list", no_argument, NULL, O_LIST},
+	{"headless", no_argument, NULL, O_HEADLESS},
+	{"size", required_argument, NULL, O_SIZE},
+	{"keys", required_argument, NULL, O_KEYS},
+	{"dump", required_argument, NULL, O_DUMP},
+	{NULL, 0, NULL, 0},
+};
+
+static int bad(const char *fmt, ...) TT_PRINTF(1, 2);
+
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "tracetop: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'tracetop --help'.\n");
+	va_end(ap);
+	return 2;
+}
+
+static bool parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+	long long x = strtoll(s, &end, 10);
+	if (end == s || *end)
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool parse_dbl(const char *s, double *v)
+{
+	char *end;
+	*v = strtod(s, &end);
+	return end != s && !*end;
+}
+
+static bool parse_size(const char *s, uint64_t *v)
+{
+	char *end;
+	double x = strtod(s, &end);
+	if (end == s || x < 0)
+		return false;
+	double mul = 1;
+	switch (toupper((unsigned char)*end)) {
+	case 'K':
+		mul = 1024.0;
+		end++;
+		break;
+	case 'M':
+		mul = 1024.0 * 1024;
+		end++;
+		break;
+	case 'G':
+		mul = 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	case 'T':
+		mul = 1024.0 * 1024 * 1024 * 1024;
+		end++;
+		break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end)
+		return false;
+	*v = (uint64_t)(x * mul);
+	return true;
+}
+
+/* "0,2,4-7" */
+static bool parse_ranks(struct cli *c, const char *s)
+{
+	const char *p = s;
+	while (*p) {
+		char *end;
+		long long a = strtoll(p, &end, 10);
+		if (end == p || a < 0)
+			return false;
+		long long b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtoll(p + 1, &end, 10);
+			if (end == p + 1 || b < a || b - a > 1000000)
+				return false;
+			p = end;
+		}
+		for (long long k = a; k <= b; k++) {
+			c->ranks = tt_realloc_array(c->ranks, c->nranks + 1, sizeof(*c->ranks));
+			c->ranks[c->nranks++] = k;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return false;
+	}
+	return c->nranks > 0;
+}
+
+static uint64_t default_max_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || psz <= 0)
+		return 0;
+	return (uint64_t)pages * (uint64_t)psz / 4 * 3;
+}
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	tt_report_opts_init(&c->ropts);
+	c->cmd = "tui";
+	c->demo_ranks = -1;
+	c->load.max_memory = default_max_memory();
+	int first = 1;
+	if (argc > 1 && (strcmp(argv[1], "report") == 0 || strcmp(argv[1], "demo-trace") == 0 ||
+			 strcmp(argv[1], "summarize") == 0 || strcmp(argv[1], "counters") == 0)) {
+		c->cmd = argv[1];
+		first = 2;
+	}
+	optind = first;
+	int ch;
+	int64_t iv;
+	double dv;
+	while ((ch = getopt_long(argc, argv, "hVf:o:j:q", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			cli_usage(stdout);
+			return 1;
+		case 'V':
+			printf("tracetop %s\n", PACKAGE_VERSION);
+			return 1;
+		case 'f':
+			if (tt_format_parse(optarg, &c->ropts.format))
+				return bad("unknown format '%s' (table, csv or json)", optarg);
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'j':
+			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 1024)
+				return bad("bad thread count '%s'", optarg);
+			c->load.threads = (int)iv;
+			c->ropts.a.threads = (int)iv;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case O_DEMO:
+			c->demo = true;
+			break;
+		case O_DIFF:
+			c->diff = true;
+			break;
+		case O_RANKS:
+			if (strcmp(c->cmd, "demo-trace") == 0) {
+				if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
+					return bad("bad rank count '%s'", optarg);
+				c->demo_ranks = (int)iv;
+			} else if (!parse_ranks(c, optarg)) {
+				return bad("bad rank list '%s' (e.g. 0,2,4-7)", optarg);
+			}
+			break;
+		case O_TOP:
+			if (!parse_i64(optarg, &iv) || iv < 1)
+				return bad("bad --top '%s'", optarg);
+			c->ropts.top = (int)iv;
+			break;
+		case O_TABLE:
+			c->ropts.table = optarg;
+			break;
+		case O_THEME:
+			c->theme = optarg;
+			break;
+		case O_MAXMEM:
+			if (!parse_size(optarg, &c->load.max_memory))
+				return bad("bad size '%s' (e.g. 512M, 8G)", optarg);
+			break;
+		case O_MAXEV:
+			if (!parse_i64(optarg, &iv) || iv < 1)
+				return bad("bad --max-events '%s'", optarg);
+			c->load.max_events = (uint64_t)iv;
+			break;
+		case O_NOCACHE:
+			c->load.no_cache = true;
+			break;
+		case O_NOSPLIT:
+			c->load.no_split = true;
+			break;
+		case O_EXACT:
+			c->ropts.a.exact = true;
+			break;
+		case O_ALLSTEPS:
+			c->ropts.a.include_last_step = true;
+			break;
+		case O_VERIFY:
+			c->load.verify = true;
+			break;
+		case O_SLOWJSON:
+			c->load.no_fast = true;
+			break;
+		case O_GZIP:
+			c->gzip = true;
+			break;
+		case O_STEPS:
+			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
+				return bad("bad --steps '%s'", optarg);
+			c->demo_steps = (int)iv;
+			break;
+		case O_LAYERS:
+			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 10000)
+				return bad("bad --layers '%s'", optarg);
+			c->demo_layers = (int)iv;
+			break;
+		case O_SEED:
+			if (!parse_i64(optarg, &iv))
+				return bad("bad --seed '%s'", optarg);
+			c->demo_seed = (uint64_t)iv;
+			break;
+		case O_NUMK:
+			if (!parse_i64(optarg, &iv) || iv < 1)
+				return bad("bad --num-kernels '%s'", optarg);
+			c->ropts.num_kernels = (int)iv;
+			break;
+		case O_DRATIO:
+			if (!parse_dbl(optarg, &dv) || dv < 0 || dv > 1)
+				return bad("bad --duration-ratio '%s' (0 to 1)", optarg);
+			c->ropts.duration_ratio = dv;
+			break;
+		case O_NOMEM:
+			c->ropts.no_memory = true;
+			break;
+		case O_EXPLAIN:
+			c->ropts.explain = true;
+			break;
+		case O_KDELAY:
+			if (!parse_dbl(optarg, &dv) || dv < 0)
+				return bad("bad --kernel-delay '%s'", optarg);
+			c->ropts.kernel_delay_us = dv;
+			break;
+		case O_RCUT:
+			if (!parse_dbl(optarg, &dv) || dv < 0)
+				return bad("bad --runtime-cutoff '%s'", optarg);
+			c->ropts.runtime_cutoff_us = dv;
+			break;
+		case O_LCUT:
+			if (!parse_dbl(optarg, &dv) || dv < 0)
+				return bad("bad --launch-delay-cutoff '%s'", optarg);
+			c->ropts.launch_delay_cutoff_us = dv;
+			break;
+		case O_OP:
+			c->ropts.op_name = optarg;
+			break;
+		case O_MINPAT:
+			if (!parse_i64(optarg, &iv) || iv < 1)
+				return bad("bad --min-pattern-len '%s'", optarg);
+			c->ropts.min_pattern_len = (int)iv;
+			break;
+		case O_GPU:
+			c->ropts.gpu_only = true;
+			break;
+		case O_CPU:
+			c->ropts.cpu_only = true;
+			break;
+		case O_SHORT:
+			c->ropts.short_names = true;
+			break;
+		case O_ITER:
+			if (!parse_i64(optarg, &iv))
+				return bad("bad --iteration '%s'", optarg);
+			c->ropts.iteration = iv;
+			break;
+		case O_LIST:
+			c->list = true;
+			break;
+		case O_HEADLESS:
+			c->headless = true;
+			break;
+		case O_SIZE:
+			c->size = optarg;
+			break;
+		case O_KEYS:
+			c->keys = optarg;
+			break;
+		case O_DUMP:
+			c->dump = optarg;
+			break;
+		default:
+			fprintf(stderr, "Try 'tracetop --help'.\n");
+			return 2;
+		}
+	}
+	c->ropts.a.ranks = c->ranks;
+	c->ropts.a.nranks = c->nranks;
+	if (strcmp(c->cmd, "report") == 0 && !c->list) {
+		if (optind >= argc)
+			return bad("%s", "report: which report? (tracetop report --list)");
+		c->report = argv[optind++];
+	}
+	c->paths = argv + optind;
+	c->npaths = argc - optind;
+	c->progress_tty = !c->quiet && isatty(2);
+	return 0;
+}
+
+void cli_free(struct cli *c)
+{
+	free(c->ranks);
+}
+
+/* ---- loading with messages ---- */
+
+static void print_bad_path(void *ctx, const struct tt_err *e)
+{
+	char buf[700];
+	(void)ctx;
+	tt_err_format(e, buf, sizeof(buf));
+	fprintf(stderr, "tracetop: %s\n", buf);
+}
+
+struct progress {
+	char **paths;
+	int64_t last_ns;
+	bool dirty;
+};
+
+static void progress(void *ctx, size_t file, uint64_t text, uint64_t raw, uint64_t events,
+		     bool done)
+{
+	struct progress *p = ctx;
+	int64_t now = tt_now_ns();
+	if (!done && now - p->last_ns < 100000000)
+		return;
+	p->last_ns = now;
+	const char *name = p->paths ? p->paths[file] : "demo";
+	const char *slash = strrchr(name, '/');
+	fprintf(stderr, "\r\033[Kloading %s: %.1f MB, %llu events%s", slash ? slash + 1 : name,
+		(double)text / 1e6, (unsigned long long)events, done ? " done" : "");
+	(void)raw;
+	p->dirty = true;
+}
+
+static void print_warnings(const struct tt_model *m)
+{
+	for (size_t i = 0; i < m->nranks; i++) {
+		const struct tt_rank *r = m->ranks[i];
+		const struct tt_load_report *rep = &r->report;
+		for (int w = 0; w < TT_W_COUNT; w++) {
+			if (!rep->count[w] || tt_warning_severity(w) != 'w')
+				continue;
+			char extra[300] = "";
+			const char *msg = tt_warning_msg(w);
+			if (w == TT_W_TRUNCATED) {
+				snprintf(extra, sizeof(extra),
+					 ": %llu bytes after the last complete event lost, %llu events kept",
+					 (unsigned long long)rep->bytes_lost,
+					 (unsigned long long)rep->events_seen);
+				if (rep->gzip_truncated)
+					snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+						 " (gzip stream ends early at compressed byte %llu)",
+						 (unsigned long long)rep->gzip_cut_offset);
+			} else if (w == TT_W_NO_RANK) {
+				snprintf(extra, sizeof(extra), ", using %lld", (long long)r->rank);
+			} else if (w == TT_W_DUP_RANK) {
+				for (size_t j = 0; j < m->nranks; j++)
+					if (j != i && m->ranks[j]->rank == r->rank)
+						snprintf(extra, sizeof(extra), " (rank %lld, also %s)",
+							 (long long)r->rank, m->ranks[j]->path);
+			} else if (w == TT_W_RANK_MISMATCH) {
+				snprintf(extra, sizeof(extra), " (name says %lld, using %lld)",
+					 (long long)r->name_rank, (long long)r->rank);
+			}
+			char times[40] = "";
+			if (rep->count[w] > 1)
+				snprintf(times, sizeof(times), " (%llu times)",
+					 (unsigned long long)rep->count[w]);
+			bool off = rep->first_off[w] || w == TT_W_TRUNCATED;
+			if (off)
+				fprintf(stderr, "tracetop: %s:%llu%s: warning: %s%s%s\n", r->path,
+					(unsigned long long)rep->first_off[w],
+					r->compression != TT_COMP_NONE ? " (decompressed)" : "", msg,
+					extra, times);
+			else
+				fprintf(stderr, "tracetop: %s: warning: %s%s%s\n", r->path, msg, extra,
+					times);
+		}
+	}
+	for (size_t i = 0; i < m->nfailures; i++) {
+		char buf[700];
+		tt_err_format(&m->failures[i].err, buf, sizeof(buf));
+		fprintf(stderr, "tracetop: %s\n", buf);
+	}
+}
+
+struct tt_model *cli_load(struct cli *c, char **paths, int n)
+{
+	char **files;
+	size_t nbad;
+	size_t nf = tt_expand_paths((const char *const *)paths, (size_t)n, &files, &nbad,
+				    print_bad_path, NULL);
+	if (nf == 0) {
+		if (!nbad)
+			fprintf(stderr, "tracetop: no trace given (try 'tracetop --help')\n");
+		tt_paths_free(files, nf);
+		return NULL;
+	}
+	struct progress p = {files, 0, false};
+	struct tt_load_opts o = c->load;
+	if (c->progress_tty) {
+		o.progress = progress;
+		o.progress_ctx = &p;
+	}
+	struct tt_model *m;
+	tt_model_load(&m, files, nf, &o);
+	if (p.dirty)
+		fputs("\r\033[K", stderr);
+	print_warnings(m);
+	tt_paths_free(files, nf);
+	return m;
+}
+
+struct tt_model *cli_load_demo(struct cli *c)
+{
+	struct tt_demo_opts d;
+	tt_demo_defaults(&d);
+	int n = d.nranks;
+	char **bufs = tt_calloc((size_t)n, sizeof(*bufs));
+	const void **data = tt_calloc((size_t)n, sizeof(*data));
+	const char **names = tt_calloc((size_t)n, sizeof(*names));
+	size_t *lens = tt_calloc((size_t)n, sizeof(*lens));
+	char namebuf[64];
+	for (int i = 0; i < n; i++) {
+		bufs[i] = tt_demo_rank_json(&d, i, &lens[i]);
+		data[i] = bufs[i];
+		snprintf(namebuf, sizeof(namebuf), "demo/rank-%d.pt.trace.json", i);
+		names[i] = tt_strdup(namebuf);
+	}
+	struct tt_model *m;
+	tt_model_load_mem(&m, names, data, lens, (size_t)n, &c->load);
+	print_warnings(m);
+	for (int i = 0; i < n; i++) {
+		free(bufs[i]);
+		free((char *)names[i]);
+	}
+	free(bufs);
+	free(data);
+	free(names);
+	free(lens);
+	return m;
+}

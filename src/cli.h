@@ -1,0 +1,46 @@
+/* The command line: options shared by every command, and the commands. */
+#ifndef TRACETOP_CLI_H
+#define TRACETOP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tracetop/model.h"
+#include "tracetop/report.h"
+
+struct cli {
+	const char *cmd;        /* "tui", "report", "demo-trace", "summarize", "counters" */
+	const char *report;     /* report NAME */
+	char **paths;
+	int npaths;
+	const char *output;     /* -o */
+	const char *theme;
+	bool demo, diff, quiet, gzip, list;
+	struct tt_load_opts load;
+	struct tt_report_opts ropts;
+	int64_t *ranks;
+	size_t nranks;
+	int demo_ranks, demo_steps, demo_layers;
+	uint64_t demo_seed;
+	bool progress_tty;
+	/* TUI (headless tests) */
+	const char *keys, *dump, *size;
+	bool headless;
+};
+
+void cli_usage(FILE *out);
+/* Parse argv; returns 0, or 1 when the command is done (help, version), or 2
+ * on a usage error (already reported). */
+int cli_parse(struct cli *c, int argc, char **argv);
+void cli_free(struct cli *c);
+
+/* Load the files named by paths[0..n), printing errors and warnings to
+ * stderr.  Returns the model (possibly without ranks) or NULL. */
+struct tt_model *cli_load(struct cli *c, char **paths, int n);
+struct tt_model *cli_load_demo(struct cli *c);
+
+int cmd_report(struct cli *c);
+int cmd_demo_trace(struct cli *c);
+int cmd_tui(struct cli *c);
+
+#endif

@@ -1,0 +1,218 @@
+/* Numbers as text: durations with units, percentages, bytes, bars. */
+#include "config.h"
+
+#include "tracetop/render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool ascii_mode;
+
+void tt_render_set_ascii(bool ascii)
+{
+	ascii_mode = ascii;
+}
+
+bool tt_render_ascii(void)
+{
+	return ascii_mode;
+}
+
+enum tt_unit tt_unit_pick(int64_t max_ns)
+{
+	if (max_ns < 0)
+		max_ns = -max_ns;
+	if (max_ns < 10000)
+		return TT_U_NS;
+	if (max_ns < 10000000)
+		return TT_U_US;
+	if (max_ns < 10000000000LL)
+		return TT_U_MS;
+	return TT_U_S;
+}
+
+const char *tt_unit_name(enum tt_unit u)
+{
+	switch (u) {
+	case TT_U_NS:
+		return "ns";
+	case TT_U_US:
+		return ascii_mode ? "us" : "\xC2\xB5s";
+	case TT_U_MS:
+		return "ms";
+	case TT_U_S:
+		return "s";
+	}
+	return "";
+}
+
+size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u)
+{
+	static const double div[] = {1, 1e3, 1e6, 1e9};
+	double v = (double)ns / div[u];
+	int len;
+	if (u == TT_U_NS)
+		len = snprintf(buf, n, "%lld %s", (long long)ns, tt_unit_name(u));
+	else if (fabs(v) < 100)
+		len = snprintf(buf, n, "%.1f %s", v, tt_unit_name(u));
+	else
+		len = snprintf(buf, n, "%.0f %s", v, tt_unit_name(u));
+	return len < 0 ? 0 : (size_t)len;
+}
+
+size_t tt_fmt_dur(char *buf, size_t n, int64_t ns)
+{
+	enum tt_unit u = TT_U_NS;
+	int64_t a = ns < 0 ? -ns : ns;
+	if (a >= 1000000000)
+		u = TT_U_S;
+	else if (a >= 1000000)
+		u = TT_U_MS;
+	else if (a >= 1000)
+		u = TT_U_US;
+	return tt_fmt_dur_in(buf, n, ns, u);
+}
+
+size_t tt_fmt_pct(char *buf, size_t n, double pct)
+{
+	int len = isnan(pct) ? snprintf(buf, n, "-") : snprintf(buf, n, "%.1f%%", pct);
+	return len < 0 ? 0 : (size_t)len;
+}
+
+size_t tt_fmt_bytes(char *buf, size_t n, double bytes)
+{
+	static const char *const u[] = {"B", "KB", "MB", "GB", "TB"};
+	int i = 0;
+	while (fabs(bytes) >= 1000 && i < 4) {
+		bytes /= 1000;
+		i++;
+	}
+	int len = i == 0 ? snprintf(buf, n, "%.0f %s", bytes, u[i]) :
+			   snprintf(buf, n, "%.1f %s", bytes, u[i]);
+	return len < 0 ? 0 : (size_t)len;
+}
+
+size_t tt_fmt_count(char *buf, size_t n, int64_t v)
+{
+	int len = snprintf(buf, n, "%lld", (long long)v);
+	return len < 0 ? 0 : (size_t)len;
+}
+
+size_t tt_fmt_real(char *buf, size_t n, double v)
+{
+	if (isnan(v)) {
+		if (n)
+			buf[0] = '\0';
+		return 0;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		int len = snprintf(buf, n, "%.0f", v);
+		return len < 0 ? 0 : (size_t)len;
+	}
+	/* shortest text that reads back as the same double */
+	for (int prec = 6; prec <= 17; prec++) {
+		int len = snprintf(buf, n, "%.*g", prec, v);
+		if (len > 0 && strtod(buf, NULL) == v)
+			return (size_t)len;
+	}
+	int len = snprintf(buf, n, "%.17g", v);
+	return len < 0 ? 0 : (size_t)len;
+}
+
+double tt_round(double x, int decimals)
+{
+	double p = pow(10.0, decimals);
+	return rint(x * p) / p;
+}
+
+size_t tt_utf8_width(const char *s)
+{
+	size_t w = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols)
+{
+	if (!n)
+		return 0;
+	size_t w = tt_utf8_width(s);
+	size_t i = 0, used = 0;
+	const char *ell = ascii_mode ? "~" : "\xE2\x80\xA6";
+	size_t limit = w > cols ? (cols ? cols - 1 : 0) : cols;
+	for (const char *p = s; *p;) {
+		size_t k = 1;
+		while ((p[k] & 0xC0) == 0x80)
+			k++;
+		if (used >= limit || i + k + 4 >= n)
+			break;
+		memcpy(buf + i, p, k);
+		i += k;
+		p += k;
+		used++;
+	}
+	if (w > cols && cols && i + strlen(ell) < n) {
+		memcpy(buf + i, ell, strlen(ell));
+		i += strlen(ell);
+	}
+	buf[i] = '\0';
+	return i;
+}
+
+size_t tt_bar(char *buf, size_t n, double f, int width)
+{
+	static const char *const part[] = {"",
+					   "\xE2\x96\x8F", "\xE2\x96\x8E", "\xE2\x96\x8D",
+					   "\xE2\x96\x8C", "\xE2\x96\x8B", "\xE2\x96\x8A",
+					   "\xE2\x96\x89"};
+	static const char *full = "\xE2\x96\x88";
+	if (!(f > 0))
+		f = 0;
+	if (f > 1)
+		f = 1;
+	size_t i = 0;
+	if (ascii_mode) {
+		int k = (int)lround(f * width);
+		for (int c = 0; c < k && i + 1 < n; c++)
+			buf[i++] = '#';
+	} else {
+		int eighths = (int)lround(f * width * 8);
+		for (int c = 0; c < eighths / 8 && i + 4 < n; c++) {
+			memcpy(buf + i, full, 3);
+			i += 3;
+		}
+		if (eighths % 8 && i + 4 < n) {
+			memcpy(buf + i, part[eighths % 8], 3);
+			i += 3;
+		}
+	}
+	if (n)
+		buf[i] = '\0';
+	return i;
+}
+
+size_t tt_bar_stacked(char *buf, size_t n, const double *f, const char *const *g, int k,
+		      int width)
+{
+	/* give each segment its rounded share of columns, keeping the total */
+	size_t i = 0;
+	double acc = 0;
+	int used = 0;
+	for (int s = 0; s < k; s++) {
+		double x = f[s] > 0 ? f[s] : 0;
+		acc += x;
+		int upto = (int)lround((acc > 1 ? 1 : acc) * width);
+		size_t gl = strlen(g[s]);
+		for (; used < upto && i + gl < n; used++) {
+			memcpy(buf + i, g[s], gl);
+			i += gl;
+		}
+	}
+	if (n)
+		buf[i] = '\0';
+	return i;
+}

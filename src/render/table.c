@@ -1,0 +1,508 @@
+/* Typed tables and their text, CSV and JSON forms. */
+#include "config.h"
+
+#include "tracetop/render.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+struct tt_table *tt_table_new(const char *name, const struct tt_col *cols, int ncols)
+{
+	struct tt_table *t = tt_calloc(1, sizeof(*t));
+	t->name = tt_strdup(name);
+	t->cols = tt_malloc((size_t)ncols * sizeof(*cols));
+	memcpy(t->cols, cols, (size_t)ncols * sizeof(*cols));
+	t->ncols = ncols;
+	tt_arena_init(&t->strs, 16 * 1024);
+	return t;
+}
+
+void tt_table_free(struct tt_table *t)
+{
+	if (!t)
+		return;
+	free(t->name);
+	free(t->title);
+	free(t->cols);
+	free(t->cells);
+	tt_arena_free(&t->strs);
+	for (size_t i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->notes);
+	free(t);
+}
+
+size_t tt_table_add_row(struct tt_table *t)
+{
+	if (t->nrows == t->caprows) {
+		size_t c = t->caprows ? t->caprows * 2 : 32;
+		t->cells = tt_realloc_array(t->cells, c * (size_t)t->ncols, sizeof(*t->cells));
+		t->caprows = c;
+	}
+	memset(&t->cells[t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(*t->cells));
+	return t->nrows++;
+}
+
+static struct tt_cell *cell(struct tt_table *t, size_t row, int col)
+{
+	return &t->cells[row * (size_t)t->ncols + (size_t)col];
+}
+
+void tt_table_set_str(struct tt_table *t, size_t row, int col, const char *s)
+{
+	struct tt_cell *c = cell(t, row, col);
+	c->kind = TT_CV_S;
+	c->v.s = tt_arena_strndup(&t->strs, s, strlen(s));
+}
+
+void tt_table_set_int(struct tt_table *t, size_t row, int col, int64_t v)
+{
+	struct tt_cell *c = cell(t, row, col);
+	c->kind = TT_CV_I;
+	c->v.i = v;
+}
+
+void tt_table_set_num(struct tt_table *t, size_t row, int col, double v)
+{
+	struct tt_cell *c = cell(t, row, col);
+	if (isnan(v)) {
+		c->kind = TT_CV_NONE;
+		return;
+	}
+	c->kind = TT_CV_D;
+	c->v.d = v;
+}
+
+void tt_table_set_title(struct tt_table *t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(t->title);
+	t->title = tt_strdup(buf);
+}
+
+void tt_table_add_note(struct tt_table *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t->notes = tt_realloc_array(t->notes, t->nnotes + 1, sizeof(*t->notes));
+	t->notes[t->nnotes++] = tt_strdup(buf);
+}
+
+int tt_table_col(const struct tt_table *t, const char *name)
+{
+	for (int i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+double tt_cell_num(const struct tt_cell *c)
+{
+	switch (c->kind) {
+	case TT_CV_I:
+		return (double)c->v.i;
+	case TT_CV_D:
+		return c->v.d;
+	default:
+		return NAN;
+	}
+}
+
+struct sort_ctx {
+	const struct tt_table *t;
+	int col;
+	bool desc;
+};
+
+static int row_cmp(const void *a, const void *b, void *vctx)
+{
+	const struct sort_ctx *x = vctx;
+	const struct tt_cell *ca = (const struct tt_cell *)a + x->col;
+	const struct tt_cell *cb = (const struct tt_cell *)b + x->col;
+	bool na = ca->kind == TT_CV_NONE, nb = cb->kind == TT_CV_NONE;
+	if (na || nb)
+		return na == nb ? 0 : na ? 1 : -1; /* empty cells last either way */
+	int r;
+	if (ca->kind == TT_CV_S || cb->kind == TT_CV_S) {
+		r = strcmp(ca->kind == TT_CV_S ? ca->v.s : "", cb->kind == TT_CV_S ? cb->v.s : "");
+	} else if (ca->kind == TT_CV_I && cb->kind == TT_CV_I) {
+		r = ca->v.i < cb->v.i ? -1 : ca->v.i > cb->v.i;
+	} else {
+		double da = tt_cell_num(ca), db = tt_cell_num(cb);
+		r = da < db ? -1 : da > db;
+	}
+	return x->desc ? -r : r;
+}
+
+void tt_table_sort(struct tt_table *t, int col, bool desc)
+{
+	if (col < 0 || col >= t->ncols || t->nrows < 2)
+		return;
+	struct sort_ctx c = {t, col, desc};
+	tt_msort(t->cells, t->nrows, (size_t)t->ncols * sizeof(*t->cells), row_cmp, &c);
+}
+
+void tt_table_truncate(struct tt_table *t, size_t n)
+{
+	if (n < t->nrows)
+		t->nrows = n;
+}
+
+enum tt_unit tt_table_col_unit(const struct tt_table *t, int col)
+{
+	int64_t mx = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct tt_cell *c = tt_table_cell(t, r, col);
+		int64_t v = c->kind == TT_CV_I ? c->v.i : c->kind == TT_CV_D ? (int64_t)c->v.d : 0;
+		if (v < 0)
+			v = -v;
+		if (v > mx)
+			mx = v;
+	}
+	return tt_unit_pick(mx);
+}
+
+static double col_max(const struct tt_table *t, int col)
+{
+	double mx = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		double v = tt_cell_num(tt_table_cell(t, r, col));
+		if (v > mx)
+			mx = v;
+	}
+	return mx;
+}
+
+size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
+		    size_t n)
+{
+	const struct tt_col *c = &t->cols[col];
+	const struct tt_cell *x = tt_table_cell(t, row, col);
+	if (!n)
+		return 0;
+	buf[0] = '\0';
+	if (c->type == TT_C_BAR) {
+		double mx = col_max(t, c->bar_of);
+		double v = tt_cell_num(tt_table_cell(t, row, c->bar_of));
+		return tt_bar(buf, n, mx > 0 && !isnan(v) ? v / mx : 0, c->width ? c->width : 20);
+	}
+	if (x->kind == TT_CV_NONE) {
+		if (c->type != TT_C_STR)
+			snprintf(buf, n, "-");
+		return strlen(buf);
+	}
+	switch (c->type) {
+	case TT_C_STR:
+		if (x->kind == TT_CV_S)
+			return tt_utf8_fit(buf, n, x->v.s, c->width ? (size_t)c->width : 48);
+		/* a number in a text column */
+		/* fall through */
+	case TT_C_INT:
+		if (x->kind == TT_CV_I)
+			return tt_fmt_count(buf, n, x->v.i);
+		snprintf(buf, n, "%.*f", c->prec, x->v.d);
+		return strlen(buf);
+	case TT_C_NUM:
+		snprintf(buf, n, "%.*f", c->prec, tt_cell_num(x));
+		return strlen(buf);
+	case TT_C_DUR: {
+		/* the unit is in the header */
+		static const double div[] = {1, 1e3, 1e6, 1e9};
+		double v = tt_cell_num(x) / div[unit];
+		snprintf(buf, n, unit == TT_U_NS ? "%.0f" : fabs(v) < 100 ? "%.1f" : "%.0f", v);
+		return strlen(buf);
+	}
+	case TT_C_PCT:
+		snprintf(buf, n, "%.*f%%", c->prec ? c->prec : 1, tt_cell_num(x));
+		return strlen(buf);
+	case TT_C_BAR:
+		break;
+	}
+	return strlen(buf);
+}
+
+int tt_format_parse(const char *s, enum tt_format *f)
+{
+	if (strcmp(s, "table") == 0 || strcmp(s, "text") == 0)
+		*f = TT_FMT_TABLE;
+	else if (strcmp(s, "csv") == 0)
+		*f = TT_FMT_CSV;
+	else if (strcmp(s, "json") == 0)
+		*f = TT_FMT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+/* ---- text ---- */
+
+static void pad(FILE *out, size_t k)
+{
+	while (k--)
+		fputc(' ', out);
+}
+
+static void print_text(const struct tt_table *t, const struct tt_print_opts *o, FILE *out)
+{
+	int nc = t->ncols;
+	size_t *w = tt_calloc((size_t)nc, sizeof(*w));
+	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
+	char buf[1024];
+	for (int c = 0; c < nc; c++) {
+		const struct tt_col *col = &t->cols[c];
+		if (col->hidden_text)
+			continue;
+		if (col->type == TT_C_DUR)
+			unit[c] = tt_table_col_unit(t, c);
+		const char *title = col->title ? col->title : col->name;
+		w[c] = tt_utf8_width(title);
+		if (col->type == TT_C_DUR) {
+			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c]));
+			w[c] = tt_utf8_width(buf);
+		}
+		if (col->type == TT_C_BAR && (size_t)(col->width ? col->width : 20) > w[c])
+			w[c] = (size_t)(col->width ? col->width : 20);
+		for (size_t r = 0; r < t->nrows; r++) {
+			tt_cell_text(t, r, c, unit[c], buf, sizeof(buf));
+			size_t cw = tt_utf8_width(buf);
+			if (cw > w[c])
+				w[c] = cw;
+		}
+	}
+	if (t->title)
+		fprintf(out, "%s\n", t->title);
+	size_t total = 0;
+	for (int c = 0; c < nc; c++) {
+		if (t->cols[c].hidden_text)
+			continue;
+		const struct tt_col *col = &t->cols[c];
+		const char *title = col->title ? col->title : col->name;
+		if (col->type == TT_C_DUR) {
+			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c]));
+			title = buf;
+		}
+		size_t tw = tt_utf8_width(title);
+		if (total)
+			fputs("  ", out);
+		bool left = col->type == TT_C_STR || col->type == TT_C_BAR;
+		if (!left)
+			pad(out, w[c] - tw);
+		fputs(title, out);
+		if (left && c < nc - 1)
+			pad(out, w[c] - tw);
+		total += w[c] + 2;
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		bool first = true;
+		for (int c = 0; c < nc; c++) {
+			const struct tt_col *col = &t->cols[c];
+			if (col->hidden_text)
+				continue;
+			tt_cell_text(t, r, c, unit[c], buf, sizeof(buf));
+			size_t cw = tt_utf8_width(buf);
+			if (!first)
+				fputs("  ", out);
+			first = false;
+			bool left = col->type == TT_C_STR || col->type == TT_C_BAR;
+			if (!left)
+				pad(out, w[c] - cw);
+			fputs(buf, out);
+			if (left && c < nc - 1)
+				pad(out, w[c] - cw);
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		fprintf(out, "%s\n", t->notes[i]);
+	(void)o;
+	free(w);
+	free(unit);
+}
+
+/* ---- CSV ---- */
+
+void tt_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* µs from ns, exactly: "1234", "1234.5", "0.001" */
+static void put_us(FILE *out, double ns)
+{
+	char buf[64];
+	double us = ns / 1000.0;
+	if (ns == floor(ns) && fabs(ns) < 9e15) {
+		long long v = (long long)ns;
+		long long ip = v / 1000, fp = v % 1000;
+		if (fp < 0)
+			fp = -fp;
+		if (fp == 0) {
+			fprintf(out, "%lld", ip);
+			return;
+		}
+		snprintf(buf, sizeof(buf), "%s%lld.%03lld", (v < 0 && ip == 0) ? "-" : "", ip, fp);
+		size_t n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		fputs(buf, out);
+		return;
+	}
+	tt_fmt_real(buf, sizeof(buf), us);
+	fputs(buf, out);
+}
+
+static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell *x, bool json)
+{
+	char buf[64];
+	switch (x->kind) {
+	case TT_CV_NONE:
+		if (json)
+			fputs("null", out);
+		return;
+	case TT_CV_S:
+		if (json) {
+			fputc('"', out);
+			for (const unsigned char *p = (const unsigned char *)x->v.s; *p; p++) {
+				if (*p == '"' || *p == '\\')
+					fprintf(out, "\\%c", *p);
+				else if (*p < 0x20)
+					fprintf(out, "\\u%04x", *p);
+				else
+					fputc(*p, out);
+			}
+			fputc('"', out);
+		} else {
+			tt_csv_field(out, x->v.s);
+		}
+		return;
+	case TT_CV_I:
+		if (col->type == TT_C_DUR)
+			put_us(out, (double)x->v.i);
+		else
+			fprintf(out, "%lld", (long long)x->v.i);
+		return;
+	case TT_CV_D:
+		if (isinf(x->v.d) || isnan(x->v.d)) {
+			if (json)
+				fputs("null", out);
+			return;
+		}
+		if (col->type == TT_C_DUR)
+			put_us(out, x->v.d);
+		else {
+			tt_fmt_real(buf, sizeof(buf), x->v.d);
+			fputs(buf, out);
+		}
+		return;
+	}
+}
+
+static bool csv_col(const struct tt_col *c)
+{
+	return c->type != TT_C_BAR && !c->hidden_csv;
+}
+
+static void print_csv(const struct tt_table *t, FILE *out)
+{
+	bool first = true;
+	for (int c = 0; c < t->ncols; c++) {
+		if (!csv_col(&t->cols[c]))
+			continue;
+		if (!first)
+			fputc(',', out);
+		first = false;
+		tt_csv_field(out, t->cols[c].name);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		first = true;
+		for (int c = 0; c < t->ncols; c++) {
+			if (!csv_col(&t->cols[c]))
+				continue;
+			if (!first)
+				fputc(',', out);
+			first = false;
+			put_value(out, &t->cols[c], tt_table_cell(t, r, c), false);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	struct tt_cell c = {TT_CV_S, {.s = s}};
+	struct tt_col col = {0};
+	put_value(out, &col, &c, true);
+}
+
+static void print_json_rows(const struct tt_table *t, FILE *out)
+{
+	fputs("[", out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		fputs(r ? ",\n  {" : "\n  {", out);
+		bool first = true;
+		for (int c = 0; c < t->ncols; c++) {
+			if (!csv_col(&t->cols[c]))
+				continue;
+			if (!first)
+				fputs(", ", out);
+			first = false;
+			json_string(out, t->cols[c].name);
+			fputs(": ", out);
+			put_value(out, &t->cols[c], tt_table_cell(t, r, c), true);
+		}
+		fputs("}", out);
+	}
+	fputs(t->nrows ? "\n]" : "]", out);
+}
+
+void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_print_opts *o,
+		    FILE *out)
+{
+	switch (f) {
+	case TT_FMT_TABLE:
+		print_text(t, o, out);
+		break;
+	case TT_FMT_CSV:
+		print_csv(t, out);
+		break;
+	case TT_FMT_JSON:
+		print_json_rows(t, out);
+		fputc('\n', out);
+		break;
+	}
+}
+
+void tt_tables_print_json(struct tt_table *const *t, size_t n, FILE *out)
+{
+	fputs("{", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n" : "\n", out);
+		json_string(out, t[i]->name);
+		fputs(": ", out);
+		print_json_rows(t[i], out);
+	}
+	fputs("\n}\n", out);
+}

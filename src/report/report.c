@@ -1,0 +1,158 @@
+/* The report registry: names, help, build and print. */
+#include "config.h"
+
+#include "tracetop/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+typedef int (*builder_fn)(const struct tt_model *, const struct tt_model *,
+			  const struct tt_report_opts *, struct tt_table ***, size_t *,
+			  struct tt_err *);
+
+static int summary(const struct tt_model *m, const struct tt_model *m2,
+		   const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
+		   struct tt_err *err)
+{
+	(void)m2;
+	return tt_report_summary(m, o, out, n, err);
+}
+
+static int load(const struct tt_model *m, const struct tt_model *m2,
+		const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
+		struct tt_err *err)
+{
+	(void)m2;
+	(void)o;
+	(void)err;
+	*out = tt_malloc(sizeof(**out));
+	(*out)[0] = tt_report_load_table(m);
+	*n = 1;
+	return 0;
+}
+
+#define SINGLE(fn)                                                                         \
+	static int fn##_b(const struct tt_model *m, const struct tt_model *m2,             \
+			  const struct tt_report_opts *o, struct tt_table ***out, size_t *n,  \
+			  struct tt_err *err)                                                 \
+	{                                                                                  \
+		(void)m2;                                                                  \
+		return tt_report_##fn(m, o, out, n, err);                                  \
+	}
+SINGLE(temporal)
+SINGLE(overlap)
+SINGLE(kernels)
+SINGLE(idle)
+SINGLE(launch)
+SINGLE(counters)
+SINGLE(patterns)
+#undef SINGLE
+
+static int diff_b(const struct tt_model *m, const struct tt_model *m2,
+		  const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
+		  struct tt_err *err)
+{
+	return tt_report_diff(m, m2, o, out, n, err);
+}
+
+static const struct {
+	const char *name;
+	const char *help;
+	builder_fn fn;
+} reports[] = {
+	{"summary", "one row per rank: events, span, streams, kernels, GPU busy time", summary},
+	{"temporal", "idle, compute and non-compute GPU time per rank (HTA temporal breakdown)",
+	 temporal_b},
+	{"idle", "GPU idle time per rank and stream: host wait, kernel wait, other", idle_b},
+	{"kernels", "time by kernel type, top kernels per rank, and across ranks", kernels_b},
+	{"overlap", "computation/communication overlap per rank", overlap_b},
+	{"launch", "CUDA kernel launch statistics and outliers per rank", launch_b},
+	{"counters", "queue length and memory bandwidth series and summaries", counters_b},
+	{"patterns", "frequent CUDA kernel sequences under an operator", patterns_b},
+	{"diff", "two traces: ops and kernels added, removed, changed", diff_b},
+	{"load", "load warnings of every file, with counts and first offsets", load},
+};
+
+const char *const tt_report_names[] = {"summary", "temporal", "idle",     "kernels", "overlap",
+					"launch",  "counters", "patterns", "diff",    "load",
+					NULL};
+
+const char *tt_report_help(const char *name)
+{
+	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++)
+		if (strcmp(reports[i].name, name) == 0)
+			return reports[i].help;
+	return NULL;
+}
+
+void tt_report_opts_init(struct tt_report_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = TT_FMT_TABLE;
+	o->num_kernels = 10;
+	o->duration_ratio = 0.8;
+	o->kernel_delay_us = 30;
+	o->runtime_cutoff_us = 50;
+	o->launch_delay_cutoff_us = 100;
+	o->min_pattern_len = 3;
+	o->label_a = "Control";
+	o->label_b = "Test";
+	o->iteration = -1;
+}
+
+void tt_tables_free(struct tt_table **t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tt_table_free(t[i]);
+	free(t);
+}
+
+int tt_report_build(const char *name, const struct tt_model *m, const struct tt_model *m2,
+		    const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
+		    struct tt_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++)
+		if (strcmp(reports[i].name, name) == 0)
+			return reports[i].fn(m, m2, o, out, n, err);
+	return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+			  "unknown report '%s' (see tracetop report --list)", name);
+}
+
+int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,
+		  const struct tt_report_opts *o, FILE *out, struct tt_err *err)
+{
+	struct tt_table **t;
+	size_t n;
+	int rc = tt_report_build(name, m, m2, o, &t, &n, err);
+	if (rc)
+		return rc;
+	size_t shown = 0;
+	struct tt_table **sel = tt_calloc(n + 1, sizeof(*sel));
+	for (size_t i = 0; i < n; i++)
+		if (!o->table || strcmp(o->table, t[i]->name) == 0)
+			sel[shown++] = t[i];
+	if (o->table && !shown) {
+		rc = tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+				"report '%s' has no table '%s'", name, o->table);
+	} else if (o->format == TT_FMT_JSON) {
+		if (shown == 1)
+			tt_table_print(sel[0], TT_FMT_JSON, NULL, out);
+		else
+			tt_tables_print_json(sel, shown, out);
+	} else {
+		for (size_t i = 0; i < shown; i++) {
+			if (i)
+				fputc('\n', out);
+			if (shown > 1 && o->format == TT_FMT_CSV)
+				fprintf(out, "# %s\n", sel[i]->name);
+			tt_table_print(sel[i], o->format, NULL, out);
+		}
+	}
+	free(sel);
+	tt_tables_free(t, n);
+	return rc;
+}
