@@ -41,6 +41,8 @@ struct tt_model *cli_load_demo(struct cli *c);
 
 int cmd_report(struct cli *c);
 int cmd_demo_trace(struct cli *c);
+int cmd_summarize(struct cli *c);
+int cmd_counters(struct cli *c);
 int cmd_tui(struct cli *c);
 
 #endif

@@ -92,6 +92,87 @@ int cmd_demo_trace(struct cli *c)
 	return 0;
 }
 
+int cmd_summarize(struct cli *c)
+{
+	char **files;
+	size_t nbad;
+	size_t n = tt_expand_paths((const char *const *)c->paths, (size_t)c->npaths, &files, &nbad,
+				   NULL, NULL);
+	if (n == 0) {
+		fprintf(stderr, "tracetop: summarize: no trace given\n");
+		tt_paths_free(files, n);
+		return 2;
+	}
+	if (c->output && n > 1) {
+		fprintf(stderr, "tracetop: summarize: -o names one output, but %zu traces were given\n", n);
+		tt_paths_free(files, n);
+		return 2;
+	}
+	int rc = 0, ok = 0;
+	struct tt_load_opts o = c->load;
+	o.no_cache = true;
+	for (size_t i = 0; i < n; i++) {
+		if (tt_cache_is(files[i]))
+			continue;
+		int64_t t0 = tt_now_ns();
+		struct tt_rank *r;
+		struct tt_err err;
+		tt_err_clear(&err);
+		char out[4200];
+		snprintf(out, sizeof(out), "%s", c->output ? c->output : files[i]);
+		if (!c->output)
+			strncat(out, ".tts", sizeof(out) - strlen(out) - 1);
+		if (tt_rank_load(&r, files[i], NULL, 0, &o, i, &err) == 0 &&
+		    tt_rank_save(r, out, &err) == 0) {
+			if (!c->quiet)
+				fprintf(stderr, "tracetop: wrote %s: %u events, %.1f MB, %.2f s\n", out,
+					r->nev, (double)tt_rank_memsize(r) / 1e6,
+					(double)(tt_now_ns() - t0) / 1e9);
+			tt_rank_free(r);
+			ok++;
+		} else {
+			char buf[700];
+			tt_err_format(&err, buf, sizeof(buf));
+			fprintf(stderr, "tracetop: %s\n", buf);
+			rc = 2;
+		}
+	}
+	tt_paths_free(files, n);
+	return ok ? (rc ? 1 : 0) : 2;
+}
+
+/* tracetop counters PATH... -o OUT[.gz]: HTA's generate_trace_with_counters
+ * for the first selected rank (--ranks N picks another) */
+int cmd_counters(struct cli *c)
+{
+	if (!c->output) {
+		fprintf(stderr, "tracetop: counters needs -o OUT.json or -o OUT.json.gz\n");
+		return 2;
+	}
+	if (c->npaths == 0) {
+		fprintf(stderr, "tracetop: counters: no trace given\n");
+		return 2;
+	}
+	struct tt_model *m = cli_load(c, c->paths, c->npaths);
+	int rc = 0;
+	if (!m || !m->nranks) {
+		rc = 2;
+	} else {
+		struct tt_err err;
+		tt_err_clear(&err);
+		if (tt_counters_write(m, &c->ropts, c->output, &err)) {
+			char buf[700];
+			tt_err_format(&err, buf, sizeof(buf));
+			fprintf(stderr, "tracetop: %s\n", buf);
+			rc = err.code == TT_E_USAGE ? 2 : 1;
+		} else if (!c->quiet) {
+			fprintf(stderr, "tracetop: wrote %s\n", c->output);
+		}
+	}
+	tt_model_free(m);
+	return rc;
+}
+
 int cmd_tui(struct cli *c)
 {
 	struct tt_model *m = load_for(c, c->paths, c->npaths);

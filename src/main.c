@@ -19,6 +19,10 @@ int main(int argc, char **argv)
 			rc = cmd_report(&c);
 		else if (strcmp(c.cmd, "demo-trace") == 0)
 			rc = cmd_demo_trace(&c);
+		else if (strcmp(c.cmd, "summarize") == 0)
+			rc = cmd_summarize(&c);
+		else if (strcmp(c.cmd, "counters") == 0)
+			rc = cmd_counters(&c);
 		else
 			rc = cmd_tui(&c);
 	} else if (rc == 1) {

@@ -140,7 +140,7 @@ fi
 mkdir "$D/empty-dir"
 "$TRACETOP" report summary "$D/empty-dir" >/dev/null 2>"$D/err"
 check_rc "empty directory" 2 $? &&
-	grep -Fxq "tracetop: $D/empty-dir: no trace files (*.json, *.json.gz, *.gz) in this directory" "$D/err" &&
+	grep -Fxq "tracetop: $D/empty-dir: no trace files (*.json, *.json.gz, *.gz, *.tts) in this directory" "$D/err" &&
 	pass "empty directory" || fail "empty directory: $(cat "$D/err")"
 
 # tolerated with a warning

@@ -48,26 +48,33 @@ static inline bool tt_sel_has(const struct tt_sel *s, uint32_t i)
 	return (s->keep[i >> 6] >> (i & 63)) & 1;
 }
 
-/* start and end of event i in ns as the analyses see them */
+/* The µs value HTA works with: the number as written in the trace, parsed
+ * into a double (correctly rounded; at epoch scale doubles are 0.25 µs apart,
+ * so "…689.047" becomes …689.0).  ns/1000 with at most 3 decimals, added in
+ * long double (64-bit mantissa), then rounded once to double. */
+static inline double tt_us_written(int64_t ns)
+{
+	int64_t q = ns / 1000, rem = ns % 1000;
+	return (double)((long double)q + (long double)rem / 1000.0L);
+}
+
+/* Start and end of an event in ns as the analyses see them.  HTA rounding
+ * (metrics.md §0.2): start = ceil(ts), end = floor(ts + dur), in the doubles
+ * HTA parsed, relative to the trace's own time base. */
 static inline int64_t tt_sel_ts(const struct tt_sel *s, const struct tt_event *e)
 {
 	if (!s->round)
 		return e->ts;
-	int64_t b = s->r->base_ns, t = e->ts - b;
-	int64_t q = t / 1000, m = t % 1000;
-	if (m > 0)
-		q++;
-	return q * 1000 + b;
+	int64_t b = s->r->base_ns;
+	return (int64_t)ceil(tt_us_written(e->ts - b)) * 1000 + b;
 }
 static inline int64_t tt_sel_end(const struct tt_sel *s, const struct tt_event *e)
 {
 	if (!s->round)
 		return e->ts + e->dur;
-	int64_t b = s->r->base_ns, t = e->ts + e->dur - b;
-	int64_t q = t / 1000, m = t % 1000;
-	if (m < 0)
-		q--;
-	return q * 1000 + b;
+	int64_t b = s->r->base_ns;
+	double end = tt_us_written(e->ts - b) + tt_us_written(e->dur);
+	return (int64_t)floor(end) * 1000 + b;
 }
 
 /* ---- interval union (metrics.md §2) ---- */

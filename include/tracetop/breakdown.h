@@ -33,6 +33,7 @@ struct tt_temporal_row {
 	uint32_t first_ev;    /* GPU event starting the span (TT_NONE without GPU) */
 	uint32_t last_ev;     /* GPU event ending the span */
 	uint32_t nevents;     /* GPU events counted */
+	uint32_t nevents_trace; /* GPU events in the trace, before HTA's selection */
 	int64_t kernel_ns;    /* span: first GPU start to last GPU end */
 	int64_t busy_ns;      /* |union of all GPU events| */
 	int64_t idle_ns;      /* kernel_ns - busy_ns */
@@ -56,6 +57,7 @@ struct tt_overlap_row {
 	int64_t rank;
 	bool has_gpu;          /* the rank has GPU events at all */
 	uint32_t ncomm, ncomp; /* COMMUNICATION / COMPUTATION events */
+	uint32_t nevents_trace; /* GPU events in the trace, before HTA's selection */
 	uint32_t first_comm;   /* first communication event (TT_NONE if none) */
 	int64_t comm_ns;       /* |union of COMMUNICATION events| */
 	int64_t comp_ns;       /* |union of COMPUTATION events| */
@@ -122,6 +124,7 @@ struct tt_kbreak {
 	size_t nranks_model;
 	bool *rank_sel;        /* [ri]: the rank was analysed */
 	bool *rank_gpu;        /* [ri]: the rank has GPU events */
+	uint32_t *rank_gpu_trace; /* [ri]: GPU events before HTA's selection */
 
 	/* every kernel name, true per-duration statistics; sorted by (rank
 	 * index, type in `types` order, sum descending, name bytewise) */
@@ -138,9 +141,10 @@ struct tt_kbreak {
 	struct tt_kacross *across;
 	size_t nacross;
 
-	/* GPU user annotations (§5.3): present when some rank of the model has
-	 * the gpu_user_annotation category; num_kernels 1000, ratio 0.8;
-	 * sorted by (rank, name) */
+	/* GPU user annotations (§5.3): has_annot when some analysed rank has
+	 * the gpu_user_annotation category (HTA: when the category is in the
+	 * symbol table); num_kernels 1000, ratio 0.8 as HTA's defaults; the
+	 * same true statistics as `rows`; sorted by (rank, name) */
 	bool has_annot;
 	struct tt_kstat *annot;
 	size_t nannot;

@@ -47,6 +47,7 @@ struct tt_cat {
 	uint32_t name;  /* the cat string as written */
 	uint8_t kind;   /* enum tt_cat_kind */
 	bool legacy;    /* capitalised legacy spelling (Kernel, Runtime, ...) */
+	uint16_t pad;
 };
 
 enum tt_track_kind {
@@ -60,6 +61,7 @@ enum tt_track_kind {
 struct tt_track {
 	uint8_t kind;
 	bool pid_is_str, tid_is_str;
+	uint8_t pad[5];
 	int64_t pid, tid;    /* numbers; for strings their trailing digits */
 	uint32_t pid_str, tid_str; /* string ids when given as strings */
 	int64_t device;      /* GPU device (pid) or -1 */
@@ -91,6 +93,7 @@ struct tt_event {
 	uint16_t cat;   /* index into rank->cats */
 	uint8_t ph;     /* 'X', 'i' */
 	uint8_t flags;
+	uint32_t track; /* index into rank->tracks */
 };
 
 /* CUDA kernel launch parameters */
@@ -130,6 +133,7 @@ struct tt_comm {
 struct tt_meminfo {
 	int64_t bytes, total_alloc, total_reserved, device, addr;
 	uint32_t device_type;
+	uint32_t pad;
 };
 
 /* runtime call -> GPU op, by correlation id (all pairs) */
@@ -145,6 +149,7 @@ struct tt_counter {
 	int64_t pid;
 	uint32_t pid_str;
 	uint32_t first, count; /* samples[first .. first+count), sorted by ts */
+	uint32_t pad;
 };
 
 struct tt_sample {
@@ -158,7 +163,16 @@ struct tt_flow {
 	uint32_t track;
 	uint32_t id;
 	uint8_t ph; /* 's' or 'f' */
+	uint8_t pad[7];
 };
+
+/* records are written to .tts caches as they are: no hidden padding */
+_Static_assert(sizeof(struct tt_event) == 40, "tt_event is 40 bytes");
+_Static_assert(sizeof(struct tt_track) == 96, "tt_track has no padding");
+_Static_assert(sizeof(struct tt_kinfo) == 48, "tt_kinfo has no padding");
+_Static_assert(sizeof(struct tt_meminfo) == 48, "tt_meminfo has no padding");
+_Static_assert(sizeof(struct tt_counter) == 32, "tt_counter has no padding");
+_Static_assert(sizeof(struct tt_flow) == 24, "tt_flow has no padding");
 
 enum tt_rank_source { TT_RANK_JSON, TT_RANK_NAME, TT_RANK_POSITION, TT_RANK_GIVEN };
 
@@ -264,6 +278,18 @@ void tt_model_free(struct tt_model *m);
 int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
 		 const struct tt_load_opts *o, size_t file_index, struct tt_err *err);
 void tt_rank_free(struct tt_rank *r);
+
+/* ---- .tts caches: a loaded rank saved for instant reopening ---- */
+
+/* Write rank r to out (atomically: a temporary file renamed at the end). */
+int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err);
+/* Map and check a cache; a corrupt or foreign file is refused. */
+int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err);
+/* Does the path name a .tts file? */
+bool tt_cache_is(const char *path);
+/* Fill buf with trace's cache name and say whether that cache is usable
+ * (exists, not older than the trace, made from a file of its size). */
+bool tt_cache_for(const char *trace, char *buf, size_t n);
 
 /* ---- queries ---- */
 

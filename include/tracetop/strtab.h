@@ -35,6 +35,8 @@ static inline uint32_t tt_strtab_len(const struct tt_strtab *t, uint32_t id)
 {
 	return id < t->n ? t->len[id] : 0;
 }
+/* Rebuild the hash index (after str/len were filled from elsewhere). */
+void tt_strtab_reindex(struct tt_strtab *t);
 /* Bytes used by the table (strings, index and hash). */
 size_t tt_strtab_memsize(const struct tt_strtab *t);
 

@@ -250,6 +250,8 @@ struct tt_trace_meta {
 };
 
 void tt_meta_free(struct tt_trace_meta *m);
+/* Move what src holds into dst (src's values win, as later keys do). */
+void tt_meta_merge(struct tt_trace_meta *dst, struct tt_trace_meta *src);
 
 /* ---- scanning ---- */
 
@@ -271,6 +273,24 @@ struct tt_scan_opts {
 	 * parse events separated by commas until the end or a ']' */
 	bool start_in_array;
 	int array_depth; /* nesting level of the events, 3 for the object form */
+	/* with start_in_array: stop before an event that starts at or after
+	 * this text offset (0 = never) */
+	uint64_t stop_at;
+	/* stop at the '[' of traceEvents (the first part of a split load) */
+	bool prefix_only;
+	/* the reader starts just after the traceEvents array, inside the
+	 * top-level object (the last part of a split load) */
+	bool resume_object;
+	struct tt_scan_pos *pos; /* where the scan stopped (may be NULL) */
+};
+
+struct tt_scan_pos {
+	uint64_t events_at;  /* prefix_only: offset just after traceEvents' '[' */
+	bool bare;           /* prefix_only: the file is a bare array */
+	uint64_t stopped_at; /* start_in_array: offset of the first event not read */
+	bool array_closed;   /* start_in_array: the array's ']' was reached */
+	uint64_t after_array; /* offset just after that ']' */
+	uint64_t events;     /* events delivered */
 };
 
 /* Scan one whole trace.  Errors reject the file: -code with *err naming the

@@ -70,10 +70,11 @@ static bool gpu_side(const struct tt_rank *r, const struct tt_event *e, uint32_t
 	return (e->flags & TT_EF_STREAM) || e->name == sync1 || e->name == sync2;
 }
 
-/* events HTA's parser keeps at all: a duration and a category, not the span */
+/* events HTA's parser keeps at all: a duration and a category, not the span
+ * (B/E pairs have no "dur" in the file: HTA drops them) */
 static bool hta_parsed(const struct tt_rank *r, const struct tt_event *e)
 {
-	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+	if (e->ph != 'X' || (e->flags & (TT_EF_MARKER | TT_EF_PAIRED)))
 		return false;
 	return r->cats[e->cat].kind != TT_K_NONE;
 }
@@ -137,7 +138,8 @@ void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const st
 			corrs[nc++] = e->corr;
 		}
 	}
-	qsort(corrs, nc, sizeof(*corrs), u32_cmp);
+	if (nc > 1)
+		qsort(corrs, nc, sizeof(*corrs), u32_cmp);
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))

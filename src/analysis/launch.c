@@ -1,2 +1,203 @@
-/* src/analysis/launch.c: filled by its analysis */
+/* CUDA kernel launch statistics (HTA get_cuda_kernel_launch_stats,
+ * metrics.md §7). */
 #include "config.h"
+
+#include "tracetop/idle.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+/* the runtime calls HTA pairs (include_memory_events=True) */
+static const char *const launch_names[] = {
+	"cudaLaunchKernel", "cudaLaunchKernelExC", "runFunction - job_prep_and_submit_for_execution",
+	"cudaMemcpyAsync",  "cudaMemsetAsync",
+};
+
+/* launch calls HTA's queue length knows but launch stats leave out */
+static const char *const ignored_names[] = {
+	"cuLaunchKernel",   "cuLaunchKernelEx", "hipLaunchKernel",     "hipExtModuleLaunchKernel",
+	"hipMemcpyAsync",   "hipMemsetAsync",   "hipMemcpyWithStream",
+};
+
+struct side {
+	uint32_t corr;
+	uint32_t idx;
+	int64_t ts, end;
+};
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* CPU rows: by start, then event index */
+static int cpu_cmp(const void *a, const void *b)
+{
+	const struct side *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* GPU rows: by correlation (for the join), then start, then index */
+static int gpu_cmp(const void *a, const void *b)
+{
+	const struct side *x = a, *y = b;
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return cpu_cmp(a, b);
+}
+
+static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+struct ctx {
+	const struct tt_model *m;
+	const struct tt_aopts *o;
+	struct tt_launch *l;
+	struct tt_launch_rank *out; /* one per model rank */
+};
+
+static void rank_work(size_t ri, void *arg)
+{
+	struct ctx *c = arg;
+	const struct tt_rank *r = c->m->ranks[ri];
+	struct tt_launch_rank *out = &c->out[ri];
+	struct tt_sel s;
+	tt_sel_init(&s, c->m, ri, c->o);
+
+	uint32_t ids[TT_ARRAY_SIZE(launch_names)], ign[TT_ARRAY_SIZE(ignored_names)];
+	size_t nids = 0, nign = 0;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(launch_names); i++) {
+		uint32_t id = tt_strtab_find(&r->strs, launch_names[i], strlen(launch_names[i]));
+		if (id != TT_NONE)
+			ids[nids++] = id;
+	}
+	for (size_t i = 0; i < TT_ARRAY_SIZE(ignored_names); i++) {
+		uint32_t id = tt_strtab_find(&r->strs, ignored_names[i], strlen(ignored_names[i]));
+		if (id != TT_NONE)
+			ign[nign++] = id;
+	}
+
+	/* L: correlation ids of the listed calls */
+	size_t nl = 0, cap = 0;
+	uint32_t *L = NULL;
+	out->no_gpu = true;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!tt_sel_has(&s, i))
+			continue;
+		if (e->flags & TT_EF_STREAM)
+			out->no_gpu = false;
+		if (nign && in_ids(ign, nign, e->name))
+			out->n_ignored++;
+		if (e->corr == TT_NONE || !nids || !in_ids(ids, nids, e->name))
+			continue;
+		TT_GROW(L, cap, nl + 1);
+		L[nl++] = e->corr;
+	}
+	if (nl)
+		qsort(L, nl, sizeof(*L), u32_cmp);
+
+	size_t ncpu = 0, ngpu = 0, capc = 0, capg = 0;
+	struct side *cpu = NULL, *gpu = NULL;
+	for (uint32_t i = 0; nl && i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (e->corr == TT_NONE || !tt_sel_has(&s, i))
+			continue;
+		if (!bsearch(&e->corr, L, nl, sizeof(*L), u32_cmp))
+			continue;
+		struct side x = {e->corr, i, 0, 0};
+		x.ts = tt_sel_ts(&s, e);
+		x.end = tt_sel_end(&s, e);
+		if (e->flags & TT_EF_STREAM) {
+			TT_GROW(gpu, capg, ngpu + 1);
+			gpu[ngpu++] = x;
+		} else {
+			TT_GROW(cpu, capc, ncpu + 1);
+			cpu[ncpu++] = x;
+		}
+	}
+	if (ncpu)
+		qsort(cpu, ncpu, sizeof(*cpu), cpu_cmp);
+	if (ngpu)
+		qsort(gpu, ngpu, sizeof(*gpu), gpu_cmp);
+
+	size_t nrows = 0, capr = 0;
+	for (size_t i = 0; i < ncpu; i++) {
+		const struct side *a = &cpu[i];
+		/* first GPU row with this correlation */
+		size_t lo = 0, hi = ngpu;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (gpu[mid].corr < a->corr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < ngpu && gpu[j].corr == a->corr; j++) {
+			const struct side *b = &gpu[j];
+			TT_GROW(out->rows, capr, nrows + 1);
+			struct tt_launch_row *w = &out->rows[nrows++];
+			w->corr = a->corr;
+			w->cpu = a->idx;
+			w->gpu = b->idx;
+			w->cpu_dur = a->end - a->ts;
+			w->gpu_dur = b->end - b->ts;
+			w->delay = b->ts - a->end > 0 ? b->ts - a->end : 0;
+			out->cpu_sum += w->cpu_dur;
+			out->gpu_sum += w->gpu_dur;
+			out->delay_sum += w->delay;
+			if (w->delay > out->delay_max)
+				out->delay_max = w->delay;
+			out->n_runtime_outliers += tt_launch_runtime_outlier(c->l, w);
+			out->n_delay_outliers += tt_launch_delay_outlier(c->l, w);
+			out->n_short += tt_launch_short_kernel(c->l, w);
+		}
+	}
+	out->nrows = nrows;
+	free(cpu);
+	free(gpu);
+	free(L);
+	tt_sel_free(&s);
+}
+
+struct tt_launch *tt_launch_stats(const struct tt_model *m, const struct tt_aopts *o,
+				  double runtime_cutoff_us, double delay_cutoff_us)
+{
+	struct tt_launch *l = tt_calloc(1, sizeof(*l));
+	l->runtime_cutoff_us = runtime_cutoff_us;
+	l->delay_cutoff_us = delay_cutoff_us;
+	struct ctx c = {m, o, l, tt_calloc(m->nranks + 1, sizeof(struct tt_launch_rank))};
+	tt_for_ranks(m, o, rank_work, &c);
+	l->ranks = tt_calloc(m->nranks + 1, sizeof(*l->ranks));
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		if (!tt_aopts_has_rank(o, m->ranks[ri]->rank))
+			continue;
+		struct tt_launch_rank *w = &l->ranks[l->nranks++];
+		*w = c.out[ri];
+		w->rank_idx = (uint32_t)ri;
+		w->rank = m->ranks[ri]->rank;
+	}
+	free(c.out);
+	return l;
+}
+
+void tt_launch_free(struct tt_launch *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nranks; i++)
+		free(l->ranks[i].rows);
+	free(l->ranks);
+	free(l);
+}

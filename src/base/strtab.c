@@ -109,6 +109,16 @@ uint32_t tt_strtab_intern(struct tt_strtab *t, const char *s, size_t n)
 	return id;
 }
 
+void tt_strtab_reindex(struct tt_strtab *t)
+{
+	for (uint32_t id = 0; id < t->n; id++)
+		t->hv[id] = hash_bytes(t->str[id], t->len[id]);
+	uint32_t cap = 256;
+	while (cap < t->n * 2 + 2)
+		cap *= 2;
+	rehash(t, cap);
+}
+
 size_t tt_strtab_memsize(const struct tt_strtab *t)
 {
 	return t->arena.reserved +

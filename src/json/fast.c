@@ -50,12 +50,12 @@ static int get_id(struct lx *l, const char **pp, struct tt_rawid *id, struct tt_
 	const char *p = *pp;
 	int r;
 	if (num_start(*p)) {
-		bool is_int;
-		if ((r = lx_number(l, pp, &is_int)) != LX_OK)
+		bool is_int, exact;
+		int64_t v;
+		if ((r = lx_int(l, pp, &is_int, &v, &exact)) != LX_OK)
 			return r;
 		size_t n = (size_t)(*pp - p);
-		int64_t v;
-		if (is_int && num_parse_int(p, n, &v)) {
+		if (exact || (is_int && num_parse_int(p, n, &v))) {
 			id->type = TT_V_NUM;
 			id->num = v;
 			return LX_OK;
@@ -107,10 +107,12 @@ static int get_time(struct lx *l, const char **pp, uint8_t *type, int64_t *ns, b
  * other shape (objects, escapes, reals, long integers) answers LX_FALLBACK:
  * cJSON's printer may write those differently. */
 
+#define MINIFY_MAX 16384 /* longer JSON-text args go through cJSON */
+
 static int minify(struct lx *l, const char **pp, char **o, int depth)
 {
 	const char *p = *pp, *end = l->end;
-	char *w = *o;
+	char *w = *o, *wend = *o + MINIFY_MAX - 4;
 	int level = 0;
 	bool want_value = true; /* a value may come next (else ',' or ']') */
 	for (;;) {
@@ -121,6 +123,8 @@ static int minify(struct lx *l, const char **pp, char **o, int depth)
 			p++;
 			continue;
 		}
+		if (w >= wend)
+			return LX_FALLBACK;
 		if (want_value) {
 			if (c == '[') {
 				if (depth + level > TT_MAX_DEPTH)
@@ -152,9 +156,8 @@ static int minify(struct lx *l, const char **pp, char **o, int depth)
 					return LX_MORE;
 				if (*q != '"')
 					return LX_FALLBACK;
-				if (q - p > (long)TT_MAX_STRING)
-					return lx_error(l, p, "string longer than %u MiB",
-							TT_MAX_STRING >> 20);
+				if (q + 1 - p > wend - w)
+					return LX_FALLBACK;
 				memcpy(w, p, (size_t)(q + 1 - p));
 				w += q + 1 - p;
 				p = q + 1;
@@ -306,9 +309,7 @@ static int parse_args(struct lx *l, const char **pp, struct tt_raw_event *ev,
 			return LX_MORE;
 		if (*p != '"')
 			return lx_error(l, p, "expected '\"' to start a key");
-		const char *k = p + 1, *q = k;
-		while (q < end && *q != '"' && *q != '\\')
-			q++;
+		const char *k = p + 1, *q = lx_find_quote(k, end);
 		if (q >= end)
 			return LX_MORE;
 		if (*q == '\\')
@@ -345,11 +346,11 @@ static int parse_args(struct lx *l, const char **pp, struct tt_raw_event *ev,
 			switch (tt_arg_kind(a)) {
 			case TT_AK_INT:
 				if (num_start(*p)) {
-					bool is_int;
-					if ((r = lx_number(l, &p, &is_int)) != LX_OK)
-						return r;
+					bool is_int, exact;
 					int64_t x;
-					if (is_int && num_parse_int(v, (size_t)(p - v), &x)) {
+					if ((r = lx_int(l, &p, &is_int, &x, &exact)) != LX_OK)
+						return r;
+					if (exact || (is_int && num_parse_int(v, (size_t)(p - v), &x))) {
 						ev->i[a] = x;
 						ev->have |= TT_HAVE(a);
 					} else {
@@ -417,9 +418,7 @@ static int parse_args(struct lx *l, const char **pp, struct tt_raw_event *ev,
 				break;
 			}
 			case TT_AK_JSON: {
-				/* the minified text is never longer than the source */
-				size_t cap = (size_t)(end - p) + 1;
-				char *out = tt_arena_alloc(&scr->arena, cap), *o = out;
+				char *out = tt_arena_alloc(&scr->arena, MINIFY_MAX), *o = out;
 				if ((r = minify(l, &p, &o, depth + 1)) != LX_OK)
 					return r;
 				ev->s_arg[a].p = out;
@@ -472,9 +471,7 @@ enum tt_event_res tt_event_fast(const char *p0, const char *end, uint64_t base, 
 			lx_error(&l, p, "expected '\"' to start a key");
 			return TT_EV_ERROR;
 		}
-		const char *k = p + 1, *q = k;
-		while (q < end && *q != '"' && *q != '\\')
-			q++;
+		const char *k = p + 1, *q = lx_find_quote(k, end);
 		if (q >= end)
 			return TT_EV_MORE;
 		if (*q == '\\')

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tracetop/arena.h"
 #include "tracetop/trace.h"
 
@@ -32,12 +36,38 @@ static inline uint64_t lx_off(const struct lx *l, const char *p)
 
 int lx_error(struct lx *l, const char *p, const char *fmt, ...) TT_PRINTF(3, 4);
 
+extern const unsigned char lx_ws_tab[256];
+
 static inline const char *lx_ws(const char *p, const char *end)
 {
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+	/* most positions are not whitespace; Kineto indents with runs of spaces */
+	while (p < end && lx_ws_tab[(unsigned char)*p])
 		p++;
 	return p;
 }
+
+/* first '"' or '\\' in [p, end), or end */
+static inline const char *lx_find_quote(const char *p, const char *end)
+{
+#if defined(__SSE2__)
+	const __m128i q = _mm_set1_epi8('"');
+	const __m128i b = _mm_set1_epi8('\\');
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, b)));
+		if (m)
+			return p + __builtin_ctz((unsigned)m);
+		p += 16;
+	}
+#endif
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+/* A number at *pp (validated as lx_number does); *v gets its value when it
+ * is a plain integer of at most 16 digits below 2^53 (*exact = true). */
+int lx_int(struct lx *l, const char **pp, bool *is_int, int64_t *v, bool *exact);
 
 /* *pp at '"': skip the string (validated), *pp after the closing quote.
  * raw gets the bytes between the quotes; *esc whether a backslash occurs. */

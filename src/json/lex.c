@@ -5,9 +5,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "json_int.h"
 
@@ -24,23 +21,7 @@ int lx_error(struct lx *l, const char *p, const char *fmt, ...)
 	return LX_ERR;
 }
 
-static inline const char *find_quote_or_bs(const char *p, const char *end)
-{
-#if defined(__SSE2__)
-	const __m128i q = _mm_set1_epi8('"');
-	const __m128i b = _mm_set1_epi8('\\');
-	while (end - p >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, b)));
-		if (m)
-			return p + __builtin_ctz((unsigned)m);
-		p += 16;
-	}
-#endif
-	while (p < end && *p != '"' && *p != '\\')
-		p++;
-	return p;
-}
+const unsigned char lx_ws_tab[256] = {[' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1};
 
 static int hexval(int c)
 {
@@ -70,7 +51,7 @@ int lx_string(struct lx *l, const char **pp, struct tt_str *raw, bool *esc)
 	const char *start = *pp + 1, *p = start, *end = l->end;
 	bool e = false;
 	for (;;) {
-		p = find_quote_or_bs(p, end);
+		p = lx_find_quote(p, end);
 		if ((size_t)(p - start) > TT_MAX_STRING)
 			return lx_error(l, start - 1, "string longer than %u MiB", TT_MAX_STRING >> 20);
 		if (p >= end)
@@ -281,6 +262,34 @@ int lx_number(struct lx *l, const char **pp, bool *is_int)
 	if (is_int)
 		*is_int = integer;
 	return LX_OK;
+}
+
+int lx_int(struct lx *l, const char **pp, bool *is_int, int64_t *v, bool *exact)
+{
+	const char *p = *pp, *end = l->end;
+	bool neg = false;
+	if (p < end && *p == '-') {
+		neg = true;
+		p++;
+	}
+	const char *d = p;
+	uint64_t x = 0;
+	while (p < end && (unsigned)(*p - '0') < 10) {
+		x = x * 10 + (uint64_t)(*p - '0');
+		p++;
+	}
+	/* the common case: a short integer that ends before the buffer does */
+	size_t nd = (size_t)(p - d);
+	if (p < end && nd > 0 && nd <= 16 && (nd == 1 || *d != '0') && *p != '.' && *p != 'e' &&
+	    *p != 'E') {
+		*is_int = true;
+		*exact = x < (UINT64_C(1) << 53);
+		*v = neg ? -(int64_t)x : (int64_t)x;
+		*pp = p;
+		return LX_OK;
+	}
+	*exact = false;
+	return lx_number(l, pp, is_int);
 }
 
 static int literal(struct lx *l, const char **pp, const char *word, size_t n)

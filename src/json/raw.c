@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -54,35 +53,121 @@ enum tt_arg_kind tt_arg_kind(enum tt_arg a)
 	}
 }
 
-/* keys grouped by length for a quick lookup */
-#define MAX_KEY_LEN 40
-static int8_t by_len[MAX_KEY_LEN][8];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void build_table(void)
-{
-	memset(by_len, -1, sizeof(by_len));
-	for (int a = 0; a < TT_A_COUNT; a++) {
-		size_t n = strlen(arg_keys[a]);
-		if (n >= MAX_KEY_LEN)
-			abort();
-		int j = 0;
-		while (by_len[n][j] >= 0)
-			j++;
-		if (j >= 7)
-			abort();
-		by_len[n][j] = (int8_t)a;
-	}
-}
-
+/* keys by length, then bytes: one switch, no setup */
 int arg_lookup(const char *k, size_t n)
 {
-	pthread_once(&once, build_table);
-	if (n >= MAX_KEY_LEN)
-		return -1;
-	for (const int8_t *c = by_len[n]; *c >= 0; c++)
-		if (memcmp(arg_keys[*c], k, n) == 0)
-			return *c;
+	switch (n) {
+	case 4:
+		if (memcmp(k, arg_keys[TT_A_CBID], 4) == 0)
+			return TT_A_CBID;
+		if (memcmp(k, arg_keys[TT_A_GRID], 4) == 0)
+			return TT_A_GRID;
+		if (memcmp(k, arg_keys[TT_A_M_NAME], 4) == 0)
+			return TT_A_M_NAME;
+		if (memcmp(k, arg_keys[TT_A_MEM_ADDR], 4) == 0)
+			return TT_A_MEM_ADDR;
+		break;
+	case 5:
+		if (memcmp(k, arg_keys[TT_A_BYTES], 5) == 0)
+			return TT_A_BYTES;
+		if (memcmp(k, arg_keys[TT_A_BLOCK], 5) == 0)
+			return TT_A_BLOCK;
+		if (memcmp(k, arg_keys[TT_A_DTYPE], 5) == 0)
+			return TT_A_DTYPE;
+		if (memcmp(k, arg_keys[TT_A_MEM_BYTES], 5) == 0)
+			return TT_A_MEM_BYTES;
+		break;
+	case 6:
+		if (memcmp(k, arg_keys[TT_A_STREAM], 6) == 0)
+			return TT_A_STREAM;
+		if (memcmp(k, arg_keys[TT_A_DEVICE], 6) == 0)
+			return TT_A_DEVICE;
+		if (memcmp(k, arg_keys[TT_A_M_LABELS], 6) == 0)
+			return TT_A_M_LABELS;
+		break;
+	case 9:
+		if (memcmp(k, arg_keys[TT_A_MEM_DEVICE], 9) == 0)
+			return TT_A_MEM_DEVICE;
+		break;
+	case 10:
+		if (memcmp(k, arg_keys[TT_A_GROUP_SIZE], 10) == 0)
+			return TT_A_GROUP_SIZE;
+		if (memcmp(k, arg_keys[TT_A_INPUT_DIMS], 10) == 0)
+			return TT_A_INPUT_DIMS;
+		if (memcmp(k, arg_keys[TT_A_INPUT_TYPE], 10) == 0)
+			return TT_A_INPUT_TYPE;
+		if (memcmp(k, arg_keys[TT_A_CALL_STACK], 10) == 0)
+			return TT_A_CALL_STACK;
+		if (memcmp(k, arg_keys[TT_A_M_SORT], 10) == 0)
+			return TT_A_M_SORT;
+		break;
+	case 11:
+		if (memcmp(k, arg_keys[TT_A_CORR], 11) == 0)
+			return TT_A_CORR;
+		if (memcmp(k, arg_keys[TT_A_EXT], 11) == 0)
+			return TT_A_EXT;
+		if (memcmp(k, arg_keys[TT_A_MEM_DEVTYPE], 11) == 0)
+			return TT_A_MEM_DEVTYPE;
+		break;
+	case 12:
+		if (memcmp(k, arg_keys[TT_A_WPSM], 12) == 0)
+			return TT_A_WPSM;
+		break;
+	case 13:
+		if (memcmp(k, arg_keys[TT_A_SHMEM], 13) == 0)
+			return TT_A_SHMEM;
+		if (memcmp(k, arg_keys[TT_A_BPSM], 13) == 0)
+			return TT_A_BPSM;
+		if (memcmp(k, arg_keys[TT_A_IN_NELEMS], 13) == 0)
+			return TT_A_IN_NELEMS;
+		if (memcmp(k, arg_keys[TT_A_FWD_TID], 13) == 0)
+			return TT_A_FWD_TID;
+		break;
+	case 14:
+		if (memcmp(k, arg_keys[TT_A_OUT_NELEMS], 14) == 0)
+			return TT_A_OUT_NELEMS;
+		if (memcmp(k, arg_keys[TT_A_MEM_RESERVED], 14) == 0)
+			return TT_A_MEM_RESERVED;
+		if (memcmp(k, arg_keys[TT_A_WAIT_STREAM], 14) == 0)
+			return TT_A_WAIT_STREAM;
+		break;
+	case 15:
+		if (memcmp(k, arg_keys[TT_A_COLL], 15) == 0)
+			return TT_A_COLL;
+		if (memcmp(k, arg_keys[TT_A_SEQ], 15) == 0)
+			return TT_A_SEQ;
+		if (memcmp(k, arg_keys[TT_A_MEM_ALLOC], 15) == 0)
+			return TT_A_MEM_ALLOC;
+		break;
+	case 16:
+		if (memcmp(k, arg_keys[TT_A_PG_ID], 16) == 0)
+			return TT_A_PG_ID;
+		break;
+	case 18:
+		if (memcmp(k, arg_keys[TT_A_PG_NAME], 18) == 0)
+			return TT_A_PG_NAME;
+		break;
+	case 19:
+		if (memcmp(k, arg_keys[TT_A_PG_RANKS], 19) == 0)
+			return TT_A_PG_RANKS;
+		break;
+	case 20:
+		if (memcmp(k, arg_keys[TT_A_REGS], 20) == 0)
+			return TT_A_REGS;
+		break;
+	case 23:
+		if (memcmp(k, arg_keys[TT_A_BW], 23) == 0)
+			return TT_A_BW;
+		break;
+	case 25:
+		if (memcmp(k, arg_keys[TT_A_OCC], 25) == 0)
+			return TT_A_OCC;
+		break;
+	case 33:
+		if (memcmp(k, arg_keys[TT_A_WAIT_CORR], 33) == 0)
+			return TT_A_WAIT_CORR;
+		break;
+	}
 	return -1;
 }
 
@@ -217,11 +302,20 @@ static bool needs_repair(struct tt_str s)
 	/* plain printable ASCII, 16 bytes at a time: as signed bytes, both
 	 * controls (< 0x20) and non-ASCII (>= 0x80) are below 0x20 */
 	const __m128i lo = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F);
-	for (; i + 16 <= s.n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del));
-		if (_mm_movemask_epi8(bad))
-			break;
+	if (s.n >= 16) {
+		for (; i + 16 <= s.n; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del));
+			if (_mm_movemask_epi8(bad))
+				break;
+		}
+		if (i + 16 > s.n && i < s.n) {
+			/* the tail, as one block overlapping the previous one */
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + s.n - 16));
+			__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, lo), _mm_cmpeq_epi8(v, del));
+			if (!_mm_movemask_epi8(bad))
+				return false;
+		}
 	}
 #endif
 	for (; i < s.n; i++) {

@@ -36,6 +36,7 @@ struct scanner {
 	bool eof;
 
 	uint64_t nevents;   /* events delivered */
+	bool stopped;       /* a split chunk reached its end */
 	uint64_t nelements; /* elements of traceEvents seen */
 	bool saw_events;
 	struct tt_raw_event ev, ev2;
@@ -300,6 +301,42 @@ void tt_meta_free(struct tt_trace_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
+void tt_meta_merge(struct tt_trace_meta *dst, struct tt_trace_meta *src)
+{
+	if (src->has_schema) {
+		dst->has_schema = true;
+		dst->schema_version = src->schema_version;
+	}
+	if (src->has_dist) {
+		dst->has_dist = true;
+		dst->has_rank = src->has_rank;
+		dst->rank = src->rank;
+		memcpy(dst->backend, src->backend, sizeof(dst->backend));
+		memcpy(dst->nccl_version, src->nccl_version, sizeof(dst->nccl_version));
+		dst->world_size = src->world_size;
+		dst->pg_count = src->pg_count;
+	}
+	if (src->has_base_time) {
+		dst->has_base_time = true;
+		dst->base_time_ns = src->base_time_ns;
+	}
+	if (src->display_unit[0])
+		memcpy(dst->display_unit, src->display_unit, sizeof(dst->display_unit));
+	if (src->trace_name[0])
+		memcpy(dst->trace_name, src->trace_name, sizeof(dst->trace_name));
+	if (src->has_devprops) {
+		free(dst->devprops);
+		dst->has_devprops = true;
+		dst->devprops = src->devprops;
+		dst->ndevprops = src->ndevprops;
+		src->devprops = NULL;
+		src->ndevprops = 0;
+	}
+	for (size_t i = 0; i < src->nkv; i++)
+		kv_add(dst, src->kv[i].key, src->kv[i].value);
+	tt_meta_free(src);
+}
+
 /* ---- events ---- */
 
 static int deliver(struct scanner *s, struct tt_raw_event *ev)
@@ -408,6 +445,14 @@ static int truncated(struct scanner *s, uint64_t cut)
 	return 0;
 }
 
+static void array_end(struct scanner *s)
+{
+	if (s->opts && s->opts->pos) {
+		s->opts->pos->array_closed = true;
+		s->opts->pos->after_array = s->base + s->pos;
+	}
+}
+
 /* traceEvents (or the bare array) from just after its '['. */
 static int events_array(struct scanner *s, int depth, bool bare)
 {
@@ -436,6 +481,14 @@ static int events_array(struct scanner *s, int depth, bool bare)
 				if (!first)
 					tt_report_warn(s->rep, TT_W_TRAILING_COMMA, s->base + s->pos);
 				s->pos++;
+				array_end(s);
+				return 0;
+			}
+			if (c == '{' && s->opts && s->opts->stop_at &&
+			    s->base + s->pos >= s->opts->stop_at) {
+				if (s->opts->pos)
+					s->opts->pos->stopped_at = s->base + s->pos;
+				s->stopped = true;
 				return 0;
 			}
 			if (c != '{') {
@@ -464,6 +517,7 @@ static int events_array(struct scanner *s, int depth, bool bare)
 			}
 			if (c == ']') {
 				s->pos++;
+				array_end(s);
 				return 0;
 			}
 			return fail(s, TT_E_SYNTAX, s->base + s->pos,
@@ -499,6 +553,11 @@ static int top_object(struct scanner *s)
 {
 	s->meta->is_object = true;
 	bool expect_key = true, first = true;
+	if (s->opts && s->opts->resume_object) {
+		/* right after the traceEvents array */
+		expect_key = first = false;
+		s->saw_events = true;
+	}
 	for (;;) {
 		uint64_t here = s->base + s->pos;
 		int r = ws(s);
@@ -581,6 +640,12 @@ static int top_object(struct scanner *s)
 			if (s->saw_events)
 				tt_report_warn(s->rep, TT_W_DUP_KEY, voff);
 			s->pos++;
+			if (s->opts && s->opts->prefix_only) {
+				if (s->opts->pos)
+					s->opts->pos->events_at = s->base + s->pos;
+				s->stopped = true;
+				return 0;
+			}
 			r = events_array(s, 3, false);
 			if (r < 0)
 				return r;
@@ -638,6 +703,16 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 	if (o && o->start_in_array) {
 		/* a chunk of traceEvents (parallel load): events and commas only */
 		rc = events_array(&s, o->array_depth ? o->array_depth : 3, true);
+		/* the missing-bracket warnings of a chunk mean nothing: the next
+		 * chunk goes on where this one stopped */
+		rep->count[TT_W_MISSING_BRACKET] = rep->count[TT_W_TRAILING_COMMA] = 0;
+		goto out_chunk;
+	}
+	if (o && o->resume_object) {
+		r = top_object(&s);
+		rc = r < 0 ? r : 0;
+		if (r == 1)
+			goto trailing;
 		goto out;
 	}
 	if (s.len >= 3 && memcmp(s.buf, "\xEF\xBB\xBF", 3) == 0) {
@@ -662,6 +737,8 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 			rc = r;
 			goto out;
 		}
+		if (s.stopped)
+			goto out_chunk; /* prefix_only */
 		if (!s.saw_events) {
 			rc = fail(&s, TT_E_NOEVENTS, 0, "no traceEvents array in the top-level object");
 			goto out;
@@ -672,6 +749,13 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 		meta->is_object = false;
 		tt_report_warn(rep, TT_W_BARE_ARRAY, s.base + s.pos);
 		s.pos++;
+		if (o && o->prefix_only) {
+			if (o->pos) {
+				o->pos->events_at = s.base + s.pos;
+				o->pos->bare = true;
+			}
+			goto out_chunk;
+		}
 		rc = events_array(&s, 2, true);
 		if (rc < 0 || s.rep->count[TT_W_TRUNCATED] || s.rep->count[TT_W_MISSING_BRACKET])
 			goto out;
@@ -693,6 +777,7 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 				  "not a JSON trace: expected '{' or '[', found bytes %s", hex);
 		goto out;
 	}
+trailing:
 	/* only whitespace or NULs may follow */
 	for (;;) {
 		while (s.pos < s.len) {
@@ -734,6 +819,9 @@ out:
 		if (rc == 0 && !meta->has_schema && meta->is_object)
 			tt_report_warn(rep, TT_W_NO_SCHEMA, 0);
 	}
+out_chunk:
+	if (o && o->pos)
+		o->pos->events = s.nevents;
 	rep->bytes_total = s.base + s.len;
 	free(s.buf);
 	tt_scratch_free(s.scr);

@@ -244,6 +244,7 @@ static uint16_t cat_get(struct builder *b, uint8_t type, struct tt_str s, uint64
 	}
 	TT_GROW(r->cats, b->ccats, (size_t)r->ncats + 1);
 	struct tt_cat *c = &r->cats[r->ncats];
+	memset(c, 0, sizeof(*c));
 	c->name = id == TT_NONE ? 0 : id;
 	c->legacy = false;
 	c->kind = id == TT_NONE ? TT_K_NONE : (uint8_t)tt_cat_kind_of(s.p, s.n, &c->legacy);
@@ -357,6 +358,7 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 	if (kind == TT_K_KERNEL && (h & HAVE_KINFO)) {
 		TT_GROW(r->kinfo, b->ckinfo, (size_t)r->nkinfo + 1);
 		struct tt_kinfo *k = &r->kinfo[r->nkinfo];
+		memset(k, 0, sizeof(*k));
 		for (int i = 0; i < 3; i++) {
 			k->grid[i] = (h & TT_HAVE(TT_A_GRID)) ? i32(ev->dim[0][i]) : 0;
 			k->block[i] = (h & TT_HAVE(TT_A_BLOCK)) ? i32(ev->dim[1][i]) : 0;
@@ -381,6 +383,7 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 		if (h & HAVE_MEMEV) {
 			TT_GROW(r->meminfo, b->cmeminfo, (size_t)r->nmeminfo + 1);
 			struct tt_meminfo *m = &r->meminfo[r->nmeminfo];
+			memset(m, 0, sizeof(*m));
 			m->bytes = int_arg(ev, TT_A_MEM_BYTES, 0);
 			m->total_alloc = int_arg(ev, TT_A_MEM_ALLOC, -1);
 			m->total_reserved = int_arg(ev, TT_A_MEM_RESERVED, -1);
@@ -482,6 +485,7 @@ static uint32_t counter_get(struct builder *b, uint32_t name, const struct tkey 
 	}
 	TT_GROW(b->counters, b->ccounters, b->ncounters + 1);
 	struct tt_counter *c = &b->counters[b->ncounters];
+	memset(c, 0, sizeof(*c));
 	c->name = name;
 	c->series = series;
 	c->pid = pk->pid;
@@ -591,6 +595,7 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 			id_key(b, &ev->tid, &k.tid_is_str, &k.tid, ev->offset);
 			TT_GROW(r->flows, b->cflows, (size_t)r->nflows + 1);
 			struct tt_flow *f = &r->flows[r->nflows++];
+			memset(f, 0, sizeof(*f));
 			f->ts = ev->ts_ns;
 			f->track = track_get(b, &k);
 			f->id = ev->id.type == TT_V_NUM ? (uint32_t)ev->id.num : (uint32_t)ev->id.num;

@@ -425,6 +425,7 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 				}
 				r->ev[w] = *e;
 				r->ev[w].ts += base;
+				r->ev[w].track = nt;
 				w++;
 			}
 		}

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -22,7 +23,7 @@ static bool trace_like(const char *name)
 	size_t n = strlen(name);
 	if (name[0] == '.')
 		return false;
-	static const char *const ext[] = {".json", ".json.gz", ".gz", ".trace"};
+	static const char *const ext[] = {".json", ".json.gz", ".gz", ".trace", ".tts"};
 	for (size_t i = 0; i < TT_ARRAY_SIZE(ext); i++) {
 		size_t m = strlen(ext[i]);
 		if (n > m && strcmp(name + n - m, ext[i]) == 0)
@@ -79,8 +80,22 @@ static void add_dir(struct plist *l, const char *dir, void (*bad)(void *, const 
 		free(p);
 	}
 	closedir(d);
+	/* X.tts beside X: X is listed and uses its cache when that is fresh */
+	size_t w = before;
+	for (size_t i = before; i < l->n; i++) {
+		size_t n = strlen(l->v[i]);
+		bool shadowed = false;
+		if (n > 4 && strcmp(l->v[i] + n - 4, ".tts") == 0)
+			for (size_t j = before; j < l->n && !shadowed; j++)
+				shadowed = strlen(l->v[j]) == n - 4 && strncmp(l->v[j], l->v[i], n - 4) == 0;
+		if (shadowed)
+			free(l->v[i]);
+		else
+			l->v[w++] = l->v[i];
+	}
+	l->n = w;
 	if (l->n == before)
-		bad_path(bad, ctx, dir, "no trace files (*.json, *.json.gz, *.gz) in this directory",
+		bad_path(bad, ctx, dir, "no trace files (*.json, *.json.gz, *.gz, *.tts) in this directory",
 			 nbad);
 	else
 		qsort(l->v + before, l->n - before, sizeof(*l->v), str_cmp);
@@ -129,7 +144,243 @@ void tt_paths_free(char **p, size_t n)
 	free(p);
 }
 
+/* ---- one large plain file, split across threads ----
+ *
+ * The text before traceEvents is read first.  The rest of the file is cut
+ * into as many parts as threads, each part starting at what looks like the
+ * start of an event ("}, {" between events).  Each thread parses its part
+ * with a builder of its own and stops before the first event at or past the
+ * next part's start.  If it stops exactly there, the next part started at a
+ * real event; if not (the pattern was inside a string), the next part is
+ * parsed again from where this one stopped.  Then the builders are merged in
+ * file order and the text after the array is read. */
+
+#define SPLIT_MIN_DEFAULT ((uint64_t)48 << 20)
+#define MAX_PARTS 64
+
+struct part {
+	const char *path;
+	uint64_t start, end, stop_at;
+	const struct tt_load_opts *o;
+	struct builder *b;
+	struct tt_trace_meta meta;
+	struct tt_load_report rep;
+	struct tt_scan_pos pos;
+	struct tt_err err;
+	int rc;
+};
+
+static int scan_part(struct part *p)
+{
+	struct tt_reader *rd;
+	tt_err_clear(&p->err);
+	p->rc = tt_reader_open_range(&rd, p->path, p->start, p->end, &p->err);
+	if (p->rc)
+		return p->rc;
+	struct tt_scan_opts so = {0};
+	so.no_fast = p->o->no_fast;
+	so.verify = p->o->verify;
+	so.start_in_array = true;
+	so.array_depth = 3;
+	so.stop_at = p->stop_at;
+	so.pos = &p->pos;
+	p->b = builder_new(p->o->max_memory);
+	struct tt_sink sink = {p->b, builder_event};
+	p->rc = tt_scan(rd, &so, &sink, &p->meta, &p->rep, &p->err);
+	tt_reader_close(rd);
+	return p->rc;
+}
+
+static void *part_thread(void *arg)
+{
+	scan_part(arg);
+	return NULL;
+}
+
+/* the offset of the '{' of an event boundary at or after `from`, or 0 */
+static uint64_t find_boundary(int fd, uint64_t from, uint64_t end)
+{
+	char buf[1 << 16];
+	while (from < end) {
+		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)from);
+		if (n <= 0)
+			return 0;
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '}')
+				continue;
+			ssize_t j = i + 1;
+			while (j < n && (buf[j] == ' ' || buf[j] == '\n' || buf[j] == '\r' || buf[j] == '\t'))
+				j++;
+			if (j >= n || buf[j] != ',')
+				continue;
+			j++;
+			while (j < n && (buf[j] == ' ' || buf[j] == '\n' || buf[j] == '\r' || buf[j] == '\t'))
+				j++;
+			if (j + 1 < n && buf[j] == '{' && (buf[j + 1] == '"' || buf[j + 1] == '\n' ||
+							 buf[j + 1] == ' '))
+				return from + (uint64_t)j;
+		}
+		/* keep a little overlap so that a boundary across reads is found;
+		 * a short read is the end of the file */
+		if ((size_t)n < sizeof(buf))
+			return 0;
+		from += (uint64_t)n - 64;
+	}
+	return 0;
+}
+
+static int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts,
+		      const struct tt_load_opts *o, struct tt_err *err)
+{
+	struct tt_reader *rd;
+	int rc = tt_reader_open(&rd, path, err);
+	if (rc)
+		return rc;
+	/* 1. the text before traceEvents */
+	struct tt_trace_meta meta = {0};
+	struct tt_load_report rep = {0};
+	struct tt_scan_pos pos = {0};
+	struct tt_scan_opts so = {0};
+	so.prefix_only = true;
+	so.pos = &pos;
+	struct tt_sink none = {NULL, NULL};
+	rc = tt_scan(rd, &so, &none, &meta, &rep, err);
+	tt_reader_close(rd);
+	if (rc || !pos.events_at || pos.bare) {
+		tt_meta_free(&meta);
+		return rc ? rc : 1; /* 1: not splittable, load it whole */
+	}
+	/* 2. part starts */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	struct part parts[MAX_PARTS];
+	memset(parts, 0, sizeof(parts));
+	int np = 0;
+	parts[np++].start = pos.events_at;
+	for (int j = 1; j < nparts; j++) {
+		uint64_t at = pos.events_at + (size - pos.events_at) / (uint64_t)nparts * (uint64_t)j;
+		uint64_t b = find_boundary(fd, at, size);
+		if (b && b > parts[np - 1].start)
+			parts[np++].start = b;
+	}
+	close(fd);
+	for (int j = 0; j < np; j++) {
+		parts[j].path = path;
+		parts[j].end = size;
+		parts[j].stop_at = j + 1 < np ? parts[j + 1].start : 0;
+		parts[j].o = o;
+		parts[j].meta.world_size = -1;
+	}
+	/* 3. parse the parts in parallel */
+	pthread_t th[MAX_PARTS];
+	bool started[MAX_PARTS] = {false};
+	for (int j = 1; j < np; j++)
+		started[j] = pthread_create(&th[j], NULL, part_thread, &parts[j]) == 0;
+	scan_part(&parts[0]);
+	for (int j = 1; j < np; j++) {
+		if (started[j])
+			pthread_join(th[j], NULL);
+		else
+			scan_part(&parts[j]);
+	}
+	/* 4. check the seams; re-parse a part whose start was not an event */
+	rc = 0;
+	struct builder *b = NULL;
+	uint64_t after = 0;
+	int j = 0;
+	while (j < np) {
+		struct part *p = &parts[j];
+		if (p->rc) {
+			rc = p->rc;
+			*err = p->err;
+			break;
+		}
+		if (!b) {
+			b = p->b;
+			p->b = NULL;
+		} else {
+			builder_merge(b, p->b);
+		}
+		tt_report_merge(&rep, &p->rep);
+		if (p->rep.count[TT_W_TRUNCATED]) {
+			rep.bytes_lost = p->rep.bytes_lost;
+			rep.bytes_total = p->rep.bytes_total;
+			after = 0;
+			break;
+		}
+		if (p->pos.array_closed) {
+			after = p->pos.after_array;
+			break;
+		}
+		if (j + 1 >= np)
+			break;
+		if (p->pos.stopped_at == parts[j + 1].start) {
+			j++;
+			continue;
+		}
+		/* the next part began inside something: parse from here again */
+		struct part *q = &parts[j + 1];
+		builder_free(q->b);
+		tt_meta_free(&q->meta);
+		memset(&q->rep, 0, sizeof(q->rep));
+		memset(&q->pos, 0, sizeof(q->pos));
+		q->b = NULL;
+		q->start = p->pos.stopped_at;
+		scan_part(q);
+		j++;
+	}
+	for (int k = 0; k < np; k++) {
+		builder_free(parts[k].b);
+		tt_meta_free(&parts[k].meta);
+	}
+	/* 5. the text after the array */
+	if (!rc && after) {
+		struct tt_trace_meta tail = {0};
+		struct tt_load_report trep = {0};
+		rc = tt_reader_open_range(&rd, path, after, size, err);
+		if (!rc) {
+			struct tt_scan_opts to = {0};
+			to.resume_object = true;
+			rc = tt_scan(rd, &to, &none, &tail, &trep, err);
+			tt_reader_close(rd);
+		}
+		trep.count[TT_W_NO_SCHEMA] = 0;
+		tt_report_merge(&rep, &trep);
+		rep.bytes_total = trep.bytes_total;
+		tt_meta_merge(&meta, &tail);
+	}
+	if (!meta.has_schema)
+		tt_report_warn(&rep, TT_W_NO_SCHEMA, 0);
+	if (rc || !b) {
+		builder_free(b);
+		tt_meta_free(&meta);
+		return rc ? rc : tt_err_set(err, TT_E_NOEVENTS, path, TT_NO_OFFSET, "no events");
+	}
+	*out = builder_finish(b, &meta, &rep);
+	builder_free(b);
+	return 0;
+}
+
 /* ---- one rank ---- */
+
+static void finish_rank(struct tt_rank *r, const char *path, uint64_t size, size_t memlen,
+			enum tt_compress comp, const struct tt_load_opts *o, size_t file_index);
+
+/* a rank read from a cache: its own path, and a position rank assigned anew */
+static void cached_rank(struct tt_rank *r, const char *path, const struct tt_load_opts *o,
+			size_t file_index)
+{
+	free(r->path);
+	r->path = tt_strdup(path);
+	const char *slash = strrchr(r->path, '/');
+	r->file = slash ? slash + 1 : r->path;
+	if (r->rank_src == TT_RANK_POSITION)
+		r->rank = -1;
+	if (o && o->progress)
+		o->progress(o->progress_ctx, file_index, r->report.bytes_total, r->file_bytes,
+			    r->report.events_seen, true);
+}
 
 struct progress_ctx {
 	const struct tt_load_opts *o;
@@ -148,6 +399,27 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 	struct tt_reader *rd = NULL;
 	int rc;
 	*out = NULL;
+	if (!mem && tt_cache_is(path)) {
+		struct tt_rank *r;
+		rc = tt_rank_open_cache(&r, path, err);
+		if (rc)
+			return rc;
+		cached_rank(r, path, o, file_index);
+		*out = r;
+		return 0;
+	}
+	char cpath[4200];
+	if (!mem && !(o && o->no_cache) && strcmp(path, "-") != 0 &&
+	    tt_cache_for(path, cpath, sizeof(cpath))) {
+		struct tt_rank *r;
+		struct tt_err cerr;
+		if (tt_rank_open_cache(&r, cpath, &cerr) == 0) {
+			cached_rank(r, path, o, file_index);
+			*out = r;
+			return 0;
+		}
+		/* a bad cache beside its trace: parse the trace instead */
+	}
 	if (mem)
 		rc = tt_reader_open_mem(&rd, path, mem, memlen, err);
 	else if (strcmp(path, "-") == 0)
@@ -156,6 +428,25 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 		rc = tt_reader_open(&rd, path, err);
 	if (rc)
 		return rc;
+	int nthreads = o && o->threads > 0 ? o->threads : tt_ncpus();
+	uint64_t split_min = o && o->split_min ? o->split_min : SPLIT_MIN_DEFAULT;
+	if (!mem && o && o->pipeline && !o->no_split && nthreads > 1 &&
+	    tt_reader_compression(rd) == TT_COMP_NONE && tt_reader_size(rd) >= split_min) {
+		uint64_t size = tt_reader_size(rd);
+		tt_reader_close(rd);
+		struct tt_rank *r = NULL;
+		rc = load_split(&r, path, size, nthreads > MAX_PARTS ? MAX_PARTS : nthreads, o, err);
+		if (rc <= 0) {
+			if (rc == 0)
+				finish_rank(r, path, size, 0, TT_COMP_NONE, o, file_index);
+			*out = r;
+			return rc;
+		}
+		/* not splittable: read it whole */
+		rc = tt_reader_open(&rd, path, err);
+		if (rc)
+			return rc;
+	}
 	if (o && o->pipeline)
 		tt_reader_set_threaded(rd, true);
 
@@ -185,6 +476,15 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 	}
 	struct tt_rank *r = builder_finish(b, &meta, &rep);
 	builder_free(b);
+	finish_rank(r, path, size, memlen, comp, o, file_index);
+	*out = r;
+	return 0;
+}
+
+/* naming, rank number, and the last progress call of a loaded rank */
+static void finish_rank(struct tt_rank *r, const char *path, uint64_t size, size_t memlen,
+			enum tt_compress comp, const struct tt_load_opts *o, size_t file_index)
+{
 	r->path = tt_strdup(path);
 	const char *slash = strrchr(r->path, '/');
 	r->file = slash ? slash + 1 : r->path;
@@ -207,8 +507,6 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 	if (o && o->progress)
 		o->progress(o->progress_ctx, file_index, r->report.bytes_total, r->file_bytes,
 			    r->report.events_seen, true);
-	*out = r;
-	return 0;
 }
 
 /* ---- many ranks ---- */
@@ -274,6 +572,7 @@ static int load_all(struct tt_model **out, struct job *j)
 	if (j->o)
 		o2 = *j->o;
 	o2.pipeline = nthreads > 1 && (size_t)nthreads > n;
+	o2.threads = nthreads;
 	j->o = &o2;
 	if ((size_t)nthreads > n)
 		nthreads = (int)n;

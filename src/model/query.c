@@ -12,6 +12,8 @@
 
 uint32_t tt_track_of(const struct tt_rank *r, uint32_t i)
 {
+	if (i < r->nev)
+		return r->ev[i].track;
 	uint32_t lo = 0, hi = r->ntracks;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;

@@ -1,0 +1,571 @@
+/* .tts: the loaded model of one rank in a file that opens in milliseconds.
+ *
+ * Layout (little-endian, every section 8-byte aligned):
+ *   header     magic "TRACETOP-TTS", version, byte-order mark, total size,
+ *              size and mtime of the trace it was made from, section count,
+ *              CRC-32 of everything after the header
+ *   sections   a table {id, count, offset, size}, then the arrays as they are
+ *              in memory (events, tracks, side tables, links, counters) and
+ *              the strings (NUL-terminated, one after the other)
+ * The reader maps the file and points the rank's arrays into the mapping, but
+ * only after checking the CRC and every size, offset and index: a corrupt or
+ * foreign file is refused with a clear error, never trusted. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "model_int.h"
+#include "tracetop/util.h"
+
+#define TTS_MAGIC "TRACETOP-TTS\0\0\0"
+#define TTS_VERSION 1
+#define TTS_BOM 0x01020304u
+
+enum sect {
+	S_RANK = 1, S_META, S_KV, S_DEVPROPS, S_STRINGS, S_STRLEN, S_CATS, S_TRACKS,
+	S_EVENTS, S_KINFO, S_MINFO, S_OPINFO, S_COMM, S_MEMINFO, S_LINKS, S_LINKS_BY_GPU,
+	S_COUNTERS, S_SAMPLES, S_FLOWS, S_COUNT
+};
+
+struct tts_header {
+	char magic[16];
+	uint32_t version, bom;
+	uint64_t file_size;
+	uint64_t source_size;
+	int64_t source_mtime_ns;
+	uint32_t nsections;
+	uint32_t crc; /* of everything after the header */
+	uint64_t reserved[2];
+};
+
+struct tts_section {
+	uint32_t id, pad;
+	uint64_t count, offset, size;
+};
+
+/* the scalar part of a rank */
+struct tts_rank {
+	int64_t rank, name_rank, base_ns, t0, t1;
+	uint64_t file_bytes, nflows_total;
+	uint32_t rank_src, compression, hta_round;
+	uint32_t n_kernel, n_memcpy, n_memset, n_cpu_op, n_runtime, n_annot, n_gpu_tracks,
+		n_steps;
+	uint32_t pad;
+	struct tt_load_report report;
+};
+
+struct tts_meta {
+	int64_t schema_version, rank, world_size, pg_count, base_time_ns;
+	uint32_t is_object, has_schema, has_rank, has_dist, has_base_time, has_devprops;
+	char backend[32], nccl_version[32], display_unit[8], trace_name[256];
+};
+
+/* ---- writing ---- */
+
+struct wsec {
+	uint32_t id;
+	const void *p;
+	uint64_t count, size;
+	void *owned;
+};
+
+int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
+{
+	struct wsec w[S_COUNT];
+	int n = 0;
+#define SEC(sid, ptr, cnt, sz) (w[n++] = (struct wsec){sid, ptr, cnt, sz, NULL})
+	struct tts_rank rk;
+	memset(&rk, 0, sizeof(rk));
+	rk.rank = r->rank;
+	rk.name_rank = r->name_rank;
+	rk.base_ns = r->base_ns;
+	rk.t0 = r->t0;
+	rk.t1 = r->t1;
+	rk.file_bytes = r->file_bytes;
+	rk.nflows_total = r->nflows_total;
+	rk.rank_src = r->rank_src;
+	rk.compression = r->compression;
+	rk.hta_round = r->hta_round;
+	rk.n_kernel = r->n_kernel;
+	rk.n_memcpy = r->n_memcpy;
+	rk.n_memset = r->n_memset;
+	rk.n_cpu_op = r->n_cpu_op;
+	rk.n_runtime = r->n_runtime;
+	rk.n_annot = r->n_annot;
+	rk.n_gpu_tracks = r->n_gpu_tracks;
+	rk.n_steps = r->n_steps;
+	rk.report = r->report;
+	SEC(S_RANK, &rk, 1, sizeof(rk));
+
+	struct tts_meta mt;
+	const struct tt_trace_meta *m = &r->meta;
+	memset(&mt, 0, sizeof(mt));
+	mt.schema_version = m->schema_version;
+	mt.rank = m->rank;
+	mt.world_size = m->world_size;
+	mt.pg_count = m->pg_count;
+	mt.base_time_ns = m->base_time_ns;
+	mt.is_object = m->is_object;
+	mt.has_schema = m->has_schema;
+	mt.has_rank = m->has_rank;
+	mt.has_dist = m->has_dist;
+	mt.has_base_time = m->has_base_time;
+	mt.has_devprops = m->has_devprops;
+	memcpy(mt.backend, m->backend, sizeof(mt.backend));
+	memcpy(mt.nccl_version, m->nccl_version, sizeof(mt.nccl_version));
+	memcpy(mt.display_unit, m->display_unit, sizeof(mt.display_unit));
+	memcpy(mt.trace_name, m->trace_name, sizeof(mt.trace_name));
+	SEC(S_META, &mt, 1, sizeof(mt));
+
+	/* key/value text: key NUL value NUL ... */
+	size_t kvn = 0;
+	for (size_t i = 0; i < m->nkv; i++)
+		kvn += strlen(m->kv[i].key) + strlen(m->kv[i].value) + 2;
+	char *kv = tt_malloc(kvn + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < m->nkv; i++) {
+		size_t a = strlen(m->kv[i].key) + 1, b = strlen(m->kv[i].value) + 1;
+		memcpy(kv + k, m->kv[i].key, a);
+		memcpy(kv + k + a, m->kv[i].value, b);
+		k += a + b;
+	}
+	SEC(S_KV, kv, m->nkv, kvn);
+	w[n - 1].owned = kv;
+	SEC(S_DEVPROPS, m->devprops, m->ndevprops, m->ndevprops * sizeof(*m->devprops));
+
+	size_t sn = r->strs.n;
+	uint64_t blob = 0;
+	for (size_t i = 0; i < sn; i++)
+		blob += r->strs.len[i] + 1;
+	char *sb = tt_malloc(blob + 1);
+	uint64_t o = 0;
+	for (size_t i = 0; i < sn; i++) {
+		memcpy(sb + o, r->strs.str[i], r->strs.len[i] + 1);
+		o += r->strs.len[i] + 1;
+	}
+	SEC(S_STRINGS, sb, sn, blob);
+	w[n - 1].owned = sb;
+	SEC(S_STRLEN, r->strs.len, sn, sn * sizeof(uint32_t));
+	SEC(S_CATS, r->cats, r->ncats, r->ncats * sizeof(*r->cats));
+	SEC(S_TRACKS, r->tracks, r->ntracks, r->ntracks * sizeof(*r->tracks));
+	SEC(S_EVENTS, r->ev, r->nev, (uint64_t)r->nev * sizeof(*r->ev));
+	SEC(S_KINFO, r->kinfo, r->nkinfo, (uint64_t)r->nkinfo * sizeof(*r->kinfo));
+	SEC(S_MINFO, r->minfo, r->nminfo, (uint64_t)r->nminfo * sizeof(*r->minfo));
+	SEC(S_OPINFO, r->opinfo, r->nopinfo, (uint64_t)r->nopinfo * sizeof(*r->opinfo));
+	SEC(S_COMM, r->comm, r->ncomm, (uint64_t)r->ncomm * sizeof(*r->comm));
+	SEC(S_MEMINFO, r->meminfo, r->nmeminfo, (uint64_t)r->nmeminfo * sizeof(*r->meminfo));
+	SEC(S_LINKS, r->links, r->nlinks, (uint64_t)r->nlinks * sizeof(*r->links));
+	SEC(S_LINKS_BY_GPU, r->links_by_gpu, r->nlinks, (uint64_t)r->nlinks * sizeof(uint32_t));
+	SEC(S_COUNTERS, r->counters, r->ncounters, (uint64_t)r->ncounters * sizeof(*r->counters));
+	SEC(S_SAMPLES, r->samples, r->nsamples, (uint64_t)r->nsamples * sizeof(*r->samples));
+	SEC(S_FLOWS, r->flows, r->nflows, (uint64_t)r->nflows * sizeof(*r->flows));
+#undef SEC
+
+	/* offsets */
+	struct tts_section tab[S_COUNT];
+	memset(tab, 0, sizeof(tab));
+	uint64_t off = sizeof(struct tts_header) + (uint64_t)n * sizeof(struct tts_section);
+	for (int i = 0; i < n; i++) {
+		off = (off + 7) & ~(uint64_t)7;
+		tab[i].id = w[i].id;
+		tab[i].count = w[i].count;
+		tab[i].offset = off;
+		tab[i].size = w[i].size;
+		off += w[i].size;
+	}
+	struct tts_header h;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, TTS_MAGIC, sizeof(h.magic));
+	h.version = TTS_VERSION;
+	h.bom = TTS_BOM;
+	h.file_size = off;
+	h.nsections = (uint32_t)n;
+	struct stat st;
+	if (r->path && stat(r->path, &st) == 0) {
+		h.source_size = (uint64_t)st.st_size;
+		h.source_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	}
+
+	/* CRC over the section table and the sections, zero padding included */
+	static const char zero[8];
+	uLong crc = crc32(0L, Z_NULL, 0);
+	crc = crc32(crc, (const Bytef *)tab, (uInt)(n * (int)sizeof(*tab)));
+	uint64_t pos = sizeof(h) + (uint64_t)n * sizeof(*tab);
+	for (int i = 0; i < n; i++) {
+		if (tab[i].offset > pos)
+			crc = crc32(crc, (const Bytef *)zero, (uInt)(tab[i].offset - pos));
+		const char *p = w[i].p;
+		for (uint64_t done = 0; done < w[i].size;) {
+			uInt chunk = (uInt)TT_MIN(w[i].size - done, (uint64_t)1 << 30);
+			crc = crc32(crc, (const Bytef *)p + done, chunk);
+			done += chunk;
+		}
+		pos = tab[i].offset + w[i].size;
+	}
+	h.crc = (uint32_t)crc;
+
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	int rc = 0;
+	if (!f) {
+		rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "%s", strerror(errno));
+	} else {
+		fwrite(&h, sizeof(h), 1, f);
+		fwrite(tab, sizeof(*tab), (size_t)n, f);
+		pos = sizeof(h) + (uint64_t)n * sizeof(*tab);
+		for (int i = 0; i < n; i++) {
+			if (tab[i].offset > pos)
+				fwrite(zero, 1, (size_t)(tab[i].offset - pos), f);
+			if (w[i].size)
+				fwrite(w[i].p, 1, (size_t)w[i].size, f);
+			pos = tab[i].offset + w[i].size;
+		}
+		if (ferror(f) | fclose(f))
+			rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "write error: %s",
+					strerror(errno));
+		else if (rename(tmp, out) != 0)
+			rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "%s", strerror(errno));
+		if (rc)
+			unlink(tmp);
+	}
+	for (int i = 0; i < n; i++)
+		free(w[i].owned);
+	return rc;
+}
+
+/* ---- reading ---- */
+
+static int bad(struct tt_err *err, const char *path, uint64_t off, const char *what)
+{
+	return tt_err_set(err, TT_E_CACHE, path, off, "not a valid .tts cache: %s", what);
+}
+
+bool tt_cache_is(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 4 && strcmp(path + n - 4, ".tts") == 0;
+}
+
+int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err)
+{
+	*out = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "not a regular file");
+	}
+	uint64_t size = (uint64_t)st.st_size;
+	if (size < sizeof(struct tts_header)) {
+		close(fd);
+		return bad(err, path, 0, "shorter than its header");
+	}
+	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
+	const char *base = map;
+	const struct tts_header *h = map;
+	int rc = 0;
+	if (memcmp(h->magic, TTS_MAGIC, sizeof(h->magic)) != 0)
+		rc = bad(err, path, 0, "wrong magic bytes");
+	else if (h->bom != TTS_BOM)
+		rc = bad(err, path, 20, "written on a machine of another byte order");
+	else if (h->version != TTS_VERSION)
+		rc = tt_err_set(err, TT_E_CACHE, path, 16,
+				"cache version %u, this tracetop reads version %u: run tracetop summarize again",
+				h->version, TTS_VERSION);
+	else if (h->file_size != size)
+		rc = bad(err, path, 24, "file size does not match its header (truncated?)");
+	else if (h->nsections == 0 || h->nsections > S_COUNT ||
+		 sizeof(*h) + (uint64_t)h->nsections * sizeof(struct tts_section) > size)
+		rc = bad(err, path, 48, "bad section count");
+	if (rc) {
+		munmap(map, size);
+		return rc;
+	}
+	const struct tts_section *tab = (const void *)(base + sizeof(*h));
+	/* CRC of everything after the header */
+	uLong crc = crc32(0L, Z_NULL, 0);
+	for (uint64_t done = sizeof(*h); done < size;) {
+		uInt chunk = (uInt)TT_MIN(size - done, (uint64_t)1 << 30);
+		crc = crc32(crc, (const Bytef *)base + done, chunk);
+		done += chunk;
+	}
+	if ((uint32_t)crc != h->crc) {
+		munmap(map, size);
+		return bad(err, path, 52, "checksum mismatch (the file is corrupt)");
+	}
+	const struct tts_section *sec[S_COUNT] = {NULL};
+	uint64_t table_end = sizeof(*h) + (uint64_t)h->nsections * sizeof(*tab);
+	for (uint32_t i = 0; i < h->nsections; i++) {
+		const struct tts_section *t = &tab[i];
+		if (t->id == 0 || t->id >= S_COUNT || sec[t->id] || t->offset % 8 ||
+		    t->offset < table_end || t->offset > size || t->size > size - t->offset) {
+			munmap(map, size);
+			return bad(err, path, sizeof(*h) + i * sizeof(*tab), "bad section entry");
+		}
+		sec[t->id] = t;
+	}
+	static const size_t elem[S_COUNT] = {
+		[S_RANK] = sizeof(struct tts_rank), [S_META] = sizeof(struct tts_meta),
+		[S_DEVPROPS] = sizeof(struct tt_devprop), [S_STRLEN] = sizeof(uint32_t),
+		[S_CATS] = sizeof(struct tt_cat), [S_TRACKS] = sizeof(struct tt_track),
+		[S_EVENTS] = sizeof(struct tt_event), [S_KINFO] = sizeof(struct tt_kinfo),
+		[S_MINFO] = sizeof(struct tt_minfo), [S_OPINFO] = sizeof(struct tt_opinfo),
+		[S_COMM] = sizeof(struct tt_comm), [S_MEMINFO] = sizeof(struct tt_meminfo),
+		[S_LINKS] = sizeof(struct tt_link), [S_LINKS_BY_GPU] = sizeof(uint32_t),
+		[S_COUNTERS] = sizeof(struct tt_counter), [S_SAMPLES] = sizeof(struct tt_sample),
+		[S_FLOWS] = sizeof(struct tt_flow),
+	};
+	for (int id = 1; id < S_COUNT; id++) {
+		if (!sec[id]) {
+			munmap(map, size);
+			return bad(err, path, sizeof(*h), "a section is missing");
+		}
+		if (elem[id] && (sec[id]->count > UINT32_MAX || sec[id]->count * elem[id] != sec[id]->size)) {
+			munmap(map, size);
+			return bad(err, path, sec[id]->offset, "a section's size does not match its count");
+		}
+	}
+	if (sec[S_RANK]->count != 1 || sec[S_META]->count != 1 ||
+	    sec[S_STRLEN]->count != sec[S_STRINGS]->count ||
+	    sec[S_LINKS_BY_GPU]->count != sec[S_LINKS]->count) {
+		munmap(map, size);
+		return bad(err, path, sizeof(*h), "section counts disagree");
+	}
+#define AT(id) ((const void *)(base + sec[id]->offset))
+#define CNT(id) ((uint32_t)sec[id]->count)
+	struct tt_rank *r = tt_calloc(1, sizeof(*r));
+	r->cache_map = map;
+	r->cache_len = size;
+	const struct tts_rank *rk = AT(S_RANK);
+	r->rank = rk->rank;
+	r->name_rank = rk->name_rank;
+	r->base_ns = rk->base_ns;
+	r->t0 = rk->t0;
+	r->t1 = rk->t1;
+	r->file_bytes = rk->file_bytes;
+	r->nflows_total = rk->nflows_total;
+	r->rank_src = rk->rank_src <= TT_RANK_GIVEN ? (enum tt_rank_source)rk->rank_src : TT_RANK_JSON;
+	r->compression = rk->compression <= TT_COMP_ZIP ? (enum tt_compress)rk->compression : 0;
+	r->hta_round = rk->hta_round != 0;
+	r->n_kernel = rk->n_kernel;
+	r->n_memcpy = rk->n_memcpy;
+	r->n_memset = rk->n_memset;
+	r->n_cpu_op = rk->n_cpu_op;
+	r->n_runtime = rk->n_runtime;
+	r->n_annot = rk->n_annot;
+	r->n_gpu_tracks = rk->n_gpu_tracks;
+	r->n_steps = rk->n_steps;
+	r->report = rk->report;
+
+	const struct tts_meta *mt = AT(S_META);
+	struct tt_trace_meta *m = &r->meta;
+	m->schema_version = mt->schema_version;
+	m->rank = mt->rank;
+	m->world_size = mt->world_size;
+	m->pg_count = mt->pg_count;
+	m->base_time_ns = mt->base_time_ns;
+	m->is_object = mt->is_object;
+	m->has_schema = mt->has_schema;
+	m->has_rank = mt->has_rank;
+	m->has_dist = mt->has_dist;
+	m->has_base_time = mt->has_base_time;
+	m->has_devprops = mt->has_devprops;
+#define CPYSTR(f) memcpy(m->f, mt->f, sizeof(m->f)), m->f[sizeof(m->f) - 1] = '\0'
+	CPYSTR(backend);
+	CPYSTR(nccl_version);
+	CPYSTR(display_unit);
+	CPYSTR(trace_name);
+#undef CPYSTR
+	m->ndevprops = CNT(S_DEVPROPS);
+	m->devprops = tt_calloc(m->ndevprops + 1, sizeof(*m->devprops));
+	memcpy(m->devprops, AT(S_DEVPROPS), m->ndevprops * sizeof(*m->devprops));
+	for (size_t i = 0; i < m->ndevprops; i++)
+		m->devprops[i].name[sizeof(m->devprops[i].name) - 1] = '\0';
+	/* key/value strings: every one NUL-terminated inside the section */
+	const char *kv = AT(S_KV), *kvend = kv + sec[S_KV]->size;
+	m->kv = tt_calloc(CNT(S_KV) + 1, sizeof(*m->kv));
+	for (uint32_t i = 0; i < CNT(S_KV); i++) {
+		const char *a = kv, *ae = memchr(a, 0, (size_t)(kvend - a));
+		const char *b = ae ? ae + 1 : kvend;
+		const char *be = b < kvend ? memchr(b, 0, (size_t)(kvend - b)) : NULL;
+		if (!ae || !be) {
+			rc = bad(err, path, sec[S_KV]->offset, "metadata text is cut");
+			break;
+		}
+		m->kv[m->nkv].key = tt_strdup(a);
+		m->kv[m->nkv].value = tt_strdup(b);
+		m->nkv++;
+		kv = be + 1;
+	}
+
+	/* strings: lengths must match the NULs of the blob */
+	uint32_t ns = CNT(S_STRINGS);
+	const uint32_t *lens = AT(S_STRLEN);
+	const char *sb = AT(S_STRINGS);
+	uint64_t blob = sec[S_STRINGS]->size, so = 0;
+	struct tt_strtab *t = &r->strs;
+	memset(t, 0, sizeof(*t));
+	tt_arena_init(&t->arena, 4096);
+	t->str = tt_malloc(((size_t)ns + 1) * sizeof(*t->str));
+	t->len = tt_malloc(((size_t)ns + 1) * sizeof(*t->len));
+	t->hv = tt_malloc(((size_t)ns + 1) * sizeof(*t->hv));
+	t->cap = ns + 1;
+	for (uint32_t i = 0; !rc && i < ns; i++) {
+		if (lens[i] >= blob - so || sb[so + lens[i]] != '\0' ||
+		    memchr(sb + so, 0, lens[i]) != NULL) {
+			rc = bad(err, path, sec[S_STRINGS]->offset + so, "string table is inconsistent");
+			break;
+		}
+		t->str[i] = sb + so;
+		t->len[i] = lens[i];
+		so += (uint64_t)lens[i] + 1;
+		t->n = i + 1;
+	}
+	if (!rc && (ns == 0 || t->len[0] != 0))
+		rc = bad(err, path, sec[S_STRINGS]->offset, "string 0 must be empty");
+	if (!rc)
+		tt_strtab_reindex(t);
+
+	r->cats = (struct tt_cat *)AT(S_CATS);
+	r->ncats = CNT(S_CATS);
+	r->tracks = (struct tt_track *)AT(S_TRACKS);
+	r->ntracks = CNT(S_TRACKS);
+	r->ev = (struct tt_event *)AT(S_EVENTS);
+	r->nev = CNT(S_EVENTS);
+	r->kinfo = (struct tt_kinfo *)AT(S_KINFO);
+	r->nkinfo = CNT(S_KINFO);
+	r->minfo = (struct tt_minfo *)AT(S_MINFO);
+	r->nminfo = CNT(S_MINFO);
+	r->opinfo = (struct tt_opinfo *)AT(S_OPINFO);
+	r->nopinfo = CNT(S_OPINFO);
+	r->comm = (struct tt_comm *)AT(S_COMM);
+	r->ncomm = CNT(S_COMM);
+	r->meminfo = (struct tt_meminfo *)AT(S_MEMINFO);
+	r->nmeminfo = CNT(S_MEMINFO);
+	r->links = (struct tt_link *)AT(S_LINKS);
+	r->links_by_gpu = (uint32_t *)AT(S_LINKS_BY_GPU);
+	r->nlinks = CNT(S_LINKS);
+	r->counters = (struct tt_counter *)AT(S_COUNTERS);
+	r->ncounters = CNT(S_COUNTERS);
+	r->samples = (struct tt_sample *)AT(S_SAMPLES);
+	r->nsamples = CNT(S_SAMPLES);
+	r->flows = (struct tt_flow *)AT(S_FLOWS);
+	r->nflows = CNT(S_FLOWS);
+#undef AT
+#undef CNT
+	/* every index must point inside its table */
+	const char *why = NULL;
+	for (uint32_t i = 0; !rc && !why && i < r->ncats; i++)
+		if (r->cats[i].name >= ns || r->cats[i].kind >= TT_K_COUNT)
+			why = "a category is out of range";
+	uint32_t expect = 0;
+	for (uint32_t i = 0; !rc && !why && i < r->ntracks; i++) {
+		const struct tt_track *tr = &r->tracks[i];
+		if (tr->first != expect || tr->count > r->nev - tr->first || tr->kind > TT_TRACK_GLOBAL ||
+		    (tr->name != TT_NONE && tr->name >= ns) ||
+		    (tr->proc_name != TT_NONE && tr->proc_name >= ns) ||
+		    (tr->pid_is_str && tr->pid_str >= ns) || (tr->tid_is_str && tr->tid_str >= ns))
+			why = "a track is out of range";
+		expect = tr->first + tr->count;
+	}
+	if (!rc && !why && expect != r->nev)
+		why = "tracks do not cover the events";
+	for (uint32_t ti = 0; !rc && !why && ti < r->ntracks; ti++) {
+		const struct tt_track *tr = &r->tracks[ti];
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			uint32_t lim = (e->flags & TT_EF_KINFO)    ? r->nkinfo :
+				       (e->flags & TT_EF_MINFO)    ? r->nminfo :
+				       (e->flags & TT_EF_OPINFO)   ? r->nopinfo :
+				       (e->flags & TT_EF_MEMEV)    ? r->nmeminfo :
+								     0;
+			if (e->name >= ns || e->cat >= r->ncats || e->track != ti || e->dur < 0 ||
+			    (e->aux != TT_NONE && e->aux >= lim) ||
+			    (i > tr->first && e->ts < r->ev[i - 1].ts)) {
+				why = "an event is out of range";
+				break;
+			}
+		}
+	}
+	for (uint32_t i = 0; !rc && !why && i < r->nkinfo; i++)
+		if (r->kinfo[i].comm != TT_NONE && r->kinfo[i].comm >= r->ncomm)
+			why = "kernel info is out of range";
+	for (uint32_t i = 0; !rc && !why && i < r->nopinfo; i++) {
+		const struct tt_opinfo *op = &r->opinfo[i];
+		if ((op->comm != TT_NONE && op->comm >= r->ncomm) ||
+		    (op->input_dims != TT_NONE && op->input_dims >= ns) ||
+		    (op->input_type != TT_NONE && op->input_type >= ns) ||
+		    (op->call_stack != TT_NONE && op->call_stack >= ns))
+			why = "op info is out of range";
+	}
+	for (uint32_t i = 0; !rc && !why && i < r->ncomm; i++) {
+		const struct tt_comm *c = &r->comm[i];
+		uint32_t ids[] = {c->name, c->dtype, c->pg, c->pg_ranks};
+		for (size_t j = 0; j < 4; j++)
+			if (ids[j] != TT_NONE && ids[j] >= ns)
+				why = "collective info is out of range";
+	}
+	for (uint32_t i = 0; !rc && !why && i < r->nmeminfo; i++)
+		if (r->meminfo[i].device_type != TT_NONE && r->meminfo[i].device_type >= ns)
+			why = "memory info is out of range";
+	for (uint32_t i = 0; !rc && !why && i < r->nlinks; i++)
+		if (r->links[i].cpu >= r->nev || r->links[i].gpu >= r->nev ||
+		    r->links_by_gpu[i] >= r->nlinks || (i && r->links[i].cpu < r->links[i - 1].cpu))
+			why = "a link is out of range";
+	for (uint32_t i = 0; !rc && !why && i < r->ncounters; i++) {
+		const struct tt_counter *c = &r->counters[i];
+		if (c->name >= ns || c->series >= ns || c->first > r->nsamples ||
+		    c->count > r->nsamples - c->first || (c->pid_str != TT_NONE && c->pid_str >= ns))
+			why = "a counter is out of range";
+	}
+	for (uint32_t i = 0; !rc && !why && i < r->nflows; i++)
+		if (r->flows[i].track >= r->ntracks)
+			why = "a flow is out of range";
+	if (!rc && why)
+		rc = bad(err, path, TT_NO_OFFSET, why);
+	if (rc) {
+		r->cats = NULL; /* arrays belong to the mapping */
+		tt_rank_free(r);
+		return rc;
+	}
+	r->bytes_model = tt_rank_memsize(r);
+	*out = r;
+	return 0;
+}
+
+/* The cache that belongs to a trace: PATH.tts, used when it was made from a
+ * file of the trace's current size and is not older than it. */
+bool tt_cache_for(const char *trace, char *buf, size_t n)
+{
+	struct stat ts, cs;
+	if (snprintf(buf, n, "%s.tts", trace) >= (int)n)
+		return false;
+	if (stat(trace, &ts) != 0 || stat(buf, &cs) != 0)
+		return false;
+	if (cs.st_mtim.tv_sec < ts.st_mtim.tv_sec ||
+	    (cs.st_mtim.tv_sec == ts.st_mtim.tv_sec && cs.st_mtim.tv_nsec < ts.st_mtim.tv_nsec))
+		return false;
+	int fd = open(buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct tts_header h;
+	bool ok = pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+		  memcmp(h.magic, TTS_MAGIC, sizeof(h.magic)) == 0 &&
+		  h.source_size == (uint64_t)ts.st_size;
+	close(fd);
+	return ok;
+}
