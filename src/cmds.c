@@ -1,12 +1,17 @@
 /* The commands: report, demo-trace, and the explorer. */
 #include "config.h"
 
+#include <errno.h>
+#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tracetop/demo.h"
+#include "tracetop/theme.h"
 #include "tracetop/util.h"
+#include "tui/tui.h"
 
 static struct tt_model *load_for(struct cli *c, char **paths, int n)
 {
@@ -173,16 +178,150 @@ int cmd_counters(struct cli *c)
 	return rc;
 }
 
+/* ---- the explorer ---- */
+
+static void warn_line(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "tracetop: %s\n", msg);
+}
+
+/* where themes live: installed, and beside the binary when run from the build */
+static void theme_dirs(const char **dirs, char *exe_dir, size_t n)
+{
+	int k = 0;
+	dirs[k++] = TT_THEMEDIR;
+	ssize_t len = readlink("/proc/self/exe", exe_dir, n - 8);
+	if (len > 0) {
+		exe_dir[len] = '\0';
+		char *slash = strrchr(exe_dir, '/');
+		if (slash) {
+			strcpy(slash, "/themes");
+			dirs[k++] = exe_dir;
+		}
+	}
+	dirs[k] = NULL;
+}
+
+static void pick_theme(struct cli *c, struct tt_theme *t)
+{
+	const char *term = getenv("TERM");
+	const char *name = c->theme ? c->theme : getenv("TRACETOP_THEME");
+	tt_theme_default(t);
+	if (getenv("NO_COLOR") || (term && strcmp(term, "dumb") == 0)) {
+		tt_theme_mono(t);
+		return;
+	}
+	if (!name || strcmp(name, "default") == 0)
+		return;
+	const char *dirs[4];
+	char exe[4096];
+	theme_dirs(dirs, exe, sizeof(exe));
+	if (!tt_theme_load(t, name, dirs, warn_line, NULL))
+		fprintf(stderr, "tracetop: theme '%s' not found (default, light, mono, or a file); using the default\n",
+			name);
+}
+
+static struct tt_keymap *load_keymap(void)
+{
+	struct tt_keymap *k = tt_keymap_new();
+	const char *path = getenv("TRACETOP_KEYMAP");
+	char buf[4096];
+	if (!path) {
+		const char *home = getenv("HOME");
+		if (home) {
+			snprintf(buf, sizeof(buf), "%s/.config/tracetop/tracetoprc", home);
+			path = buf;
+		}
+	}
+	if (path)
+		tt_keymap_load(k, path, warn_line, NULL);
+	return k;
+}
+
+static void describe(const struct tt_model *m, const struct tt_model *m2, struct cli *c,
+		     char *buf, size_t n)
+{
+	uint64_t ev = 0;
+	for (size_t i = 0; i < m->nranks; i++)
+		ev += m->ranks[i]->nev;
+	const char *what = c->demo ? "demo job" : c->npaths == 1 ? c->paths[0] : "traces";
+	if (m2)
+		snprintf(buf, n, "diff: %s vs %s", c->paths[0], c->paths[1]);
+	else
+		snprintf(buf, n, "%s: %zu rank%s, %llu events", what, m->nranks,
+			 m->nranks == 1 ? "" : "s", (unsigned long long)ev);
+}
+
 int cmd_tui(struct cli *c)
 {
-	struct tt_model *m = load_for(c, c->paths, c->npaths);
-	if (!m || !m->nranks) {
-		tt_model_free(m);
+	if (!c->headless && !isatty(1)) {
+		fprintf(stderr, "tracetop: standard output is not a terminal; for text, CSV or JSON "
+				"use 'tracetop report NAME PATH' (tracetop report --list)\n");
 		return 2;
 	}
-	/* the explorer is not built yet: print the summary */
-	struct tt_err err;
-	tt_report_run("summary", m, NULL, &c->ropts, stdout, &err);
+	if (!c->demo && c->npaths == 0) {
+		fprintf(stderr, "tracetop: no trace given (try 'tracetop --demo' or 'tracetop --help')\n");
+		return 2;
+	}
+	if (c->diff && c->npaths != 2) {
+		fprintf(stderr, "tracetop: --diff needs two paths: CONTROL TEST\n");
+		return 2;
+	}
+	/* the locale decides the glyphs: UTF-8 block bars, or ASCII */
+	const char *cs = nl_langinfo(CODESET);
+	tt_render_set_ascii(!cs || strcmp(cs, "UTF-8") != 0);
+	struct tt_model *m = c->diff ? cli_load(c, c->paths, 1) : load_for(c, c->paths, c->npaths);
+	struct tt_model *m2 = c->diff ? cli_load(c, c->paths + 1, 1) : NULL;
+	int rc = 0;
+	if (!m || !m->nranks || (c->diff && (!m2 || !m2->nranks))) {
+		tt_model_free(m);
+		tt_model_free(m2);
+		return 2;
+	}
+	struct tt_theme theme;
+	pick_theme(c, &theme);
+	struct tt_keymap *keys = load_keymap();
+	char label[512];
+	describe(m, m2, c, label, sizeof(label));
+	struct tt_app *a = tt_app_new(m, m2, &c->ropts, keys, label);
+	if (c->diff)
+		tt_app_show(a, 9);
+	if (c->headless) {
+		int w = 100, h = 30;
+		if (c->size && sscanf(c->size, "%dx%d", &w, &h) != 2) {
+			fprintf(stderr, "tracetop: bad --size '%s' (e.g. 100x30)\n", c->size);
+			rc = 2;
+		} else {
+			FILE *out = c->dump ? fopen(c->dump, "w") : stdout;
+			if (!out) {
+				fprintf(stderr, "tracetop: %s: %s\n", c->dump, strerror(errno));
+				rc = 2;
+			} else {
+				tt_headless_run(a, w, h, c->keys ? c->keys : "", out,
+						getenv("TRACETOP_TIME_KEYS") != NULL);
+				if (out != stdout)
+					fclose(out);
+			}
+		}
+	} else {
+		rc = tt_term_run(a, &theme);
+		if (rc == 2) {
+			/* no usable terminal (e.g. TERM=dumb): the Overview as text */
+			struct tt_grid g;
+			tt_grid_init(&g, 100, 30);
+			tt_app_draw(a, &g);
+			tt_grid_dump(&g, stdout);
+			tt_grid_free(&g);
+			fprintf(stderr, "tracetop: this terminal (TERM=%s) cannot run the explorer; "
+					"above is the Overview. Use 'tracetop report' for the rest.\n",
+				getenv("TERM") ? getenv("TERM") : "");
+			rc = 0;
+		}
+	}
+	tt_app_free(a);
+	tt_keymap_free(keys);
 	tt_model_free(m);
-	return 0;
+	tt_model_free(m2);
+	return rc;
 }

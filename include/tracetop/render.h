@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "tracetop/arena.h"
@@ -62,7 +63,10 @@ enum tt_ctype {
 	TT_C_NUM,  /* real; `prec` decimals in text output */
 	TT_C_DUR,  /* int64 ns; text in a unit picked per column, CSV/JSON in µs */
 	TT_C_PCT,  /* percent (0..100), text "12.3%" */
-	TT_C_BAR,  /* text only: bar of the column `bar_of`, scaled to its max */
+	TT_C_BAR,  /* text only: bar of the column `bar_of`, scaled to its max
+		    * (or to `bar_max` when it is > 0) */
+	TT_C_STACK, /* text only: stacked bar of columns stack[0..nstack) as
+		     * fractions of `bar_max` (or of the row's sum when 0) */
 };
 
 struct tt_col {
@@ -74,6 +78,11 @@ struct tt_col {
 	int width;         /* TT_C_BAR: columns; TT_C_STR: maximum width (0 = 48) */
 	bool hidden_text;  /* CSV/JSON only */
 	bool hidden_csv;   /* text only */
+	double bar_max;    /* TT_C_BAR/TT_C_STACK: the value of a full bar (0: auto) */
+	int stack[4];      /* TT_C_STACK: source columns */
+	int nstack;
+	uint8_t role[4];   /* roles (grid.h) of the bar or of each segment */
+	const char *glyphs; /* TT_C_STACK: one ASCII glyph per segment ("#=:.") */
 };
 
 enum tt_cell_kind { TT_CV_NONE = 0, TT_CV_S, TT_CV_I, TT_CV_D };
@@ -103,6 +112,8 @@ struct tt_table {
 struct tt_table *tt_table_new(const char *name, const struct tt_col *cols, int ncols);
 void tt_table_free(struct tt_table *t);
 size_t tt_table_add_row(struct tt_table *t);
+/* Append a column (empty cells); returns its index. */
+int tt_table_add_col(struct tt_table *t, const struct tt_col *c);
 void tt_table_set_str(struct tt_table *t, size_t row, int col, const char *s);
 void tt_table_set_int(struct tt_table *t, size_t row, int col, int64_t v);
 void tt_table_set_num(struct tt_table *t, size_t row, int col, double v); /* NaN = empty */
@@ -124,6 +135,8 @@ void tt_table_truncate(struct tt_table *t, size_t n);
 /* Text of one cell as the text table shows it (unit = the column's). */
 size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
 		    size_t n);
+/* The segments of a TT_C_STACK cell as fractions of the full bar. */
+void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, double f[4]);
 /* The unit a TT_C_DUR column uses in text (largest value decides). */
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col);
 
@@ -138,6 +151,32 @@ void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_
 		    FILE *out);
 /* JSON output of several tables: {"name": [...], ...} */
 void tt_tables_print_json(struct tt_table *const *t, size_t n, FILE *out);
+/* ---- tables in a grid (panes) ---- */
+
+struct tt_grid;
+
+/* What a pane shows of a table: which rows in which order, the scroll
+ * position, the cursor, the sort column, the filter. */
+struct tt_table_view {
+	const size_t *rows;  /* table rows to show, in order */
+	size_t nrows;
+	size_t top;          /* first shown index into rows */
+	size_t cursor;       /* index into rows */
+	bool show_cursor;
+	int sort_col;        /* -1 = none */
+	bool sort_desc;
+	const char *filter;  /* highlighted substring, or NULL */
+	int xoff;            /* columns scrolled off on the left */
+	const uint8_t *row_role; /* optional role per table row (e.g. marked) */
+};
+
+/* Draw header and rows of t into g at rows [y, y+h), all columns fitted to
+ * the width (names shrink first, bars take what is left). */
+void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
+		   int y, int h);
+/* Does any text cell of the row contain needle (case-insensitive)? */
+bool tt_table_row_matches(const struct tt_table *t, size_t row, const char *needle);
+
 /* CSV field quoting per RFC 4180 */
 void tt_csv_field(FILE *out, const char *s);
 

@@ -100,6 +100,8 @@ int arg_lookup(const char *k, size_t n);
 /* shared finishing steps of both paths */
 void raw_reset(struct tt_raw_event *ev);
 void raw_finish(struct tt_raw_event *ev, struct tt_scratch *scr);
+/* repair one kept string (invalid UTF-8, controls) if it needs it */
+void raw_fix_str(struct tt_raw_event *ev, struct tt_scratch *scr, struct tt_str *s);
 /* integer-valued double -> int arg, with the 2^53 rule */
 void raw_set_int_from_double(struct tt_raw_event *ev, int a, double v);
 void raw_set_str_int(struct tt_raw_event *ev, int a, struct tt_str s);

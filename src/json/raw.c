@@ -358,7 +358,7 @@ static struct tt_str repair(struct tt_scratch *scr, struct tt_str s)
 	return r;
 }
 
-static void fix(struct tt_raw_event *ev, struct tt_scratch *scr, struct tt_str *s)
+void raw_fix_str(struct tt_raw_event *ev, struct tt_scratch *scr, struct tt_str *s)
 {
 	if (s->n && needs_repair(*s)) {
 		*s = repair(scr, *s);
@@ -369,31 +369,31 @@ static void fix(struct tt_raw_event *ev, struct tt_scratch *scr, struct tt_str *
 void raw_finish(struct tt_raw_event *ev, struct tt_scratch *scr)
 {
 	if (ev->ph_type == TT_V_STR)
-		fix(ev, scr, &ev->ph);
+		raw_fix_str(ev, scr, &ev->ph);
 	if (ev->cat_type == TT_V_STR)
-		fix(ev, scr, &ev->cat);
+		raw_fix_str(ev, scr, &ev->cat);
 	if (ev->name_type == TT_V_STR)
-		fix(ev, scr, &ev->name);
+		raw_fix_str(ev, scr, &ev->name);
 	if (ev->bp_type == TT_V_STR)
-		fix(ev, scr, &ev->bp);
+		raw_fix_str(ev, scr, &ev->bp);
 	if (ev->s_type == TT_V_STR)
-		fix(ev, scr, &ev->s);
+		raw_fix_str(ev, scr, &ev->s);
 	if (ev->pid.type == TT_V_STR)
-		fix(ev, scr, &ev->pid.str);
+		raw_fix_str(ev, scr, &ev->pid.str);
 	if (ev->tid.type == TT_V_STR)
-		fix(ev, scr, &ev->tid.str);
+		raw_fix_str(ev, scr, &ev->tid.str);
 	if (ev->id.type == TT_V_STR)
-		fix(ev, scr, &ev->id.str);
+		raw_fix_str(ev, scr, &ev->id.str);
 	uint64_t h = ev->have;
 	while (h) {
 		int a = __builtin_ctzll(h);
 		h &= h - 1;
 		enum tt_arg_kind k = tt_arg_kind(a);
 		if (k == TT_AK_STR || k == TT_AK_JSON)
-			fix(ev, scr, &ev->s_arg[a]);
+			raw_fix_str(ev, scr, &ev->s_arg[a]);
 	}
 	for (uint32_t i = 0; i < ev->nseries; i++)
-		fix(ev, scr, &ev->series[i].key);
+		raw_fix_str(ev, scr, &ev->series[i].key);
 }
 
 /* ---- required fields ---- */

@@ -163,7 +163,9 @@ static bool kv_add(struct tt_trace_meta *m, const char *key, const char *val)
 static int64_t obj_int(const cJSON *o, const char *k, int64_t dflt)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, k);
-	if (cJSON_IsNumber(c) && c->valuedouble == (double)(int64_t)c->valuedouble)
+	/* (range first: casting a double beyond int64 is undefined) */
+	if (cJSON_IsNumber(c) && c->valuedouble > -9e18 && c->valuedouble < 9e18 &&
+	    c->valuedouble == (double)(int64_t)c->valuedouble)
 		return (int64_t)c->valuedouble;
 	return dflt;
 }
@@ -216,7 +218,8 @@ static int meta_value(struct scanner *s, const char *key, const char *text, size
 	int rc = 0;
 	if (strcmp(key, "schemaVersion") == 0) {
 		m->has_schema = true;
-		m->schema_version = cJSON_IsNumber(v) ? (int64_t)v->valuedouble : 0;
+		double sv = cJSON_IsNumber(v) ? v->valuedouble : 0;
+		m->schema_version = sv > -9e18 && sv < 9e18 ? (int64_t)sv : 0;
 	} else if (strcmp(key, "distributedInfo") == 0) {
 		if (!cJSON_IsObject(v)) {
 			tt_report_warn(s->rep, TT_W_BAD_META, off);
@@ -225,8 +228,8 @@ static int meta_value(struct scanner *s, const char *key, const char *text, size
 			const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "rank");
 			if (r) {
 				double d = r->valuedouble;
-				if (!cJSON_IsNumber(r) || d != (double)(int64_t)d || d < 0 ||
-				    d > 1e9) {
+				if (!cJSON_IsNumber(r) || d < 0 || d > 1e9 ||
+				    d != (double)(int64_t)d) {
 					rc = fail(s, TT_E_TYPE, off,
 						  "distributedInfo.rank is not a non-negative integer");
 				} else {
@@ -370,8 +373,15 @@ static int deliver(struct scanner *s, struct tt_raw_event *ev)
 			    "more than %llu events in one file (see --max-events)",
 			    (unsigned long long)s->opts->max_events);
 	s->nevents++;
-	if (s->sink && s->sink->event)
-		return s->sink->event(s->sink->ctx, ev, s->err);
+	if (s->sink && s->sink->event) {
+		int rc = s->sink->event(s->sink->ctx, ev, s->err);
+		if (rc < 0 && s->err) {
+			/* the sink knows neither the file nor the kind of offset */
+			snprintf(s->err->path, sizeof(s->err->path), "%s", s->path);
+			s->err->offset_kind = off_kind(s);
+		}
+		return rc;
+	}
 	return 0;
 }
 
@@ -691,7 +701,9 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 	s.cap = BUF_INITIAL;
 	s.buf = tt_malloc(s.cap);
 	meta->world_size = meta->pg_count = -1;
-	if (o && o->start_in_array)
+	/* a part of a split file: offsets (and bytes_total) count from the
+	 * start of the file, not of the part */
+	if (o && (o->start_in_array || o->resume_object))
 		s.base = tt_reader_text_pos(rd);
 
 	int rc = 0;

@@ -154,7 +154,7 @@ static void cj_id(const cJSON *c, struct tt_rawid *id)
 {
 	if (cJSON_IsNumber(c)) {
 		double d = c->valuedouble;
-		if (d == (double)(int64_t)d && d < TT_INT_LIMIT && d > -TT_INT_LIMIT) {
+		if (d < TT_INT_LIMIT && d > -TT_INT_LIMIT && d == (double)(int64_t)d) {
 			id->type = TT_V_NUM;
 			id->num = (int64_t)d;
 		} else {
@@ -245,8 +245,8 @@ static void cj_args(const cJSON *obj, struct tt_raw_event *ev, struct tt_scratch
 			int i = 0;
 			for (const cJSON *e = ok ? c->child : NULL; e; e = e->next, i++) {
 				double x = e->valuedouble;
-				if (!cJSON_IsNumber(e) || x != (double)(int64_t)x ||
-				    !(x < TT_INT_LIMIT && x > -TT_INT_LIMIT)) {
+				if (!cJSON_IsNumber(e) || !(x < TT_INT_LIMIT && x > -TT_INT_LIMIT) ||
+				    x != (double)(int64_t)x) {
 					ok = false;
 					break;
 				}

@@ -547,14 +547,16 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 		b->since_check = 0;
 		if (b->max_memory && (uint64_t)tt_mem_used() > b->max_memory) {
 			if (err) {
+				/* (the scanner adds the path; the loader may add an
+				 * estimate for the whole file) */
 				err->code = TT_E_LIMIT;
 				err->offset = ev->offset;
 				snprintf(err->msg, sizeof(err->msg),
 					 "the model needs more than the memory budget of %llu MB "
-					 "(--max-memory); about %llu bytes per event so far",
+					 "(--max-memory): %llu MB used after %llu events",
 					 (unsigned long long)(b->max_memory >> 20),
-					 (unsigned long long)((uint64_t)tt_mem_used() /
-							      (b->rep.events_seen + 1)));
+					 (unsigned long long)((uint64_t)tt_mem_used() >> 20),
+					 (unsigned long long)(ev->index + 1));
 			}
 			return -TT_E_LIMIT;
 		}

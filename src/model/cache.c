@@ -334,9 +334,13 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 			munmap(map, size);
 			return bad(err, path, sizeof(*h), "a section is missing");
 		}
-		if (elem[id] && (sec[id]->count > UINT32_MAX || sec[id]->count * elem[id] != sec[id]->size)) {
+		/* (key/value text: at least two NULs per entry) */
+		if ((elem[id] && (sec[id]->count > UINT32_MAX ||
+				  sec[id]->count * elem[id] != sec[id]->size)) ||
+		    (id == S_KV && sec[id]->count > sec[id]->size / 2)) {
+			uint64_t off = sec[id]->offset; /* (sec points into the mapping) */
 			munmap(map, size);
-			return bad(err, path, sec[id]->offset, "a section's size does not match its count");
+			return bad(err, path, off, "a section's size does not match its count");
 		}
 	}
 	if (sec[S_RANK]->count != 1 || sec[S_META]->count != 1 ||

@@ -291,6 +291,14 @@ static int load_split(struct tt_rank **out, const char *path, uint64_t size, int
 	int j = 0;
 	while (j < np) {
 		struct part *p = &parts[j];
+		if (p->rc && b && p->err.code == TT_E_TRUNCATED && p->pos.events == 0) {
+			/* the file is cut inside this part's first event: keep the
+			 * events before it, as a whole-file load does */
+			tt_report_warn(&rep, TT_W_TRUNCATED, p->err.offset);
+			rep.bytes_lost = size - p->err.offset;
+			rep.bytes_total = size;
+			break;
+		}
 		if (p->rc) {
 			rc = p->rc;
 			*err = p->err;
@@ -430,7 +438,8 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 		return rc;
 	int nthreads = o && o->threads > 0 ? o->threads : tt_ncpus();
 	uint64_t split_min = o && o->split_min ? o->split_min : SPLIT_MIN_DEFAULT;
-	if (!mem && o && o->pipeline && !o->no_split && nthreads > 1 &&
+	/* (--max-events counts the events of the whole file: no split) */
+	if (!mem && o && o->pipeline && !o->no_split && !o->max_events && nthreads > 1 &&
 	    tt_reader_compression(rd) == TT_COMP_NONE && tt_reader_size(rd) >= split_min) {
 		uint64_t size = tt_reader_size(rd);
 		tt_reader_close(rd);
@@ -468,6 +477,14 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 	rc = tt_scan(rd, &so, &sink, &meta, &rep, err);
 	enum tt_compress comp = tt_reader_compression(rd);
 	uint64_t size = tt_reader_size(rd);
+	if (rc == -TT_E_LIMIT && err && strstr(err->msg, "(--max-memory)") &&
+	    comp == TT_COMP_NONE && rep.bytes_total && size > rep.bytes_total) {
+		/* what the whole file would need, in proportion to what was read */
+		size_t k = strlen(err->msg);
+		double need = (double)tt_mem_used() * (double)size / (double)rep.bytes_total;
+		snprintf(err->msg + k, sizeof(err->msg) - k, ", about %.0f MB for the whole file",
+			 need / 1048576.0);
+	}
 	tt_reader_close(rd);
 	if (rc) {
 		tt_meta_free(&meta);

@@ -47,6 +47,21 @@ size_t tt_table_add_row(struct tt_table *t)
 	return t->nrows++;
 }
 
+int tt_table_add_col(struct tt_table *t, const struct tt_col *c)
+{
+	int nc = t->ncols + 1;
+	struct tt_cell *cells = tt_calloc(t->caprows ? t->caprows * (size_t)nc : 1, sizeof(*cells));
+	for (size_t r = 0; r < t->nrows; r++)
+		memcpy(&cells[r * (size_t)nc], &t->cells[r * (size_t)t->ncols],
+		       (size_t)t->ncols * sizeof(*cells));
+	free(t->cells);
+	t->cells = cells;
+	t->cols = tt_realloc_array(t->cols, (size_t)nc, sizeof(*t->cols));
+	t->cols[t->ncols] = *c;
+	t->ncols = nc;
+	return nc - 1;
+}
+
 static struct tt_cell *cell(struct tt_table *t, size_t row, int col)
 {
 	return &t->cells[row * (size_t)t->ncols + (size_t)col];
@@ -184,6 +199,23 @@ static double col_max(const struct tt_table *t, int col)
 	return mx;
 }
 
+void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, double f[4])
+{
+	const struct tt_col *c = &t->cols[col];
+	double sum = 0;
+	for (int i = 0; i < 4; i++) {
+		f[i] = 0;
+		if (i < c->nstack) {
+			double v = tt_cell_num(tt_table_cell(t, row, c->stack[i]));
+			f[i] = isnan(v) || v < 0 ? 0 : v;
+			sum += f[i];
+		}
+	}
+	double whole = c->bar_max > 0 ? c->bar_max : sum;
+	for (int i = 0; i < 4; i++)
+		f[i] = whole > 0 ? f[i] / whole : 0;
+}
+
 size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
 		    size_t n)
 {
@@ -193,9 +225,23 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 		return 0;
 	buf[0] = '\0';
 	if (c->type == TT_C_BAR) {
-		double mx = col_max(t, c->bar_of);
+		double mx = c->bar_max > 0 ? c->bar_max : col_max(t, c->bar_of);
 		double v = tt_cell_num(tt_table_cell(t, row, c->bar_of));
 		return tt_bar(buf, n, mx > 0 && !isnan(v) ? v / mx : 0, c->width ? c->width : 20);
+	}
+	if (c->type == TT_C_STACK) {
+		double f[4];
+		tt_table_stack_fractions(t, row, col, f);
+		static const char *const uni[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
+						  "\xE2\x96\x91"};
+		const char *g[4];
+		char asc[4][2];
+		for (int i = 0; i < 4; i++) {
+			asc[i][0] = c->glyphs && c->glyphs[i] ? c->glyphs[i] : "#=:."[i];
+			asc[i][1] = '\0';
+			g[i] = tt_render_ascii() ? asc[i] : uni[i];
+		}
+		return tt_bar_stacked(buf, n, f, g, c->nstack, c->width ? c->width : 20);
 	}
 	if (x->kind == TT_CV_NONE) {
 		if (c->type != TT_C_STR)
@@ -227,6 +273,7 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 		snprintf(buf, n, "%.*f%%", c->prec ? c->prec : 1, tt_cell_num(x));
 		return strlen(buf);
 	case TT_C_BAR:
+	case TT_C_STACK:
 		break;
 	}
 	return strlen(buf);
@@ -271,7 +318,8 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c]));
 			w[c] = tt_utf8_width(buf);
 		}
-		if (col->type == TT_C_BAR && (size_t)(col->width ? col->width : 20) > w[c])
+		if ((col->type == TT_C_BAR || col->type == TT_C_STACK) &&
+		    (size_t)(col->width ? col->width : 20) > w[c])
 			w[c] = (size_t)(col->width ? col->width : 20);
 		for (size_t r = 0; r < t->nrows; r++) {
 			tt_cell_text(t, r, c, unit[c], buf, sizeof(buf));
@@ -295,7 +343,7 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		size_t tw = tt_utf8_width(title);
 		if (total)
 			fputs("  ", out);
-		bool left = col->type == TT_C_STR || col->type == TT_C_BAR;
+		bool left = col->type == TT_C_STR || col->type == TT_C_BAR || col->type == TT_C_STACK;
 		if (!left)
 			pad(out, w[c] - tw);
 		fputs(title, out);
@@ -315,7 +363,8 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 			if (!first)
 				fputs("  ", out);
 			first = false;
-			bool left = col->type == TT_C_STR || col->type == TT_C_BAR;
+			bool left = col->type == TT_C_STR || col->type == TT_C_BAR ||
+				    col->type == TT_C_STACK;
 			if (!left)
 				pad(out, w[c] - cw);
 			fputs(buf, out);
@@ -421,7 +470,7 @@ static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell 
 
 static bool csv_col(const struct tt_col *c)
 {
-	return c->type != TT_C_BAR && !c->hidden_csv;
+	return c->type != TT_C_BAR && c->type != TT_C_STACK && !c->hidden_csv;
 }
 
 static void print_csv(const struct tt_table *t, FILE *out)

@@ -1,0 +1,385 @@
+/* bench/bench: the figures of `make bench` (issue 4), each next to its target.
+ *
+ *   bench [-r REPEAT] PLAIN.json GZIP.json.gz CACHE.tts
+ *
+ * Every measurement runs in a child process of its own (fork), so that the
+ * peak RSS the parent reads back with wait4() belongs to that measurement
+ * alone.  Each one is repeated (default 3) and the best time is printed:
+ * the machine is shared, so wall times are noisy.  The page cache is warmed
+ * first; nothing here fails on time. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tracetop/model.h"
+#include "tracetop/report.h"
+#include "tracetop/util.h"
+
+#define MAX_REPORTS 16
+
+/* what a child sends back through its pipe */
+struct result {
+	int rc;
+	char msg[256];
+	double secs;          /* the timed part */
+	uint64_t text_bytes;  /* JSON text parsed (all ranks) */
+	uint64_t events;      /* elements of traceEvents (all ranks) */
+	uint64_t kept;        /* events in the model */
+	uint64_t model_bytes; /* tt_rank_memsize, all ranks */
+	uint64_t rss_before, rss_after; /* current RSS around the load */
+	int nrep;
+	char rep_name[MAX_REPORTS][16];
+	double rep_secs[MAX_REPORTS];
+	/* filled by the parent */
+	uint64_t peak_rss;
+};
+
+enum kind { M_LOAD, M_ANALYSES, M_REOPEN };
+
+struct meas {
+	enum kind kind;
+	const char *files[4];
+	size_t nfiles;
+	int threads;
+};
+
+static uint64_t rss_now(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &res) != 2)
+			res = 0;
+		fclose(f);
+	}
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static double secs_since(int64_t t0)
+{
+	return (double)(tt_now_ns() - t0) / 1e9;
+}
+
+static void model_totals(const struct tt_model *m, struct result *res)
+{
+	for (size_t i = 0; i < m->nranks; i++) {
+		const struct tt_rank *r = m->ranks[i];
+		res->text_bytes += r->report.bytes_total;
+		res->events += r->report.events_seen;
+		res->kept += r->nev;
+		res->model_bytes += tt_rank_memsize(r);
+	}
+}
+
+static void child(const struct meas *ms, struct result *res)
+{
+	struct tt_load_opts o = {0};
+	o.threads = ms->threads;
+	o.no_cache = true; /* the cache is measured on its own */
+	struct tt_model *m = NULL;
+	res->rss_before = rss_now();
+	int64_t t0 = tt_now_ns();
+	res->rc = tt_model_load(&m, (char *const *)ms->files, ms->nfiles, &o);
+	double load = secs_since(t0);
+	res->rss_after = rss_now();
+	if (res->rc || m->nfailures) {
+		if (m && m->nfailures)
+			tt_err_format(&m->failures[0].err, res->msg, sizeof(res->msg));
+		else
+			snprintf(res->msg, sizeof(res->msg), "load failed (%d)", res->rc);
+		res->rc = res->rc ? res->rc : 1;
+		return;
+	}
+	model_totals(m, res);
+	res->secs = load;
+	if (ms->kind == M_ANALYSES) {
+		struct tt_report_opts ro;
+		tt_report_opts_init(&ro);
+		double total = 0;
+		for (const char *const *nm = tt_report_names; *nm; nm++) {
+			if (!strcmp(*nm, "diff") || !strcmp(*nm, "load") || !strcmp(*nm, "summary"))
+				continue;
+			if (res->nrep >= MAX_REPORTS)
+				break;
+			struct tt_table **tabs = NULL;
+			size_t n = 0;
+			struct tt_err err;
+			tt_err_clear(&err);
+			int64_t t1 = tt_now_ns();
+			int rc = tt_report_build(*nm, m, NULL, &ro, &tabs, &n, &err);
+			double s = secs_since(t1);
+			tt_tables_free(tabs, n);
+			/* "nothing to report" is an answer too; only time it */
+			(void)rc;
+			snprintf(res->rep_name[res->nrep], sizeof(res->rep_name[0]), "%s", *nm);
+			res->rep_secs[res->nrep++] = s;
+			total += s;
+		}
+		res->secs = total;
+	}
+	tt_model_free(m);
+}
+
+/* run one measurement in a child; the peak RSS comes from wait4() */
+static int run_once(const struct meas *ms, struct result *out)
+{
+	int fds[2];
+	if (pipe(fds) != 0) {
+		perror("bench: pipe");
+		return -1;
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("bench: fork");
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		struct result res;
+		memset(&res, 0, sizeof(res));
+		child(ms, &res);
+		const char *p = (const char *)&res;
+		size_t left = sizeof(res);
+		while (left > 0) {
+			ssize_t k = write(fds[1], p, left);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				_exit(3);
+			p += k;
+			left -= (size_t)k;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	memset(out, 0, sizeof(*out));
+	char *p = (char *)out;
+	size_t got = 0;
+	while (got < sizeof(*out)) {
+		ssize_t k = read(fds[0], p + got, sizeof(*out) - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fds[0]);
+	int status = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof(ru));
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(*out) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		memset(out, 0, sizeof(*out));
+		out->rc = -1;
+		snprintf(out->msg, sizeof(out->msg), "the measuring process died (status %d)",
+			 status);
+		return -1;
+	}
+	out->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
+	return out->rc ? -1 : 0;
+}
+
+static int repeat = 3;
+
+/* best time of `repeat` runs; the peak RSS is the largest seen */
+static int run(const struct meas *ms, struct result *best)
+{
+	uint64_t peak = 0;
+	int ok = 0;
+	for (int i = 0; i < repeat; i++) {
+		struct result r;
+		if (run_once(ms, &r) != 0) {
+			*best = r;
+			return -1;
+		}
+		if (r.peak_rss > peak)
+			peak = r.peak_rss;
+		if (!ok || r.secs < best->secs) {
+			if (ms->kind == M_ANALYSES && ok) {
+				/* keep the best time of each report */
+				for (int k = 0; k < r.nrep && k < best->nrep; k++)
+					if (best->rep_secs[k] < r.rep_secs[k])
+						r.rep_secs[k] = best->rep_secs[k];
+			}
+			*best = r;
+		} else if (ms->kind == M_ANALYSES) {
+			for (int k = 0; k < r.nrep && k < best->nrep; k++)
+				if (r.rep_secs[k] < best->rep_secs[k])
+					best->rep_secs[k] = r.rep_secs[k];
+		}
+		ok = 1;
+	}
+	best->peak_rss = peak;
+	return 0;
+}
+
+static double mb(uint64_t b)
+{
+	return (double)b / 1e6;
+}
+
+static void warm(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	static char buf[1 << 20];
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static const char *verdict(double v, double target, bool less_is_better)
+{
+	bool ok = less_is_better ? v <= target : v >= target;
+	return ok ? "met" : "not met";
+}
+
+static void load_line(const char *label, const struct result *r, double target_mbs)
+{
+	double mbs = mb(r->text_bytes) / r->secs;
+	printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s  peak %4.0f MB", label, mbs,
+	       (double)r->events / r->secs / 1e6, r->secs, mb(r->peak_rss));
+	if (target_mbs > 0)
+		printf("   target >= %.0f MB/s: %s", target_mbs, verdict(mbs, target_mbs, false));
+	printf("\n");
+}
+
+static void failed(const char *what, const struct result *r)
+{
+	printf("  %-30s FAILED: %s\n", what, r->msg[0] ? r->msg : "?");
+}
+
+int main(int argc, char **argv)
+{
+	int opt;
+	while ((opt = getopt(argc, argv, "r:")) != -1) {
+		if (opt == 'r')
+			repeat = atoi(optarg) > 0 ? atoi(optarg) : 1;
+		else
+			return 2;
+	}
+	if (argc - optind != 3) {
+		fprintf(stderr, "usage: bench [-r REPEAT] PLAIN.json GZIP.json.gz CACHE.tts\n");
+		return 2;
+	}
+	const char *plain = argv[optind], *gz = argv[optind + 1], *tts = argv[optind + 2];
+	int ncpu = tt_ncpus();
+	warm(plain);
+	warm(gz);
+	warm(tts);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	printf("tracetop bench: %s (%.1f MB), %s (%.1f MB), %d cores, best of %d\n", plain,
+	       mb(file_size(plain)), gz, mb(file_size(gz)), ncpu, repeat);
+
+	struct result r1, rn, g1, gn, two, an, ro;
+	struct meas m = {M_LOAD, {plain}, 1, 1};
+
+	printf("\nLoad to a ready model (JSON text per second):\n");
+	int ok_r1 = run(&m, &r1) == 0;
+	if (ok_r1)
+		load_line("plain, 1 thread", &r1, 0);
+	else
+		failed("plain, 1 thread", &r1);
+	m.threads = ncpu;
+	char lab[64];
+	snprintf(lab, sizeof(lab), "plain, %d threads (split)", ncpu);
+	int ok_rn = run(&m, &rn) == 0;
+	if (ok_rn)
+		load_line(lab, &rn, 800);
+	else
+		failed(lab, &rn);
+	struct meas mg = {M_LOAD, {gz}, 1, 1};
+	if (run(&mg, &g1) == 0)
+		load_line("gzip, 1 thread", &g1, 600);
+	else
+		failed("gzip, 1 thread", &g1);
+	mg.threads = ncpu;
+	snprintf(lab, sizeof(lab), "gzip, %d threads (pipelined)", ncpu);
+	if (run(&mg, &gn) == 0)
+		load_line(lab, &gn, 900);
+	else
+		failed(lab, &gn);
+
+	/* two ranks on two cores vs one rank on one core */
+	struct meas m2 = {M_LOAD, {plain, plain}, 2, 2};
+	if (run(&m2, &two) == 0 && ok_r1) {
+		double speed = 2.0 * r1.secs / two.secs;
+		printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s  peak %4.0f MB\n",
+		       "two ranks, 2 threads", mb(two.text_bytes) / two.secs,
+		       (double)two.events / two.secs / 1e6, two.secs, mb(two.peak_rss));
+		printf("  %-30s %7.2fx one rank on one core        target >= 1.8x: %s\n",
+		       "  speedup", speed, verdict(speed, 1.8, false));
+	} else {
+		failed("two ranks, 2 threads", &two);
+	}
+
+	printf("\nMemory (plain, 1 thread):\n");
+	if (ok_r1) {
+		double resident = (double)(r1.rss_after - r1.rss_before);
+		printf("  %-30s %.1f MB accounted, %.1f MB resident after load; %llu events in the "
+		       "file, %llu kept\n",
+		       "model", mb(r1.model_bytes), resident / 1e6, (unsigned long long)r1.events,
+		       (unsigned long long)r1.kept);
+		double bpe = resident / (double)r1.events;
+		printf("  %-30s %.1f B/event resident (%.1f accounted)   target <= 64: %s\n",
+		       "bytes per event", bpe, (double)r1.model_bytes / (double)r1.events,
+		       verdict(bpe, 64, true));
+		double over = mb(r1.peak_rss) - resident / 1e6;
+		printf("  %-30s %.1f MB = model + %.1f MB   target <= model + 64 MB: %s\n",
+		       "peak RSS", mb(r1.peak_rss), over, verdict(over, 64, true));
+	}
+	if (ok_rn) {
+		double over = mb(rn.peak_rss) - (double)(rn.rss_after - rn.rss_before) / 1e6;
+		printf("  %-30s %.1f MB = model + %.1f MB   target <= model + 64 MB: %s\n",
+		       "peak RSS, split load", mb(rn.peak_rss), over, verdict(over, 64, true));
+	}
+
+	printf("\nAnalyses after load (every report but diff/load/summary, all ranks):\n");
+	struct meas ma = {M_ANALYSES, {plain}, 1, 0};
+	if (run(&ma, &an) == 0) {
+		for (int k = 0; k < an.nrep; k++)
+			printf("  %-30s %6.3f s\n", an.rep_name[k], an.rep_secs[k]);
+		double per_m = an.secs / ((double)an.events / 1e6);
+		printf("  %-30s %6.3f s on %.2f M events = %.3f s per 1 M events   target <= 0.3 s: "
+		       "%s\n",
+		       "all analyses", an.secs, (double)an.events / 1e6, per_m,
+		       verdict(per_m, 0.3, true));
+	} else {
+		failed("analyses", &an);
+	}
+
+	printf("\nReopen from the .tts cache (tracetop summarize, then load %s):\n", tts);
+	struct meas mr = {M_REOPEN, {tts}, 1, 0};
+	if (run(&mr, &ro) == 0) {
+		double per_m = ro.secs / ((double)ro.events / 1e6);
+		printf("  %-30s %6.3f s for %.2f M events = %.3f s per 1 M events, peak %.0f MB   "
+		       "target <= 0.1 s: %s\n",
+		       "reopen", ro.secs, (double)ro.events / 1e6, per_m, mb(ro.peak_rss),
+		       verdict(per_m, 0.1, true));
+	} else {
+		failed("reopen", &ro);
+	}
+
+	printf("\nTUI redraw: (not built yet)   target <= 30 ms per key on 10 M events\n");
+	return 0;
+}

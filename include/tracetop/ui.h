@@ -1,0 +1,148 @@
+/* The explorer without a terminal: panes, navigation, keys -> actions, and
+ * drawing into a text grid.  src/tui/term.c puts it on a terminal (curses and
+ * libtermkey); headless tests and `tracetop --headless` drive it directly.
+ *
+ * A pane implements struct tt_pane_ops.  A list pane fills p->table in open()
+ * and gets scrolling, the cursor, sorting, filtering and CSV writing from the
+ * generic code; a free-form pane (the timeline) draws itself.  A NULL op
+ * means "use the generic behaviour".  Handlers return what must happen next
+ * (TT_R_* bits) and never draw. */
+#ifndef TRACETOP_UI_H
+#define TRACETOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/grid.h"
+#include "tracetop/keymap.h"
+#include "tracetop/model.h"
+#include "tracetop/render.h"
+#include "tracetop/report.h"
+
+enum tt_react {
+	TT_R_NONE = 0,
+	TT_R_UNHANDLED = 1,
+	TT_R_REDRAW = 2,
+	TT_R_QUIT = 16,
+};
+
+#define TT_UI_MIN_W 50
+#define TT_UI_MIN_H 10
+
+struct tt_app;
+struct tt_pane;
+
+struct tt_pane_ops {
+	const char *name;  /* keymap section and CSV file name: "kernels" */
+	const char *title; /* "Kernels" */
+	const char *help;  /* what the pane shows, for '?' */
+	/* Build the content (when first shown, and again after the ranks
+	 * change).  Returns 0, or -1 with p->msg saying why there is nothing. */
+	int (*open)(struct tt_pane *p);
+	void (*close)(struct tt_pane *p); /* free p->state */
+	/* free-form panes draw rows [y, y+h) themselves */
+	void (*draw)(struct tt_pane *p, struct tt_grid *g, int y, int h);
+	/* first say on every action; TT_R_UNHANDLED passes it on */
+	int (*key)(struct tt_pane *p, enum tt_action a);
+	/* Enter on table row `row`: a new pane to show (drill down) or NULL */
+	struct tt_pane *(*drill)(struct tt_pane *p, size_t row);
+};
+
+struct tt_head_line {
+	uint8_t role;
+	char *text;
+};
+
+struct tt_pane {
+	const struct tt_pane_ops *ops;
+	struct tt_app *app;
+	void *state;
+	bool opened;
+	char subtitle[200];  /* what this view is: "rank 3, stream 7" */
+	char msg[300];       /* why there is nothing to show */
+	struct tt_head_line *head; /* lines above the table */
+	size_t nhead;
+	/* the list */
+	struct tt_table *table;
+	size_t *rows;        /* shown table rows (filtered, sorted) */
+	size_t nrows;
+	size_t cursor, top;  /* indices into rows */
+	int sort_col;        /* -1: the table's own order */
+	bool sort_desc;
+	char filter[128];
+	int xoff;
+	uint8_t *row_role;   /* optional, per table row */
+	int page;            /* rows shown at the last draw */
+};
+
+struct tt_app {
+	const struct tt_model *m;  /* the trace set */
+	const struct tt_model *m2; /* the second set of a diff, or NULL */
+	struct tt_keymap *keys;
+	struct tt_report_opts ropts; /* ropts.a.ranks points into ranks */
+	int64_t *ranks;
+	size_t nranks;               /* 0 = all ranks */
+	char label[256];             /* what was opened, for the status line */
+	struct tt_pane *top[10];     /* the panes of keys 1..9, 0 */
+	int cur;                     /* index into top */
+	struct tt_pane *stack[32];   /* drill-downs above top[cur] */
+	int depth;
+	char status[300];
+	uint8_t status_role;
+	/* a one-line prompt (filter, ranks) */
+	int prompt; /* 0 none, else the action that opened it */
+	char input[256];
+	int w, h;
+	int64_t last_draw_ns; /* how long the last draw took */
+};
+
+/* The ten top-level panes, in key order 1..9, 0. */
+extern const struct tt_pane_ops *const tt_top_panes[10];
+
+struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
+			  const struct tt_report_opts *o, struct tt_keymap *keys, const char *label);
+void tt_app_free(struct tt_app *a);
+/* A key by name ("j", "<Down>", "<Enter>"): into the prompt if one is open,
+ * else through the keymap of the pane in view.  Returns TT_R_* bits. */
+int tt_app_key(struct tt_app *a, const char *key);
+/* An action directly (tests, the headless driver). */
+int tt_app_action(struct tt_app *a, enum tt_action act);
+/* Draw everything into g (sized to the terminal). */
+void tt_app_draw(struct tt_app *a, struct tt_grid *g);
+/* The pane in view, and its keymap section. */
+struct tt_pane *tt_app_pane(struct tt_app *a);
+const char *tt_app_section(struct tt_app *a);
+void tt_app_status(struct tt_app *a, enum tt_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Show top-level pane i (0..9). */
+void tt_app_show(struct tt_app *a, int i);
+/* Drill down into p (the app owns it from now on). */
+void tt_app_push(struct tt_app *a, struct tt_pane *p);
+/* Open the timeline of rank index ri at event ev (ev = TT_NONE: at time t). */
+void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
+
+/* ---- for panes ---- */
+struct tt_pane *tt_pane_new(struct tt_app *a, const struct tt_pane_ops *ops);
+void tt_pane_free(struct tt_pane *p);
+/* Take t as the pane's table; all rows shown in the table's order. */
+void tt_pane_set_table(struct tt_pane *p, struct tt_table *t);
+void tt_pane_head(struct tt_pane *p, enum tt_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The table row under the cursor, or SIZE_MAX. */
+size_t tt_pane_row(const struct tt_pane *p);
+/* Move the cursor to table row `row` if it is shown. */
+void tt_pane_goto(struct tt_pane *p, size_t row);
+/* Sort by column c (the generic 's'). */
+void tt_pane_sort(struct tt_pane *p, int c, bool desc);
+/* Apply p->filter again (after the table changed). */
+void tt_pane_refilter(struct tt_pane *p);
+/* Build report `name` for the app's ranks and take table `table` of it
+ * (the others are freed).  0, or -1 with p->msg filled. */
+int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
+
+/* The timeline pane's ops (a free-form pane); its state knows where to go. */
+extern const struct tt_pane_ops tt_timeline_ops;
+struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
+
+#endif

@@ -1,0 +1,246 @@
+/* The text grid panes draw into. */
+#include "config.h"
+
+#include "tracetop/grid.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/render.h"
+#include "tracetop/util.h"
+
+static const char *const role_names[] = {
+#define _(id, mono, help) #id,
+	TT_ROLES(_)
+#undef _
+};
+static const char *const role_mono[] = {
+#define _(id, mono, help) mono,
+	TT_ROLES(_)
+#undef _
+};
+
+/* "TITLE_FOCUS" -> "title.focus" */
+const char *tt_role_name(enum tt_role r)
+{
+	static char names[TT_ROLE_COUNT][32];
+	if ((unsigned)r >= TT_ROLE_COUNT)
+		return "";
+	if (!names[r][0]) {
+		const char *s = role_names[r];
+		size_t i = 0;
+		for (; s[i] && i < sizeof(names[r]) - 1; i++)
+			names[r][i] = s[i] == '_' ? '.' : (char)(s[i] | 0x20);
+		names[r][i] = '\0';
+	}
+	return names[r];
+}
+
+const char *tt_role_mono(enum tt_role r)
+{
+	return (unsigned)r < TT_ROLE_COUNT ? role_mono[r] : "-";
+}
+
+int tt_role_lookup(const char *name)
+{
+	for (int r = 0; r < TT_ROLE_COUNT; r++)
+		if (strcmp(tt_role_name(r), name) == 0)
+			return r;
+	return -1;
+}
+
+void tt_grid_init(struct tt_grid *g, int w, int h)
+{
+	g->w = w < 1 ? 1 : w;
+	g->h = h < 1 ? 1 : h;
+	g->c = tt_calloc((size_t)g->w * (size_t)g->h, sizeof(*g->c));
+	tt_grid_clear(g);
+}
+
+void tt_grid_free(struct tt_grid *g)
+{
+	free(g->c);
+	g->c = NULL;
+	g->w = g->h = 0;
+}
+
+void tt_grid_clear(struct tt_grid *g)
+{
+	for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++) {
+		g->c[i].cp = ' ';
+		g->c[i].role = TT_ROLE_DEFAULT;
+	}
+}
+
+/* next code point of UTF-8 text; invalid bytes read as U+FFFD */
+static uint32_t next_cp(const char **ps)
+{
+	const unsigned char *s = (const unsigned char *)*ps;
+	uint32_t c = s[0];
+	int n = 0;
+	if (c < 0x80) {
+		n = 1;
+	} else if ((c & 0xE0) == 0xC0 && (s[1] & 0xC0) == 0x80) {
+		c = ((c & 0x1F) << 6) | (s[1] & 0x3F);
+		n = 2;
+	} else if ((c & 0xF0) == 0xE0 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+		c = ((c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+		n = 3;
+	} else if ((c & 0xF8) == 0xF0 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80 &&
+		   (s[3] & 0xC0) == 0x80) {
+		c = ((c & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
+		    ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+		n = 4;
+	} else {
+		c = 0xFFFD;
+		n = 1;
+	}
+	*ps += n;
+	return c;
+}
+
+int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *s, int maxw)
+{
+	if (y < 0 || y >= g->h || x >= g->w)
+		return 0;
+	int lim = maxw < 0 ? g->w - x : TT_MIN(maxw, g->w - x);
+	int n = 0;
+	while (*s && n < lim) {
+		uint32_t cp = next_cp(&s);
+		if (cp < 0x20 || cp == 0x7F)
+			cp = ' ';
+		if (x + n >= 0) {
+			struct tt_gcell *c = tt_grid_at(g, x + n, y);
+			c->cp = cp;
+			c->role = (uint8_t)role;
+		}
+		n++;
+	}
+	return n;
+}
+
+int tt_grid_printf(struct tt_grid *g, int x, int y, enum tt_role role, int maxw, const char *fmt,
+		   ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return tt_grid_put(g, x, y, role, buf, maxw);
+}
+
+void tt_grid_fill(struct tt_grid *g, int x, int y, int n, uint32_t cp, enum tt_role role)
+{
+	if (y < 0 || y >= g->h)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (x + i < 0 || x + i >= g->w)
+			continue;
+		struct tt_gcell *c = tt_grid_at(g, x + i, y);
+		c->cp = cp;
+		c->role = (uint8_t)role;
+	}
+}
+
+void tt_grid_paint(struct tt_grid *g, int x, int y, int n, enum tt_role role)
+{
+	if (y < 0 || y >= g->h)
+		return;
+	for (int i = 0; i < n; i++)
+		if (x + i >= 0 && x + i < g->w)
+			tt_grid_at(g, x + i, y)->role = (uint8_t)role;
+}
+
+void tt_grid_bar(struct tt_grid *g, int x, int y, int width, double f, enum tt_role role)
+{
+	if (!(f > 0))
+		return;
+	if (f > 1)
+		f = 1;
+	if (tt_render_ascii()) {
+		int k = (int)lround(f * width);
+		if (k == 0)
+			k = 1; /* never hide a non-zero value */
+		tt_grid_fill(g, x, y, k, '#', role);
+		return;
+	}
+	int eighths = (int)lround(f * width * 8);
+	if (eighths == 0)
+		eighths = 1;
+	tt_grid_fill(g, x, y, eighths / 8, 0x2588, role);
+	if (eighths % 8)
+		tt_grid_fill(g, x + eighths / 8, y, 1, 0x2590 - (uint32_t)(eighths % 8), role);
+}
+
+void tt_grid_stack(struct tt_grid *g, int x, int y, int width, const double *f,
+		   const enum tt_role *roles, const char *ascii, int k)
+{
+	/* cumulative rounding keeps the total exact and each segment in place */
+	double acc = 0;
+	int used = 0;
+	for (int i = 0; i < k; i++) {
+		double v = f[i] > 0 ? f[i] : 0;
+		acc += v;
+		int upto = (int)lround((acc > 1 ? 1 : acc) * width);
+		if (v > 0 && upto == used && used < width)
+			upto = used + 1; /* a non-zero segment shows at least one cell */
+		uint32_t cp = tt_render_ascii() ? (uint32_t)(unsigned char)ascii[i] :
+		      (i == 0 ? 0x2588 : i == 1 ? 0x2593 : i == 2 ? 0x2592 : 0x2591);
+		tt_grid_fill(g, x + used, y, upto - used, cp, roles[i]);
+		used = upto;
+	}
+}
+
+static size_t put_utf8(char *b, uint32_t cp)
+{
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		b[0] = (char)(0xC0 | (cp >> 6));
+		b[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		b[0] = (char)(0xE0 | (cp >> 12));
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	b[0] = (char)(0xF0 | (cp >> 18));
+	b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	b[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+size_t tt_grid_row_text(const struct tt_grid *g, int y, char *buf, size_t n)
+{
+	size_t k = 0;
+	if (!n)
+		return 0;
+	for (int x = 0; x < g->w && k + 5 < n; x++) {
+		uint32_t cp = g->c[(size_t)y * (size_t)g->w + (size_t)x].cp;
+		if (cp)
+			k += put_utf8(buf + k, cp);
+	}
+	buf[k] = '\0';
+	return k;
+}
+
+void tt_grid_dump(const struct tt_grid *g, FILE *out)
+{
+	size_t cap = (size_t)g->w * 4 + 8;
+	char *line = tt_malloc(cap);
+	for (int y = 0; y < g->h; y++) {
+		size_t k = tt_grid_row_text(g, y, line, cap);
+		while (k > 0 && line[k - 1] == ' ')
+			line[--k] = '\0';
+		fprintf(out, "%s\n", line);
+	}
+	free(line);
+}

@@ -1,0 +1,279 @@
+/* The explorer on a terminal: curses draws, libtermkey reads keys.  The
+ * only file that uses either. */
+#include "config.h"
+
+#include "tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termkey.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "tracetop/util.h"
+
+static volatile sig_atomic_t got_winch, got_term;
+static bool curses_on;
+static int saved_stderr = -1;
+static FILE *stderr_log;
+
+static void on_winch(int sig)
+{
+	(void)sig;
+	got_winch = 1;
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	got_term = 1;
+}
+
+/* while curses runs, stderr goes to a file that is replayed afterwards */
+static void stderr_to_file(void)
+{
+	stderr_log = tmpfile();
+	if (!stderr_log)
+		return;
+	fflush(stderr);
+	saved_stderr = dup(2);
+	dup2(fileno(stderr_log), 2);
+}
+
+static void stderr_back(void)
+{
+	if (saved_stderr < 0)
+		return;
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	saved_stderr = -1;
+	rewind(stderr_log);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), stderr_log)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(stderr_log);
+	stderr_log = NULL;
+}
+
+static void restore_terminal(void)
+{
+	if (curses_on) {
+		endwin();
+		curses_on = false;
+	}
+	stderr_back();
+}
+
+/* ---- colours ---- */
+
+static attr_t role_attr[TT_ROLE_COUNT];
+
+static attr_t style_attrs(const struct tt_style *s)
+{
+	attr_t a = A_NORMAL;
+	if (s->attrs & TT_ATTR_BOLD)
+		a |= A_BOLD;
+	if (s->attrs & TT_ATTR_DIM)
+		a |= A_DIM;
+	if (s->attrs & TT_ATTR_REVERSE)
+		a |= A_REVERSE;
+	if (s->attrs & TT_ATTR_UNDERLINE)
+		a |= A_UNDERLINE;
+#ifdef A_ITALIC
+	if (s->attrs & TT_ATTR_ITALIC)
+		a |= A_ITALIC;
+#endif
+	return a;
+}
+
+static void setup_colors(const struct tt_theme *theme)
+{
+	bool color = !theme->mono && has_colors();
+	if (color) {
+		start_color();
+		use_default_colors();
+	}
+	short npairs = 0;
+	short pf[TT_ROLE_COUNT], pb[TT_ROLE_COUNT];
+	for (int r = 0; r < TT_ROLE_COUNT; r++) {
+		struct tt_style s = tt_theme_style(theme, r);
+		role_attr[r] = style_attrs(&s);
+		if (!color || (s.fg == TT_COLOR_DEFAULT && s.bg == TT_COLOR_DEFAULT))
+			continue;
+		if (s.fg >= COLORS || s.bg >= COLORS) {
+			/* a 256-colour theme on a 8-colour terminal: keep the attributes */
+			continue;
+		}
+		/* reuse a pair with the same colours */
+		short pair = 0;
+		for (short i = 0; i < npairs; i++)
+			if (pf[i] == s.fg && pb[i] == s.bg)
+				pair = (short)(i + 1);
+		if (!pair && npairs + 1 < COLOR_PAIRS) {
+			pf[npairs] = s.fg;
+			pb[npairs] = s.bg;
+			init_pair((short)(npairs + 1), s.fg, s.bg);
+			pair = (short)++npairs;
+		}
+		if (pair)
+			role_attr[r] |= COLOR_PAIR(pair);
+	}
+	if (!color) {
+		/* monochrome: the cursor must still show */
+		role_attr[TT_ROLE_CURSOR] |= A_REVERSE;
+	}
+}
+
+/* ---- drawing ---- */
+
+static void blit(const struct tt_grid *g)
+{
+	wchar_t run[512];
+	for (int y = 0; y < g->h && y < LINES; y++) {
+		int x = 0;
+		while (x < g->w && x < COLS) {
+			const struct tt_gcell *c = &g->c[(size_t)y * (size_t)g->w + (size_t)x];
+			uint8_t role = c->role;
+			int n = 0, x0 = x;
+			while (x < g->w && x < COLS && n < (int)TT_ARRAY_SIZE(run) - 1) {
+				const struct tt_gcell *d = &g->c[(size_t)y * (size_t)g->w + (size_t)x];
+				if (d->role != role)
+					break;
+				run[n++] = d->cp ? (wchar_t)d->cp : L' ';
+				x++;
+			}
+			run[n] = 0;
+			attrset(role_attr[role]);
+			/* the bottom-right cell cannot be written without scrolling */
+			if (y == LINES - 1 && x0 + n >= COLS)
+				n = COLS - 1 - x0;
+			if (n > 0)
+				mvaddnwstr(y, x0, run, n);
+		}
+	}
+	attrset(A_NORMAL);
+}
+
+static void redraw(struct tt_app *a, struct tt_grid *g)
+{
+	if (g->w != COLS || g->h != LINES) {
+		tt_grid_free(g);
+		tt_grid_init(g, COLS, LINES);
+	}
+	tt_app_draw(a, g);
+	erase();
+	blit(g);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+static void handle_resize(void)
+{
+	struct winsize ws;
+	if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
+{
+	if (!getenv("TERM"))
+		setenv("TERM", "dumb", 1);
+	stderr_to_file();
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		stderr_back();
+		return 2;
+	}
+	set_term(scr);
+	curses_on = true;
+	tt_set_die_hook(restore_terminal);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, FALSE);
+	curs_set(0);
+	setup_colors(theme);
+
+	TermKey *tk = termkey_new(0, TERMKEY_FLAG_NOTERMIOS | TERMKEY_FLAG_UTF8 |
+					     TERMKEY_FLAG_SPACESYMBOL | TERMKEY_FLAG_CTRLC);
+	if (!tk) {
+		restore_terminal();
+		fprintf(stderr, "tracetop: cannot read keys from this terminal\n");
+		return 2;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_winch;
+	sigaction(SIGWINCH, &sa, NULL);
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	struct tt_grid g;
+	tt_grid_init(&g, COLS, LINES);
+	redraw(a, &g);
+	bool quit = false;
+	while (!quit && !got_term) {
+		if (got_winch) {
+			got_winch = 0;
+			handle_resize();
+			redraw(a, &g);
+		}
+		struct pollfd pfd = {0, POLLIN, 0};
+		int wait = -1;
+		TermKeyKey key;
+		TermKeyResult res = termkey_getkey(tk, &key);
+		if (res == TERMKEY_RES_AGAIN)
+			wait = termkey_get_waittime(tk);
+		if (res == TERMKEY_RES_KEY) {
+			char name[64];
+			termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
+			int r = tt_app_key(a, name);
+			if (r & TT_R_QUIT)
+				quit = true;
+			else
+				redraw(a, &g);
+			continue;
+		}
+		if (res == TERMKEY_RES_EOF)
+			break;
+		int pr = poll(&pfd, 1, wait);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr == 0 && res == TERMKEY_RES_AGAIN) {
+			/* a lone Escape */
+			if (termkey_getkey_force(tk, &key) == TERMKEY_RES_KEY) {
+				char name[64];
+				termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
+				if (tt_app_key(a, name) & TT_R_QUIT)
+					quit = true;
+				else
+					redraw(a, &g);
+			}
+			continue;
+		}
+		if (pr > 0) {
+			if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) && !(pfd.revents & POLLIN))
+				break; /* stdin closed */
+			if (termkey_advisereadable(tk) == TERMKEY_RES_EOF)
+				break;
+		}
+	}
+	tt_grid_free(&g);
+	termkey_destroy(tk);
+	restore_terminal();
+	delscreen(scr);
+	tt_set_die_hook(NULL);
+	return 0;
+}
