@@ -24,7 +24,7 @@ int cmd_report(struct cli *c)
 {
 	if (c->list) {
 		for (const char *const *n = tt_report_names; *n; n++)
-			printf("%-10s %s\n", *n, tt_report_help(*n));
+			printf("%-12s %s\n", *n, tt_report_help(*n));
 		return 0;
 	}
 	if (!tt_report_help(c->report)) {

@@ -131,3 +131,5 @@ void tt_for_ranks(const struct tt_model *m, const struct tt_aopts *o,
 #include "tracetop/diff.h"
 #include "tracetop/idle.h"
 #include "tracetop/patterns.h"
+#include "tracetop/ranks.h"
+#include "tracetop/tbviews.h"

@@ -72,6 +72,25 @@ int tt_report_patterns(const struct tt_model *m, const struct tt_report_opts *o,
 int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
 		   const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
 		   struct tt_err *err);
+/* The TensorBoard profiler's views (report/tbviews.c) */
+int tt_report_utilization(const struct tt_model *m, const struct tt_report_opts *o,
+			  struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_distributed(const struct tt_model *m, const struct tt_report_opts *o,
+			  struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_operators(const struct tt_model *m, const struct tt_report_opts *o,
+			struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_memory(const struct tt_model *m, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_source(const struct tt_model *m, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_steps(const struct tt_model *m, const struct tt_report_opts *o,
+		    struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err);
+/* Many ranks: the ranks furthest from the median (report/outliers.c) */
+int tt_report_outliers(const struct tt_model *m, const struct tt_report_opts *o,
+		       struct tt_table ***out, size_t *n, struct tt_err *err);
+
 /* tracetop counters PATH -o OUT[.gz]: the trace of rank 0 of m (read again
  * from its file) with HTA's counter events added.  Returns 0 or -code. */
 int tt_counters_write(const struct tt_model *m, const struct tt_report_opts *o,

@@ -48,6 +48,14 @@ SINGLE(idle)
 SINGLE(launch)
 SINGLE(counters)
 SINGLE(patterns)
+SINGLE(utilization)
+SINGLE(distributed)
+SINGLE(operators)
+SINGLE(memory)
+SINGLE(source)
+SINGLE(steps)
+SINGLE(advice)
+SINGLE(outliers)
 #undef SINGLE
 
 static int diff_b(const struct tt_model *m, const struct tt_model *m2,
@@ -72,12 +80,25 @@ static const struct {
 	{"counters", "queue length and memory bandwidth series and summaries", counters_b},
 	{"patterns", "frequent CUDA kernel sequences under an operator", patterns_b},
 	{"diff", "two traces: ops and kernels added, removed, changed", diff_b},
+	{"utilization", "GPU utilisation, estimated SM efficiency and occupancy per device",
+	 utilization_b},
+	{"distributed", "computation/communication/overlap per rank, collectives, stragglers",
+	 distributed_b},
+	{"operators", "host and device time per operator (calls, self and total)", operators_b},
+	{"memory", "allocated and reserved memory over time, peak, allocations alive at the peak",
+	 memory_b},
+	{"source", "the Python stacks of operators (with_stack traces)", source_b},
+	{"steps", "ProfilerStep durations per rank, the slowest steps", steps_b},
+	{"advice", "findings with the numbers behind them, and where to look", advice_b},
+	{"outliers", "the ranks furthest from the median of a metric, with the reason",
+	 outliers_b},
 	{"load", "load warnings of every file, with counts and first offsets", load},
 };
 
-const char *const tt_report_names[] = {"summary", "temporal", "idle",     "kernels", "overlap",
-					"launch",  "counters", "patterns", "diff",    "load",
-					NULL};
+const char *const tt_report_names[] = {
+	"summary",  "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
+	"patterns", "diff",	"utilization", "distributed", "operators", "memory", "source",
+	"steps",    "advice",	"outliers",    "load",	   NULL};
 
 const char *tt_report_help(const char *name)
 {

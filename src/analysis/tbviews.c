@@ -1,0 +1,2 @@
+/* src/analysis/tbviews.c: the TensorBoard views (issue 9) */
+#include "config.h"
