@@ -68,6 +68,21 @@ bool tt_reader_truncated(const struct tt_reader *r, uint64_t *raw_off);
 /* True when non-gzip bytes followed the last gzip member (ignored). */
 bool tt_reader_trailing_garbage(const struct tt_reader *r, uint64_t *raw_off);
 void tt_reader_close(struct tt_reader *r);
+/* The reader reads the stdout of child process pid: wait for it on close. */
+void tt_reader_set_child(struct tt_reader *r, pid_t pid);
+
+/* ---- object storage: s3://, gs://, az:// through the standard CLIs ---- */
+
+/* Is path an object-storage URL this build knows? */
+bool tt_remote_is(const char *path);
+/* Open an object by running its CLI (aws, gsutil or gcloud, az) as a child
+ * that writes the object to a pipe.  Fails with a clear message when the
+ * CLI is not installed.  The reader reaps the child when closed; a child
+ * that failed is reported by tt_reader_close_status(). */
+int tt_reader_open_remote(struct tt_reader **out, const char *url, struct tt_err *err);
+/* List the objects under a prefix URL (ending in '/'), sorted; returns the
+ * count (the caller frees each string and the array) or -code. */
+int tt_remote_list(const char *url, char ***out, struct tt_err *err);
 
 /* Read a whole plain or gzip file into memory (for small files and tools).
  * *out is NUL-terminated; the caller frees it. */

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -55,6 +57,7 @@ struct tt_reader {
 	unsigned head, tail; /* consumer reads ring[head], producer fills ring[tail] */
 	bool stop;
 	struct tt_err thread_err;
+	pid_t child; /* a process writing the text (remote objects), or 0 */
 };
 
 const char *tt_compress_name(enum tt_compress c)
@@ -501,10 +504,24 @@ bool tt_reader_trailing_garbage(const struct tt_reader *r, uint64_t *raw_off)
 	return r->z_garbage;
 }
 
+void tt_reader_set_child(struct tt_reader *r, pid_t pid)
+{
+	r->child = pid;
+}
+
 void tt_reader_close(struct tt_reader *r)
 {
 	if (!r)
 		return;
+	if (r->child > 0) {
+		/* the child may still be writing: stop it, then reap it */
+		if (r->fd >= 0) {
+			close(r->fd);
+			r->fd = -1;
+		}
+		kill(r->child, SIGTERM);
+		waitpid(r->child, NULL, 0);
+	}
 	if (r->thread_started) {
 		pthread_mutex_lock(&r->mu);
 		r->stop = true;
