@@ -141,6 +141,12 @@ void tt_pane_refilter(struct tt_pane *p);
  * (the others are freed).  0, or -1 with p->msg filled. */
 int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
 
+/* More views (src/tui/tbpanes.c): the TensorBoard profiler's views,
+ * reached from the views menu: utilization, distributed, operators, memory,
+ * source, steps, advice. */
+extern const struct tt_pane_ops *const tt_more_panes[7];
+extern const size_t tt_more_npanes;
+
 /* The timeline pane's ops (a free-form pane); its state knows where to go. */
 extern const struct tt_pane_ops tt_timeline_ops;
 struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);

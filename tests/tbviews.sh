@@ -1,0 +1,316 @@
+#!/bin/sh
+# The TensorBoard views (`tracetop report utilization | distributed |
+# operators | memory | source | steps | advice`) on the demo job, on a small
+# hand-made trace with [memory] events and Python stacks, and on the shared
+# traces.  Every report must exit 0 and print CSV and JSON that parse; the
+# collective statistics of hta-2rank are checked against an independent
+# count in python3 (kernels whose name contains "nccl", named by the
+# nccl:NAME annotation around their launching runtime call).
+#
+# Without ../shared/traces the demo and fixture checks still run; the test
+# then exits 77 (skip) when they passed.
+. "${SRCDIR:-.}/tests/lib.sh"
+
+REPORTS="utilization distributed operators memory source steps advice"
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+HAVE_PY=0
+command -v python3 >/dev/null && HAVE_PY=1
+
+# parse: csv FILE | json FILE -> exit 0 when it parses (python3)
+parses() {
+	[ "$HAVE_PY" -eq 1 ] || return 0
+	python3 - "$1" "$2" <<'PY'
+import csv, json, sys
+kind, path = sys.argv[1], sys.argv[2]
+text = open(path, encoding="utf-8").read()
+if kind == "json":
+    json.loads(text)
+else:
+    # several tables: "# name" lines, blank lines between
+    blocks, cur = [], []
+    for line in text.split("\n"):
+        if line.startswith("# ") or line == "":
+            if cur:
+                blocks.append(cur)
+            cur = []
+        else:
+            cur.append(line)
+    if cur:
+        blocks.append(cur)
+    for b in blocks:
+        rows = list(csv.reader(b))
+        n = len(rows[0])
+        bad = [r for r in rows if len(r) != n]
+        if bad:
+            sys.exit("ragged CSV row: %r" % (bad[0],))
+PY
+}
+
+# every report on PATH in the three formats
+all_reports() {
+	label=$1
+	path=$2
+	for r in $REPORTS; do
+		for f in table csv json; do
+			"$TRACETOP" report "$r" -q -f "$f" "$path" >"$D/out" 2>"$D/err"
+			rc=$?
+			check_rc "$label $r -f $f" 0 $rc || { head -3 "$D/err"; continue; }
+			if [ "$f" != table ] && ! parses "$f" "$D/out" 2>"$D/perr"; then
+				fail "$label $r -f $f: does not parse: $(cat "$D/perr")"
+				continue
+			fi
+			[ -s "$D/out" ] || { fail "$label $r -f $f: no output"; continue; }
+		done
+		pass "$label $r: text, CSV and JSON"
+	done
+}
+
+# value of column COL in the row of CSV FILE where column KEY equals VAL
+csv_get() {
+	python3 - "$@" <<'PY'
+import csv, sys
+path, key, val, col = sys.argv[1:5]
+for row in csv.DictReader(open(path, encoding="utf-8")):
+    if row[key] == val:
+        print(row[col])
+        break
+PY
+}
+
+# ---- the demo job ----
+
+"$TRACETOP" demo-trace -o "$D/demo" >/dev/null 2>&1
+check_rc "demo-trace" 0 $? || { summary; exit 1; }
+all_reports demo "$D/demo"
+
+if [ "$HAVE_PY" -eq 1 ]; then
+	# 8 ranks x 6 steps; one device per rank; rank 5 (the demo's straggler)
+	# stands out in the distributed view and in the advice
+	"$TRACETOP" report steps -q -f csv --table steps "$D/demo" >"$D/steps.csv"
+	n=$(($(wc -l <"$D/steps.csv") - 1))
+	[ "$n" -eq 48 ] && pass "demo steps: 48 rows" || fail "demo steps: $n rows, expected 48"
+	"$TRACETOP" report utilization -q -f csv --table gpu_utilization "$D/demo" >"$D/u.csv"
+	n=$(($(wc -l <"$D/u.csv") - 1))
+	[ "$n" -eq 8 ] && pass "demo utilization: 8 devices" || fail "demo utilization: $n rows"
+	sms=$(csv_get "$D/u.csv" rank 0 num_sms)
+	[ "$sms" = 108 ] && pass "demo utilization: 108 SMs from deviceProperties" ||
+		fail "demo utilization: num_sms $sms"
+	"$TRACETOP" report distributed -q -f csv --table stragglers "$D/demo" >"$D/s.csv"
+	if cut -d, -f1 "$D/s.csv" | grep -qx 5; then
+		pass "demo distributed: rank 5 is a straggler"
+	else
+		fail "demo distributed: rank 5 not flagged: $(cat "$D/s.csv")"
+	fi
+	"$TRACETOP" report advice -q -f csv "$D/demo" >"$D/a.csv"
+	grep -q "rank 5" "$D/a.csv" && pass "demo advice names rank 5" ||
+		fail "demo advice does not name rank 5"
+	# utilisation timeline: 60 buckets per device, CSV/JSON only
+	"$TRACETOP" report utilization -q -f csv --table utilization_timeline "$D/demo" >"$D/t.csv"
+	n=$(($(wc -l <"$D/t.csv") - 1))
+	[ "$n" -eq 480 ] && pass "demo utilization timeline: 8 x 60 buckets" ||
+		fail "demo utilization timeline: $n rows"
+fi
+
+# ---- a hand-made trace: [memory] events and Python stacks ----
+
+mkdir -p "$D/fix"
+cat >"$D/fix/rank0.json" <<'EOF'
+{"distributedInfo": {"rank": 0},
+ "deviceProperties": [{"id": 0, "name": "A100", "totalGlobalMem": 10000, "numSms": 108}],
+ "traceEvents": [
+  {"ph":"X","cat":"python_function","name":"train.py(10): main","pid":1,"tid":1,"ts":0,"dur":1000},
+  {"ph":"X","cat":"python_function","name":"model.py(20): forward","pid":1,"tid":1,"ts":90,"dur":200},
+  {"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":100,"dur":10},
+  {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":200,"dur":50},
+  {"ph":"X","cat":"cpu_op","name":"aten::zeros","pid":1,"tid":1,"ts":300,"dur":20},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":105,"args":{"Bytes":1000,"Total Allocated":1300,"Total Reserved":2048,"Addr":4096,"Device Id":0}},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":205,"args":{"Bytes":500,"Total Allocated":1800,"Total Reserved":2048,"Addr":8192,"Device Id":0}},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":210,"args":{"Bytes":-1000,"Total Allocated":800,"Total Reserved":2048,"Addr":4096,"Device Id":0}},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":305,"args":{"Bytes":2000,"Total Allocated":2800,"Total Reserved":4096,"Addr":4096,"Device Id":0}},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":400,"args":{"Bytes":-500,"Total Allocated":2300,"Total Reserved":4096,"Addr":8192,"Device Id":0}}
+ ]}
+EOF
+all_reports fixture "$D/fix"
+if [ "$HAVE_PY" -eq 1 ]; then
+	# peak 2800 bytes at 305 µs; alive there: 2000 (aten::zeros) + 500
+	# (aten::mul); 300 bytes from before the trace; 28 % of 10000
+	"$TRACETOP" report memory -q -f csv --table memory_devices "$D/fix" >"$D/m.csv"
+	got="$(csv_get "$D/m.csv" rank 0 peak_allocated) $(csv_get "$D/m.csv" rank 0 live_bytes)"
+	got="$got $(csv_get "$D/m.csv" rank 0 before_trace) $(csv_get "$D/m.csv" rank 0 device_memory_pctg)"
+	got="$got $(csv_get "$D/m.csv" rank 0 'peak_time(us)')"
+	[ "$got" = "2800 2500 300 40.96 305" ] && pass "fixture memory: peak, alive, before, share" ||
+		fail "fixture memory: got '$got', expected '2800 2500 300 40.96 305'"
+	"$TRACETOP" report memory -q -f csv --table memory_live_at_peak "$D/fix" >"$D/l.csv"
+	got=$(python3 -c 'import csv,sys; print(" ".join(r["bytes"]+":"+r["operator"] for r in csv.DictReader(open(sys.argv[1]))))' "$D/l.csv")
+	[ "$got" = "2000:aten::zeros 500:aten::mul" ] && pass "fixture memory: alive at the peak" ||
+		fail "fixture memory alive: got '$got'"
+	# stacks: empty and mul under forward < main, zeros under main
+	"$TRACETOP" report source -q -f csv --table source_lines "$D/fix" >"$D/src.csv"
+	got="$(csv_get "$D/src.csv" frame 'model.py(20): forward' calls) $(csv_get "$D/src.csv" frame 'train.py(10): main' calls)"
+	got="$got $(csv_get "$D/src.csv" frame 'model.py(20): forward' line) $(csv_get "$D/src.csv" frame 'model.py(20): forward' file)"
+	[ "$got" = "2 1 20 model.py" ] && pass "fixture source: lines" ||
+		fail "fixture source: got '$got', expected '2 1 20 model.py'"
+fi
+
+# ---- the shared traces ----
+
+SHARED="${SHARED:-$SRCDIR/../shared}"
+if [ ! -d "$SHARED/traces" ]; then
+	echo "skip: $SHARED/traces is absent (demo and fixture checks done)"
+	summary || exit 1
+	exit 77
+fi
+TR="$SHARED/traces"
+for t in "$TR"/*/; do
+	all_reports "$(basename "$t")" "$t"
+done
+
+# no [memory] events and no stacks in the shared traces: the notes say how
+# to record them
+"$TRACETOP" report memory -q "$TR/diff-control" >"$D/out"
+grep -q "profile_memory=True" "$D/out" && pass "memory: how to record" || fail "memory: no hint"
+"$TRACETOP" report source -q "$TR/non-gpu" >"$D/out"
+grep -q "with_stack=True" "$D/out" && pass "source: how to record" || fail "source: no hint"
+
+# ---- hta-2rank collectives against an independent count ----
+
+if [ "$HAVE_PY" -eq 1 ]; then
+	"$TRACETOP" report distributed -q -f csv --table collectives "$TR/hta-2rank" >"$D/c.csv"
+	if python3 - "$TR/hta-2rank" "$D/c.csv" <<'PY' >"$D/cmp" 2>&1; then
+import csv, glob, gzip, json, os, sys
+SIZE = {"float": 4, "double": 8, "long": 8, "long int": 8, "int": 4, "c10::Half": 2,
+        "c10::BFloat16": 2, "unsigned char": 1, "signed char": 1, "bool": 1}
+calls = {}  # name -> rank -> [(ts, dur, bytes)]
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
+    doc = json.load(gzip.open(path))
+    rank = doc["distributedInfo"]["rank"]
+    ev = [e for e in doc["traceEvents"] if e.get("ph") == "X"]
+    rt = {e["args"]["correlation"]: e for e in ev
+          if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+    ann = [e for e in ev if e.get("cat") in ("cpu_op", "user_annotation")
+           and e["name"].startswith("nccl:")]
+    for k in ev:
+        if k.get("cat") != "kernel" or "nccl" not in k["name"].lower():
+            continue
+        r = rt[k["args"]["correlation"]]
+        around = [a for a in ann if a["tid"] == r["tid"] and a["pid"] == r["pid"]
+                  and a["ts"] <= r["ts"] and a["ts"] + a["dur"] >= r["ts"] + r["dur"]]
+        a = max(around, key=lambda a: a["ts"])
+        name = a["name"][5:]
+        nbytes = 0
+        for dims, typ in zip(a["args"]["Input Dims"], a["args"]["Input type"]):
+            n = 1
+            for d in dims:
+                n *= d
+            nbytes += n * SIZE[typ]
+        calls.setdefault(name, {}).setdefault(rank, []).append((k["ts"], k["dur"], nbytes))
+want = {}
+for name, ranks in calls.items():
+    lat = sum(c[1] for cs in ranks.values() for c in cs)
+    nb = sum(c[2] for cs in ranks.values() for c in cs)
+    n = sum(len(cs) for cs in ranks.values())
+    # the i-th call of each rank (time order): the fastest is the transfer
+    seqs = [sorted(cs) for cs in ranks.values()]
+    transfer = sync = 0.0
+    for i in range(max(len(s) for s in seqs)):
+        durs = [s[i][1] for s in seqs if i < len(s)]
+        if len(durs) >= 2:
+            transfer += min(durs) * len(durs)
+            sync += sum(d - min(durs) for d in durs)
+        else:
+            transfer += sum(durs)
+    want[name] = (n, nb, lat, transfer, sync)
+got = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
+ok = set(got) == set(want)
+for name, (n, nb, lat, tr, sy) in sorted(want.items()):
+    g = got.get(name)
+    line = "%s: calls %d bytes %d latency %.0f transfer %.0f sync %.0f" % (name, n, nb, lat, tr, sy)
+    if not g or int(g["calls"]) != n or int(g["total_bytes"]) != nb or \
+       abs(float(g["total_latency(us)"]) - lat) > 0.01 or \
+       abs(float(g["data_transfer(us)"]) - tr) > 0.01 or abs(float(g["sync(us)"]) - sy) > 0.01:
+        ok = False
+        line += "  MISMATCH: %r" % (g,)
+    print(line)
+sys.exit(0 if ok else 1)
+PY
+		pass "hta-2rank collectives match python: $(tr '\n' ';' <"$D/cmp")"
+	else
+		fail "hta-2rank collectives: $(cat "$D/cmp")"
+	fi
+fi
+
+# ---- utilisation against an independent computation ----
+
+# per device: busy = union of kernel/memcpy/memset intervals, SM efficiency
+# = sum(dur * min(grid blocks / numSms, 1)) / sum(dur) (blocks per SM when
+# the trace has no deviceProperties), occupancy time-weighted
+if [ "$HAVE_PY" -eq 1 ]; then
+	for name in diff-control hta-2rank; do
+		"$TRACETOP" report utilization -q -f csv --table gpu_utilization "$TR/$name" >"$D/u.csv"
+		if python3 - "$TR/$name" "$D/u.csv" <<'PY' >"$D/cmp" 2>&1; then
+import csv, glob, gzip, json, os, sys
+got = {(r["rank"], r["device"]): r for r in csv.DictReader(open(sys.argv[2]))}
+ok = True
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
+    doc = json.load(gzip.open(path))
+    rank = str(doc["distributedInfo"]["rank"])
+    props = {p["id"]: p["numSms"] for p in doc.get("deviceProperties") or []}
+    ev = [e for e in doc["traceEvents"] if e.get("ph") == "X"
+          and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+    for dev in sorted({e["args"]["device"] for e in ev}):
+        ops = [e for e in ev if e["args"]["device"] == dev]
+        num = den = on = od = 0.0
+        for k in ops:
+            if k["cat"] != "kernel":
+                continue
+            a = k["args"]
+            if "grid" in a and dev in props:
+                g = a["grid"]
+                num += k["dur"] * min(g[0] * g[1] * g[2] / props[dev], 1)
+                den += k["dur"]
+            elif "blocks per SM" in a:
+                num += k["dur"] * min(a["blocks per SM"], 1)
+                den += k["dur"]
+            if "est. achieved occupancy %" in a:
+                on += k["dur"] * a["est. achieved occupancy %"]
+                od += k["dur"]
+        iv = sorted((e["ts"], e["ts"] + e["dur"]) for e in ops)
+        busy, cur = 0, list(iv[0])
+        for s, e in iv[1:]:
+            if s > cur[1]:
+                busy += cur[1] - cur[0]
+                cur = [s, e]
+            else:
+                cur[1] = max(cur[1], e)
+        busy += cur[1] - cur[0]
+        span = max(e for s, e in iv) - iv[0][0]
+        want = (busy, 100 * busy / span, 100 * num / den, on / od)
+        g = got.get((rank, str(dev)))
+        line = "rank %s cuda:%s busy %.0f util %.3f sm %.3f occ %.3f" % ((rank, dev) + want)
+        if not g or abs(float(g["gpu_busy(us)"]) - want[0]) > 0.01 or \
+           abs(float(g["gpu_utilization_pctg"]) - want[1]) > 1e-6 or \
+           abs(float(g["est_sm_efficiency_pctg"]) - want[2]) > 1e-4 or \
+           abs(float(g["est_achieved_occupancy_pctg"]) - want[3]) > 1e-4:
+            ok = False
+            line += "  MISMATCH: %r" % (g,)
+        print(line)
+sys.exit(0 if ok else 1)
+PY
+			pass "$name utilization matches python: $(tr '\n' ';' <"$D/cmp")"
+		else
+			fail "$name utilization: $(cat "$D/cmp")"
+		fi
+	done
+fi
+
+# ---- timing on diff-control (informational) ----
+
+for r in $REPORTS; do
+	s=$(date +%s%N)
+	"$TRACETOP" report "$r" -q "$TR/diff-control" >/dev/null 2>&1
+	e=$(date +%s%N)
+	echo "# time: report $r on diff-control: $(((e - s) / 1000000)) ms"
+done
+
+summary
