@@ -1,0 +1,160 @@
+#!/bin/sh
+# The timeline pane end to end on a real terminal (tmux), on the demo job:
+# open it with 9, zoom, pan, fit, move between rows, Tab through events,
+# Enter for details and Escape back, c along the links (kernel -> launching
+# call -> op -> back), m and the distance to the mark, stacked ranks, quit.
+# At 120x40 and 80x24.  Every wait polls capture-pane until the text shows;
+# none sleeps a fixed time.  Skips (77) without tmux.
+. "${SRCDIR:-.}/tests/lib.sh"
+command -v tmux >/dev/null 2>&1 || { echo "skip: no tmux"; exit 77; }
+[ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
+case $TRACETOP in /*) tt=$TRACETOP ;; *) tt=$(pwd)/$TRACETOP ;; esac
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-tl-tmux.XXXXXX") || exit 99
+sock=ttl$$
+T="tmux -L $sock -f /dev/null"
+cleanup() {
+	$T kill-server 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 99' INT TERM
+HOME=$tmp/home
+mkdir -p "$HOME"
+export HOME
+unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR TMUX
+
+start() {
+	$T new-session -d -s "$1" -x "$2" -y "$3" \
+		"sh -c '$4; echo \"tracetop exited \$?\"; exec cat'" || exit 99
+}
+cap() { $T capture-pane -p -t "$1"; }
+# wait_for NAME TEXT: poll the screen until TEXT shows
+wait_for() {
+	n=0
+	while [ $n -lt 300 ]; do
+		cap "$1" | grep -qF -- "$2" && return 0
+		sleep 0.05
+		n=$((n + 1))
+	done
+	echo "    (timed out waiting for '$2'; the screen:)"
+	cap "$1" | sed 's/^/    | /'
+	return 1
+}
+# wait_re NAME REGEX: ... until a line matches REGEX
+wait_re() {
+	n=0
+	while [ $n -lt 300 ]; do
+		cap "$1" | grep -qE -- "$2" && return 0
+		sleep 0.05
+		n=$((n + 1))
+	done
+	echo "    (timed out waiting for /$2/; the screen:)"
+	cap "$1" | sed 's/^/    | /'
+	return 1
+}
+wait_gone() {
+	n=0
+	while [ $n -lt 300 ]; do
+		cap "$1" | grep -qF -- "$2" || return 0
+		sleep 0.05
+		n=$((n + 1))
+	done
+	echo "    (timed out waiting for '$2' to go; the screen:)"
+	cap "$1" | sed 's/^/    | /'
+	return 1
+}
+check() {
+	name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+# the text of the cursor line
+cursor_line() { cap "$1" | grep -E '^ cursor ' | head -1; }
+
+env_tt="env TERM=xterm-256color LC_ALL=C.UTF-8 $tt"
+
+for size in 120x40 80x24; do
+	w=${size%x*} h=${size#*x}
+	s=t$w
+	start $s "$w" "$h" "$env_tt --demo"
+	check "$size: opens" wait_for $s 'demo job: 8 ranks'
+
+	# 9: rank 0 fitted to its span, a row per stream and thread
+	$T send-keys -t $s 9
+	check "$size: 9 opens the timeline" wait_for $s 'Timeline: rank 0'
+	check "$size: GPU stream rows" wait_for $s '>r0 GPU 0 stream 7'
+	check "$size: the NCCL stream" wait_for $s 'r0 GPU 0 stream 20'
+	check "$size: CPU thread rows" wait_for $s 'r0 thread 4000'
+	check "$size: a ruler in ms" wait_re $s '^time +0 ms +[0-9]+ ms'
+	check "$size: fitted to the span" wait_for $s 'window 0 ms .. 53'
+	check "$size: compute cells" wait_re $s 'stream 7 +.*###'
+	check "$size: communication cells" wait_re $s 'stream 20 +.*==='
+	check "$size: the legend" wait_for $s '# comp'
+
+	# zoom in around the cursor, out again, fit
+	$T send-keys -t $s + + +
+	check "$size: + zooms in" wait_gone $s 'window 0 ms .. 53'
+	$T send-keys -t $s - - -
+	check "$size: - zooms back out to the same window" wait_for $s 'window 0 ms .. 53'
+	# pan: G takes the cursor to the end, the window follows
+	$T send-keys -t $s + + G
+	check "$size: G pans to the end" wait_re $s 'window [1-9][0-9.]* ms \.\. 53[0-9.]* ms'
+	$T send-keys -t $s h h h l
+	check "$size: h and l move the cursor" wait_re $s '^ cursor [0-9.]+ ms'
+	$T send-keys -t $s =
+	check "$size: = fits again" wait_for $s 'window 0 ms .. 53'
+
+	# rows and events: the NCCL stream, Tab to its first kernel
+	$T send-keys -t $s j
+	check "$size: j moves to the next row" wait_for $s '>r0 GPU 0 stream 20'
+	$T send-keys -t $s g Tab
+	check "$size: Tab selects the first NCCL kernel" wait_re $s '^ cursor .*= nccl'
+	first=$(cursor_line $s)
+	$T send-keys -t $s Tab
+	check "$size: Tab again: the next one" wait_re $s '^ cursor .*= nccl'
+	n=0
+	while [ "$(cursor_line $s)" = "$first" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	check "$size: a different kernel" [ "$(cursor_line $s)" != "$first" ]
+	$T send-keys -t $s BTab
+	check "$size: S-Tab goes back" wait_for $s "$first"
+
+	# Enter: the details; Escape: back at the same place
+	$T send-keys -t $s Enter
+	check "$size: Enter shows the event" wait_for $s 'Esc: back to the timeline'
+	check "$size: its correlation id" wait_for $s 'correlation'
+	check "$size: its stream" wait_for $s 'device, stream'
+	$T send-keys -t $s Escape
+	check "$size: Escape returns" wait_for $s "$first"
+
+	# c: the launching call, its op, and back to the kernel
+	$T send-keys -t $s c
+	check "$size: c: the launching call" wait_for $s 'the runtime call that launched it'
+	check "$size: on a CPU thread" wait_re $s '^>r0 thread'
+	check "$size: a runtime call" wait_re $s '^ cursor .* r cuda'
+	$T send-keys -t $s c
+	check "$size: c: the op" wait_for $s 'the op it runs in'
+	check "$size: a CPU op" wait_re $s '^ cursor .* o '
+	$T send-keys -t $s c
+	check "$size: c: back to the kernel" wait_for $s "$first"
+	check "$size: on its stream" wait_for $s '>r0 GPU 0 stream 20'
+
+	# m: the mark, then the distance to the next kernel and the gap
+	$T send-keys -t $s m
+	check "$size: m sets the mark" wait_re $s '^ mark [0-9.]+ ms'
+	$T send-keys -t $s Tab
+	check "$size: the distance to the mark" wait_re $s 'cursor - mark \+[0-9.]+ ms'
+	check "$size: the gap between their events" wait_for $s 'gap between their events'
+	$T send-keys -t $s BTab m
+	check "$size: m at the mark clears it" wait_gone $s 'cursor - mark'
+
+	# two ranks stacked
+	$T send-keys -t $s r 0 , 1 Enter 9
+	check "$size: ranks 0,1" wait_for $s 'Timeline: ranks 0,1'
+	check "$size: rank 1's rows" wait_for $s 'r1 GPU 1 stream 7'
+
+	$T send-keys -t $s q
+	check "$size: q quits" wait_for $s 'tracetop exited 0'
+	$T kill-session -t $s >/dev/null 2>&1
+done
+summary
