@@ -20,12 +20,13 @@ void cli_usage(FILE *out)
 	      "       tracetop --diff PATH_A PATH_B        compare two traces or trace sets\n"
 	      "       tracetop report NAME [OPTION]... PATH...\n"
 	      "       tracetop report --list\n"
-	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--gzip]\n"
 	      "       tracetop summarize TRACE... [-o OUT.tts]  save loaded models for instant reopening\n"
 	      "       tracetop counters PATH -o OUT.json[.gz] [--ranks N]  the trace with counter events\n"
+	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N] [--seed N] [--gzip]\n"
 	      "\n"
 	      "PATH is a trace file (Kineto JSON, plain or gzip), a directory of them,\n"
-	      "a glob, or - for standard input.\n"
+	      "a glob, - for standard input, or an s3://, gs:// or az:// URL (read\n"
+	      "through the aws, gcloud/gsutil or az command).\n"
 	      "\n"
 	      "Options:\n"
 	      "  -f, --format FMT        report output: table (default), csv or json\n"
@@ -36,8 +37,12 @@ void cli_usage(FILE *out)
 	      "                          (iteration filter and µs rounding)\n"
 	      "      --all-steps         keep the last ProfilerStep (HTA drops it)\n"
 	      "  -j, --threads N         loader and analysis threads (default: all cores)\n"
-	      "      --max-memory SIZE   memory budget for the model (e.g. 8G)\n"
+	      "      --max-memory SIZE   memory budget for the model (e.g. 8G; default 3/4 of RAM)\n"
 	      "      --max-events N      events allowed per file\n"
+	      "      --no-cache          ignore .tts caches (tracetop summarize writes them)\n"
+	      "      --no-split          never split one file across loader threads\n"
+	      "      --slow-json         parse every event with the general JSON parser\n"
+	      "      --verify-json       parse with both JSON paths and report differences\n"
 	      "      --theme NAME        colour theme: default, light, mono, or a file\n"
 	      "  -q, --quiet             no progress line while loading\n"
 	      "  -o, --output PATH       output of demo-trace, summarize and counters\n"
@@ -57,9 +62,27 @@ void cli_usage(FILE *out)
 	      "      --gpu, --cpu        diff: GPU or CPU events only\n"
 	      "      --short-names       diff: compare shortened names\n"
 	      "      --iteration N       diff: ProfilerStep to compare (default: first)\n"
+	      "      --metric NAME       outliers: idle, compute, comm, exposed, transfer, step or\n"
+	      "                          topk (default: all)\n"
 	      "\n"
-	      "Exit status: 0 when at least one trace loaded, 2 when none could be\n"
-	      "loaded or the command line is wrong.\n",
+	      "demo-trace options:\n"
+	      "      --ranks N           ranks in the job (default 8; stragglers planted)\n"
+	      "      --steps N           profiler steps per rank (default 6)\n"
+	      "      --layers N          model layers (default 24)\n"
+	      "      --seed N            random seed (default 1)\n"
+	      "      --gzip              write .json.gz files\n"
+	      "\n"
+	      "Explorer (keys: 1-9 0 panes, v more views, Enter drill in, Esc back, / filter,\n"
+	      "s sort, r [ ] a ranks, w CSV, ? help, q quit; see man tracetop):\n"
+	      "      --headless          run without a terminal and print the screen\n"
+	      "      --size WxH          screen size for --headless (default 100x30)\n"
+	      "      --keys KEYS         keys for --headless, e.g. '4<Enter><Dump>j'\n"
+	      "      --dump FILE         write the --headless screens to FILE\n"
+	      "\n"
+	      "Environment: NO_COLOR, TERM, TRACETOP_THEME, TRACETOP_THEMES,\n"
+	      "TRACETOP_KEYMAP (default ~/.config/tracetop/tracetoprc), TRACETOP_TIME_KEYS.\n"
+	      "Exit status: 0 when at least one trace loaded, 1 when a report could not\n"
+	      "be made, 2 when none could be loaded or the command line is wrong.\n",
 	      out);
 }
 
@@ -100,6 +123,7 @@ enum {
 	O_KEYS,
 	O_DUMP,
 	O_NOSPLIT,
+	O_METRIC,
 };
 
 static const struct option longopts[] = {
@@ -145,6 +169,7 @@ static const struct option longopts[] = {
 	{"size", required_argument, NULL, O_SIZE},
 	{"keys", required_argument, NULL, O_KEYS},
 	{"dump", required_argument, NULL, O_DUMP},
+	{"metric", required_argument, NULL, O_METRIC},
 	{NULL, 0, NULL, 0},
 };
 
@@ -427,6 +452,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			break;
 		case O_DUMP:
 			c->dump = optarg;
+			break;
+		case O_METRIC:
+			c->ropts.metric = optarg;
 			break;
 		default:
 			fprintf(stderr, "Try 'tracetop --help'.\n");

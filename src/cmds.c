@@ -73,11 +73,8 @@ int cmd_demo_trace(struct cli *c)
 	}
 	struct tt_demo_opts d;
 	tt_demo_defaults(&d);
-	if (c->demo_ranks > 0) {
-		d.nranks = c->demo_ranks;
-		d.nstragglers = 1;
-		d.stragglers[0] = d.nranks > 5 ? 5 : d.nranks - 1;
-	}
+	if (c->demo_ranks > 0)
+		tt_demo_set_ranks(&d, c->demo_ranks);
 	if (c->demo_steps > 0)
 		d.steps = c->demo_steps;
 	if (c->demo_layers > 0)

@@ -43,7 +43,7 @@ cmp -s "$D/b" "$D/c" && pass "a stale cache is ignored" || fail "stale cache use
 cp "$D/r.json.tts" "$D/bad.tts"
 printf 'X' | dd of="$D/bad.tts" bs=1 seek=200 conv=notrunc 2>/dev/null
 "$TRACETOP" report summary "$D/bad.tts" >/dev/null 2>"$D/err"
-check_rc "corrupt cache" 2 $? && grep -q "bad.tts:52: not a valid .tts cache: checksum mismatch" "$D/err" &&
+check_rc "corrupt cache" 2 $? && grep -q "bad.tts:56: not a valid .tts cache: checksum mismatch" "$D/err" &&
 	pass "corrupt cache refused" || fail "corrupt cache: $(cat "$D/err")"
 head -c 300 "$D/r.json.tts" > "$D/cut.tts"
 "$TRACETOP" report summary "$D/cut.tts" >/dev/null 2>"$D/err"

@@ -11,6 +11,14 @@
 
 #define TT_DEMO_MAX_STRAGGLERS 16
 
+/* what makes a straggler slow */
+enum tt_demo_slow {
+	TT_DEMO_SLOW_HOST = 0, /* data loading on the host: its GPU idles (host
+				* wait), the others wait for it in all-reduce */
+	TT_DEMO_SLOW_GPU,      /* its kernels run ~35 % slower */
+	TT_DEMO_SLOW_LINK,     /* its all-reduces finish late (a slow link) */
+};
+
 struct tt_demo_opts {
 	int nranks;       /* ranks in the job (default 8) */
 	int steps;        /* ProfilerStep iterations per rank (default 6) */
@@ -20,17 +28,28 @@ struct tt_demo_opts {
 	 * time, and the other ranks wait for them in their all-reduce */
 	int stragglers[TT_DEMO_MAX_STRAGGLERS];
 	int nstragglers;  /* default 1: rank 5 (or nranks-1 if fewer ranks) */
+	uint8_t straggler_kind[TT_DEMO_MAX_STRAGGLERS]; /* enum tt_demo_slow of
+							  * each (default host) */
 };
 
 /* Fill o with the defaults above. */
 void tt_demo_defaults(struct tt_demo_opts *o);
+
+/* A job of nranks ranks: each rank smaller as the job grows (steps x
+ * layers: up to 8 ranks 6 x 24, up to 32 ranks 5 x 12, up to 128 ranks
+ * 4 x 8, beyond 3 x 6), and planted stragglers at fixed places: below 16
+ * ranks one slow host at rank 5 (the last rank if there are fewer); from
+ * 16 ranks also a slow GPU at rank nranks/2 + 3 and a slow link at rank
+ * nranks - 6.  Set steps and layers afterwards to override the sizes. */
+void tt_demo_set_ranks(struct tt_demo_opts *o, int nranks);
 
 /* Kineto JSON text of one rank of the job; the caller frees it.  The same
  * options and rank always give the same bytes. */
 char *tt_demo_rank_json(const struct tt_demo_opts *o, int rank, size_t *len);
 
 /* Write rank files rank-<N>.pt.trace.json (or .json.gz when gzip) into dir,
- * creating dir if needed.  Returns 0 or -code with *err filled. */
+ * creating dir if needed, on up to one thread per CPU (the files do not
+ * depend on it).  Returns 0 or -code with *err filled. */
 int tt_demo_write_dir(const struct tt_demo_opts *o, const char *dir, bool gzip,
 		      struct tt_err *err);
 

@@ -54,6 +54,7 @@
 	_(FOLLOW_LINK, "follow-link", "timeline: kernel <-> launching call <-> op")     \
 	_(SET_MARK, "set-mark", "timeline: set the mark (shows the time to the cursor)") \
 	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric")              \
+	_(VIEWS, "views", "the menu of more views (utilisation, operators, heatmap, ...)") \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \
 	_(HELP, "help", "show the help of this pane")                                   \
 	_(REDRAW, "redraw", "redraw the screen")                                        \

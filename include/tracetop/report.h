@@ -30,6 +30,8 @@ struct tt_report_opts {
 	bool gpu_only, cpu_only, short_names;
 	const char *label_a, *label_b;
 	int64_t iteration;      /* -1 = first */
+	/* outliers */
+	const char *metric;     /* one metric, or NULL for all */
 };
 
 void tt_report_opts_init(struct tt_report_opts *o);

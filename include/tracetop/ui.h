@@ -147,6 +147,18 @@ int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
 extern const struct tt_pane_ops *const tt_more_panes[7];
 extern const size_t tt_more_npanes;
 
+/* ---- many ranks: the heatmap (src/tui/heatmap.c) ---- */
+/* Should the Overview be a heatmap (more ranks than fit as `rows` rows)? */
+bool tt_heatmap_wanted(const struct tt_app *a, int rows);
+/* A heatmap pane of the app's ranks (push it, or use its ops as a top pane). */
+struct tt_pane *tt_heatmap_new(struct tt_app *a);
+extern const struct tt_pane_ops tt_heatmap_ops;
+
+/* The streams and threads of one rank (the drill-down of rank rows). */
+struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank);
+/* The menu of more views (key v). */
+struct tt_pane *tt_views_menu(struct tt_app *a);
+
 /* The timeline pane's ops (a free-form pane); its state knows where to go. */
 extern const struct tt_pane_ops tt_timeline_ops;
 struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);

@@ -94,6 +94,7 @@ const char tt_keymap_defaults[] =
 	"bind generic q          quit\n"
 	"bind generic <C-c>      quit\n"
 	"bind generic m          next-metric\n"
+	"bind generic v          views\n"
 	"bind timeline <Tab>     next-event\n"
 	"bind timeline <S-Tab>   prev-event\n"
 	"bind timeline c         follow-link\n"

@@ -28,6 +28,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -623,6 +626,7 @@ struct rsim {
 	const struct job *job;
 	int rank;
 	bool straggler;
+	uint8_t slow;           /* enum tt_demo_slow of a straggler */
 	uint64_t rng;
 	int64_t speed;          /* GPU speed, per mille of nominal durations */
 	int64_t pid, device;
@@ -1070,7 +1074,8 @@ static void step_a(struct rsim *s, int step)
 	m->t += urand(&s->rng, 8, 20);
 
 	/* waiting for the next batch: the straggler's loader is slow */
-	int64_t w = s->straggler ? urand(&s->rng, 560, 660) : urand(&s->rng, 150, 200);
+	int64_t w = s->straggler && s->slow == TT_DEMO_SLOW_HOST ? urand(&s->rng, 560, 660) :
+								    urand(&s->rng, 150, 200);
 	op_begin(s, m, NULL, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", -1,
 		 CAT_ANNOT);
 	m->t += j->nominal * w / 1000;
@@ -1148,6 +1153,10 @@ static void step_b(struct rsim *s)
 		const struct bucket *bk = &s->bk[b];
 		int64_t ts = TT_MAX(bk->ready, prev);
 		int64_t end = j->e_end[b];
+		/* a slow link: this rank's part of every all-reduce ends late */
+		if (s->straggler && s->slow == TT_DEMO_SLOW_LINK)
+			end = TT_MAX(end, ts) + j->nominal / 5 +
+			      urand(&s->rng, 0, 20);
 		if (s->out) {
 			struct launch l = {0, bk->corr, bk->ext};
 			emit_kernel(s, &k_nccl, STREAM_NCCL, ts, end - ts, &l, bk->nelems);
@@ -1377,6 +1386,10 @@ static void write_header(const struct job *j, const struct rsim *s, struct sbuf 
 		SB_LIT(b, "true");
 	else
 		SB_LIT(b, "false");
+	if (s->straggler && s->slow == TT_DEMO_SLOW_GPU)
+		SB_LIT(b, ",\n  \"demo_straggler_cause\": \"slow GPU\"");
+	else if (s->straggler && s->slow == TT_DEMO_SLOW_LINK)
+		SB_LIT(b, ",\n  \"demo_straggler_cause\": \"slow link\"");
 	SB_LIT(b, ",\n  \"traceEvents\": [");
 }
 
@@ -1401,13 +1414,19 @@ static void rsim_init(struct job *j, int q, struct out *out)
 	s->rank = q;
 	int ns = TT_MIN(TT_MAX(o->nstragglers, 0), TT_DEMO_MAX_STRAGGLERS);
 	for (int i = 0; i < ns; i++)
-		if (o->stragglers[i] == q)
+		if (o->stragglers[i] == q) {
 			s->straggler = true;
+			s->slow = o->straggler_kind[i];
+		}
 	/* the default straggler moves to the last rank in small jobs */
-	if (ns == 1 && o->stragglers[0] == 5 && j->nranks <= 5)
+	if (ns == 1 && o->stragglers[0] == 5 && j->nranks <= 5) {
 		s->straggler = q == j->nranks - 1;
+		s->slow = o->straggler_kind[0];
+	}
 	s->rng = mix64(o->seed ^ mix64(0x5eed0000ull + (uint64_t)q));
 	s->speed = urand(&s->rng, 975, 1030);
+	if (s->straggler && s->slow == TT_DEMO_SLOW_GPU)
+		s->speed = s->speed * 135 / 100;
 	s->pid = 4000 + (int64_t)q * 16 + urand(&s->rng, 0, 9);
 	s->device = q % NUM_GPUS;
 	s->main.tid = s->pid;
@@ -1541,6 +1560,31 @@ void tt_demo_defaults(struct tt_demo_opts *o)
 	o->stragglers[0] = 5;
 }
 
+void tt_demo_set_ranks(struct tt_demo_opts *o, int nranks)
+{
+	static const struct {
+		int upto, steps, layers;
+	} sizes[] = {{8, 6, 24}, {32, 5, 12}, {128, 4, 8}, {INT_MAX, 3, 6}};
+	o->nranks = nranks;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(sizes); i++)
+		if (nranks <= sizes[i].upto) {
+			o->steps = sizes[i].steps;
+			o->layers = sizes[i].layers;
+			break;
+		}
+	memset(o->straggler_kind, 0, sizeof(o->straggler_kind));
+	o->nstragglers = 1;
+	o->stragglers[0] = nranks > 5 ? 5 : TT_MAX(nranks - 1, 0);
+	o->straggler_kind[0] = TT_DEMO_SLOW_HOST;
+	if (nranks >= 16) {
+		o->stragglers[1] = nranks / 2 + 3;
+		o->straggler_kind[1] = TT_DEMO_SLOW_GPU;
+		o->stragglers[2] = nranks - 6;
+		o->straggler_kind[2] = TT_DEMO_SLOW_LINK;
+		o->nstragglers = 3;
+	}
+}
+
 char *tt_demo_rank_json(const struct tt_demo_opts *o, int rank, size_t *len)
 {
 	struct tt_demo_opts def;
@@ -1630,6 +1674,57 @@ static int write_gz(const char *path, const char *text, size_t len, struct tt_er
 	return 0;
 }
 
+/* the writers: each thread replays ranks on its own copy of the job (the
+ * rank states are shared, one slot per rank; nccl_free and e_end are the
+ * copy's own) */
+struct writers {
+	struct job *job;
+	const char *dir;
+	bool gzip;
+	atomic_int next;
+	atomic_bool failed;
+	pthread_mutex_t lock;
+	int rc;
+	struct tt_err *err;
+};
+
+static void *writer(void *arg)
+{
+	struct writers *w = arg;
+	struct job j = *w->job;
+	char path[PATH_MAX];
+	struct tt_err err;
+	tt_err_clear(&err);
+	for (;;) {
+		int r = atomic_fetch_add(&w->next, 1);
+		if (r >= j.nranks || atomic_load(&w->failed))
+			break;
+		int rc = 0;
+		int n = snprintf(path, sizeof(path), "%s/rank-%d.pt.trace.json%s", w->dir, r,
+				 w->gzip ? ".gz" : "");
+		if (n < 0 || (size_t)n >= sizeof(path)) {
+			rc = tt_err_set(&err, TT_E_USAGE, w->dir, TT_NO_OFFSET, "path too long");
+		} else {
+			size_t len;
+			char *text = rank_text(&j, r, &len);
+			rc = w->gzip ? write_gz(path, text, len, &err) :
+				       write_plain(path, text, len, &err);
+			free(text);
+		}
+		if (rc) {
+			pthread_mutex_lock(&w->lock);
+			if (!w->rc) {
+				w->rc = rc;
+				*w->err = err;
+			}
+			pthread_mutex_unlock(&w->lock);
+			atomic_store(&w->failed, true);
+			break;
+		}
+	}
+	return NULL;
+}
+
 int tt_demo_write_dir(const struct tt_demo_opts *o, const char *dir, bool gzip,
 		      struct tt_err *err)
 {
@@ -1645,19 +1740,22 @@ int tt_demo_write_dir(const struct tt_demo_opts *o, const char *dir, bool gzip,
 	struct job j;
 	job_init(&j, o);
 	job_schedule(&j);
-	char path[PATH_MAX];
-	for (int r = 0; r < j.nranks && !rc; r++) {
-		int n = snprintf(path, sizeof(path), "%s/rank-%d.pt.trace.json%s", dir, r,
-				 gzip ? ".gz" : "");
-		if (n < 0 || (size_t)n >= sizeof(path)) {
-			rc = tt_err_set(err, TT_E_USAGE, dir, TT_NO_OFFSET, "path too long");
+	struct writers w = {.job = &j, .dir = dir, .gzip = gzip, .err = err};
+	atomic_init(&w.next, 0);
+	atomic_init(&w.failed, false);
+	pthread_mutex_init(&w.lock, NULL);
+	int nt = TT_MIN(TT_MIN(tt_ncpus(), 16), j.nranks);
+	pthread_t th[16];
+	int started = 0;
+	for (int i = 1; i < nt; i++) {
+		if (pthread_create(&th[started], NULL, writer, &w) != 0)
 			break;
-		}
-		size_t len;
-		char *text = rank_text(&j, r, &len);
-		rc = gzip ? write_gz(path, text, len, err) : write_plain(path, text, len, err);
-		free(text);
+		started++;
 	}
+	writer(&w);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&w.lock);
 	job_free(&j);
-	return rc;
+	return w.rc;
 }

@@ -145,8 +145,14 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 				nbars--;
 			}
 	}
+	/* scrolled right: never past the last column */
+	int total = 0;
+	for (int c = 0; c < nc; c++)
+		if (show[c])
+			total += w[c] + GAP;
+	int xoff = TT_MAX(0, TT_MIN(v->xoff, total - GAP - avail));
 	/* header */
-	int x = 2 - v->xoff;
+	int x = 2 - xoff;
 	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_HEADER);
 	for (int c = 0; c < nc; c++) {
 		if (!show[c])
@@ -162,6 +168,12 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			tt_grid_put(g, at, y, TT_ROLE_HEADER, fit, w[c]);
 		x += w[c] + GAP;
 	}
+	/* say that columns are cut off: scroll with h and l */
+	if (xoff > 0)
+		tt_grid_put(g, 0, y, TT_ROLE_HEADER, tt_render_ascii() ? "<" : "\xE2\x86\x90", 1);
+	if (x - GAP > g->w)
+		tt_grid_put(g, g->w - 1, y, TT_ROLE_HEADER, tt_render_ascii() ? ">" : "\xE2\x86\x92",
+			    1);
 	/* rows */
 	for (int r = 0; r + 1 < h; r++) {
 		size_t k = v->top + (size_t)r;
@@ -177,7 +189,7 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			tt_grid_fill(g, 0, yy, g->w, ' ', TT_ROLE_CURSOR);
 			tt_grid_put(g, 0, yy, TT_ROLE_CURSOR, ">", 1);
 		}
-		x = 2 - v->xoff;
+		x = 2 - xoff;
 		for (int c = 0; c < nc; c++) {
 			if (!show[c])
 				continue;

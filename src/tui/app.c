@@ -241,8 +241,13 @@ struct tt_pane *tt_app_pane(struct tt_app *a)
 {
 	if (a->depth > 0)
 		return a->stack[a->depth - 1];
-	if (!a->top[a->cur])
-		a->top[a->cur] = tt_pane_new(a, tt_top_panes[a->cur]);
+	if (!a->top[a->cur]) {
+		/* more ranks than rows: the Overview is a heatmap */
+		const struct tt_pane_ops *ops = tt_top_panes[a->cur];
+		if (a->cur == 0 && tt_heatmap_wanted(a, a->h - 6))
+			ops = &tt_heatmap_ops;
+		a->top[a->cur] = tt_pane_new(a, ops);
+	}
 	pane_open(a->top[a->cur]);
 	return a->top[a->cur];
 }
@@ -464,16 +469,22 @@ static int list_key(struct tt_pane *p, enum tt_action act)
 			if (col->type != TT_C_BAR && col->type != TT_C_STACK && !col->hidden_text)
 				break;
 		}
-		/* numbers sort largest first, names A to Z */
+		/* numbers sort largest first, names A to Z; the view goes to the
+		 * top, where the largest values now are */
 		tt_pane_sort(p, c, p->table->cols[c].type != TT_C_STR);
+		p->cursor = p->top = 0;
 		tt_app_status(p->app, TT_ROLE_DEFAULT, "sorted by %s",
 			      p->table->cols[c].title ? p->table->cols[c].title :
 							p->table->cols[c].name);
 		return TT_R_REDRAW;
 	}
 	case TT_ACT_SORT_REVERSE:
-		if (p->sort_col >= 0)
+		if (p->sort_col >= 0) {
 			tt_pane_sort(p, p->sort_col, !p->sort_desc);
+			p->cursor = p->top = 0;
+		} else {
+			tt_app_status(p->app, TT_ROLE_DIM, "not sorted yet: press s first");
+		}
 		return TT_R_REDRAW;
 	case TT_ACT_NEXT_MATCH:
 	case TT_ACT_PREV_MATCH: {
@@ -528,6 +539,7 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 		} else if (p->filter[0]) {
 			p->filter[0] = '\0';
 			tt_pane_refilter(p);
+			tt_app_status(a, TT_ROLE_DEFAULT, "filter cleared: %zu rows", p->nrows);
 		}
 		return TT_R_REDRAW;
 	case TT_ACT_NEXT_PANE:
@@ -573,6 +585,11 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 	case TT_ACT_HELP:
 		open_help(a);
 		return TT_R_REDRAW;
+	case TT_ACT_VIEWS:
+		if (p->ops->name && strcmp(p->ops->name, "views") == 0)
+			return TT_R_NONE;
+		tt_app_push(a, tt_views_menu(a));
+		return TT_R_REDRAW;
 	case TT_ACT_REDRAW:
 		return TT_R_REDRAW;
 	case TT_ACT_NONE:
@@ -596,11 +613,14 @@ static int prompt_key(struct tt_app *a, const char *key)
 		a->prompt = 0;
 		struct tt_pane *p = tt_app_pane(a);
 		if (kind == TT_ACT_FILTER) {
-			snprintf(p->filter, sizeof(p->filter), "%s", a->input);
+			/* (a longer input is cut to the filter's size) */
+			snprintf(p->filter, sizeof(p->filter), "%.*s", (int)sizeof(p->filter) - 1,
+				 a->input);
 			tt_pane_refilter(p);
 			if (p->filter[0])
-				tt_app_status(a, TT_ROLE_DEFAULT, "%zu rows match '%s' (Esc clears)",
-					      p->nrows, p->filter);
+				tt_app_status(a, TT_ROLE_DEFAULT, "%zu row%s match%s '%s' (Esc clears)",
+					      p->nrows, p->nrows == 1 ? "" : "s",
+					      p->nrows == 1 ? "es" : "", p->filter);
 		} else if (parse_ranks(a, a->input)) {
 			ranks_changed(a);
 		} else {
@@ -645,34 +665,91 @@ struct help_state {
 	int scroll;
 };
 
+/* the keys of one section, grouped by action: "j <Down>   move down one row" */
+struct help_keys {
+	enum tt_action act[TT_ACT_COUNT];
+	char keys[TT_ACT_COUNT][64];
+	int n;
+};
+
+static void help_collect(void *vctx, const char *key, enum tt_action act)
+{
+	struct help_keys *h = vctx;
+	int i = 0;
+	while (i < h->n && h->act[i] != act)
+		i++;
+	if (i == h->n) {
+		if (h->n == TT_ACT_COUNT)
+			return;
+		h->act[h->n] = act;
+		h->keys[h->n++][0] = '\0';
+	}
+	size_t k = strlen(h->keys[i]);
+	snprintf(h->keys[i] + k, sizeof(h->keys[i]) - k, "%s%s", k ? " " : "", key);
+}
+
 struct help_line_ctx {
 	struct tt_grid *g;
 	int y, y0, h, skip;
 };
 
-static void help_line(void *vctx, const char *key, enum tt_action act)
+static void help_line(struct help_line_ctx *c, enum tt_role role, const char *key,
+		      const char *text)
 {
-	struct help_line_ctx *c = vctx;
 	if (c->skip > 0) {
 		c->skip--;
 		return;
 	}
 	if (c->y >= c->y0 + c->h)
 		return;
-	tt_grid_put(c->g, 2, c->y, TT_ROLE_HELP_KEY, key, 12);
-	tt_grid_put(c->g, 15, c->y, TT_ROLE_DEFAULT, tt_action_help(act), -1);
+	if (!c->g) { /* counting */
+		c->y++;
+		return;
+	}
+	int kw = 0;
+	if (key) {
+		kw = tt_grid_put(c->g, 2, c->y, TT_ROLE_HELP_KEY, key, c->g->w - 4);
+		kw = TT_MAX(kw + 1, 22);
+	}
+	tt_grid_put(c->g, 2 + kw, c->y, role, text, -1);
 	c->y++;
 }
+
+static void help_section(struct help_line_ctx *c, const struct tt_keymap *k, const char *section,
+			 const char *title)
+{
+	struct help_keys *h = tt_calloc(1, sizeof(*h));
+	tt_keymap_foreach(k, section, help_collect, h);
+	if (h->n) {
+		help_line(c, TT_ROLE_HEADER, NULL, title);
+		for (int i = 0; i < h->n; i++)
+			help_line(c, TT_ROLE_DEFAULT, h->keys[i], tt_action_help(h->act[i]));
+		help_line(c, TT_ROLE_DEFAULT, NULL, "");
+	}
+	free(h);
+}
+
+static void help_lines(struct tt_pane *p, struct help_line_ctx *c, int w);
 
 static void help_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 {
 	struct help_state *s = p->state;
+	/* never scrolled past the end */
+	struct help_line_ctx n = {NULL, 0, 0, 1 << 20, 0};
+	help_lines(p, &n, g->w);
+	s->scroll = TT_MAX(0, TT_MIN(s->scroll, n.y - h));
 	struct help_line_ctx c = {g, y, y, h, s->scroll};
-	if (s->pane_help && !c.skip) {
-		/* wrap the pane's help text */
+	help_lines(p, &c, g->w);
+}
+
+static void help_lines(struct tt_pane *p, struct help_line_ctx *c, int w)
+{
+	struct help_state *s = p->state;
+	if (s->pane_help) {
+		/* the pane's help text, wrapped */
 		const char *t = s->pane_help;
-		while (*t && c.y < y + h) {
-			int w = g->w - 4;
+		w -= 4;
+		while (*t && w > 0) {
 			int len = (int)strlen(t);
 			int cut = len <= w ? len : w;
 			if (len > w)
@@ -682,21 +759,19 @@ static void help_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 				cut = TT_MIN(len, w);
 			char line[512];
 			snprintf(line, sizeof(line), "%.*s", cut, t);
-			tt_grid_put(g, 2, c.y++, TT_ROLE_DEFAULT, line, -1);
+			help_line(c, TT_ROLE_DEFAULT, NULL, line);
 			t += cut;
 			while (*t == ' ')
 				t++;
 		}
-		c.y++;
+		help_line(c, TT_ROLE_DEFAULT, NULL, "");
 	}
-	if (c.y < y + h && s->section && strcmp(s->section, "generic") != 0) {
-		tt_grid_printf(g, 2, c.y++, TT_ROLE_HEADER, -1, "Keys of %s", s->title);
-		tt_keymap_foreach(p->app->keys, s->section, help_line, &c);
-		c.y++;
+	if (s->section && strcmp(s->section, "generic") != 0) {
+		char title[120];
+		snprintf(title, sizeof(title), "Keys of %s", s->title);
+		help_section(c, p->app->keys, s->section, title);
 	}
-	if (c.y < y + h)
-		tt_grid_put(g, 2, c.y++, TT_ROLE_HEADER, "Keys everywhere", -1);
-	tt_keymap_foreach(p->app->keys, "generic", help_line, &c);
+	help_section(c, p->app->keys, "generic", "Keys everywhere");
 }
 
 static int help_key(struct tt_pane *p, enum tt_action act)
@@ -737,26 +812,72 @@ static void open_help(struct tt_app *a)
 	s->pane_help = cur->ops->help;
 	s->title = cur->ops->title;
 	p->state = s;
-	snprintf(p->subtitle, sizeof(p->subtitle), "help: %s (Esc or ? to go back)",
+	snprintf(p->subtitle, sizeof(p->subtitle), "help: %s (j/k scroll, Esc or ? go back)",
 		 cur->ops->title);
 	tt_app_push(a, p);
 }
 
 /* ---- drawing ---- */
 
+/* Text wrapped at spaces into width w, at most maxl rows from (x, y); with
+ * g NULL only counts.  Returns the rows used. */
+static int put_wrapped(struct tt_grid *g, int x, int y, enum tt_role role, const char *t, int w,
+		       int maxl)
+{
+	int rows = 0;
+	if (w < 1 || maxl < 1)
+		return 0;
+	while (*t && rows < maxl) {
+		/* columns and bytes of the longest prefix that fits, cut at a space */
+		int cols = 0, cut_cols = 0;
+		size_t i = 0, cut = 0;
+		while (t[i] && cols < w) {
+			size_t k = 1;
+			while ((t[i + k] & 0xC0) == 0x80)
+				k++;
+			i += k;
+			cols++;
+			if (t[i] == ' ' || !t[i]) {
+				cut = i;
+				cut_cols = cols;
+			}
+		}
+		if (!t[i] || rows == maxl - 1 || !cut) {
+			cut = i; /* the rest fits, the last row, or one long word */
+			cut_cols = cols;
+		}
+		if (g) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
+			tt_grid_put(g, x, y + rows, role, line, cut_cols);
+		}
+		rows++;
+		t += cut;
+		while (*t == ' ')
+			t++;
+	}
+	return rows;
+}
+
 static void draw_title(struct tt_app *a, struct tt_grid *g)
 {
 	tt_grid_fill(g, 0, 0, g->w, ' ', TT_ROLE_TITLE);
-	/* shorter titles on narrower screens: every pane key stays visible */
-	int x = tt_grid_put(g, 0, 0, TT_ROLE_TITLE, g->w >= 90 ? " tracetop " : " tt ", -1);
+	/* shorter titles on narrower screens: every pane key stays visible, and
+	 * the short names stay distinct (Overview and Overlap both start "Over") */
+	static const char *const brief[10] = {"Over", "Temp", "Idle", "Kern", "Ovlp",
+					      "Lnch", "Cntr", "Patt", "Time", "Diff"};
+	int x = tt_grid_put(g, 0, 0, TT_ROLE_TITLE, g->w >= 90 ? " tracetop " : " tt", -1);
 	for (int i = 0; i < 10 && x < g->w; i++) {
 		char b[40];
 		int key = i == 9 ? 0 : i + 1;
-		if (g->w >= 110)
+		if (g->w >= 118)
 			snprintf(b, sizeof(b), " %d %s ", key, tt_top_panes[i]->title);
+		else if (g->w >= 90)
+			snprintf(b, sizeof(b), " %d %s ", key, brief[i]);
+		else if (g->w >= 74 || i == a->cur)
+			snprintf(b, sizeof(b), " %d %s", key, brief[i]);
 		else
-			snprintf(b, sizeof(b), " %d %.*s ", key, g->w >= 90 ? 4 : 3,
-				 tt_top_panes[i]->title);
+			snprintf(b, sizeof(b), " %d", key);
 		x += tt_grid_put(g, x, 0, i == a->cur ? TT_ROLE_TITLE_FOCUS : TT_ROLE_TITLE, b, -1);
 	}
 }
@@ -785,7 +906,9 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 		snprintf(right, sizeof(right), " %s  ?:help q:quit ", ranks);
 	int rw = (int)tt_utf8_width(right);
 	const char *left = a->status[0] ? a->status : a->label;
-	tt_grid_put(g, 1, y, a->status[0] ? (enum tt_role)a->status_role : TT_ROLE_STATUS, left,
+	char fit[700]; /* cut with an ellipsis, not in the middle of a word */
+	tt_utf8_fit(fit, sizeof(fit), left, (size_t)TT_MAX(0, g->w - rw - 2));
+	tt_grid_put(g, 1, y, a->status[0] ? (enum tt_role)a->status_role : TT_ROLE_STATUS, fit,
 		    g->w - rw - 2);
 	if (a->status[0] && a->status_role == TT_ROLE_DEFAULT)
 		tt_grid_paint(g, 1, y, g->w - rw - 2, TT_ROLE_STATUS);
@@ -827,8 +950,22 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 	}
 	tt_grid_put(g, 1, y++, TT_ROLE_HEADER, sub, g->w - 2);
 	int body = g->h - 1 - y;
-	for (size_t i = 0; i < p->nhead && body > 3; i++, body--)
-		tt_grid_put(g, 1, y++, (enum tt_role)p->head[i].role, p->head[i].text, g->w - 2);
+	/* the lines above the table wrap when the table keeps enough rows */
+	int want = 0;
+	for (size_t i = 0; i < p->nhead; i++)
+		want += put_wrapped(NULL, 1, 0, 0, p->head[i].text, g->w - 2, 1000);
+	int need = p->table ? (int)p->nrows + 1 : 2;
+	bool wrap = body - want >= TT_MIN(need, TT_MAX(body / 2, 4));
+	for (size_t i = 0; i < p->nhead && body > 3; i++) {
+		int n = 1;
+		if (wrap)
+			n = put_wrapped(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text,
+					g->w - 2, body - 3);
+		else
+			tt_grid_put(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text, g->w - 2);
+		y += n;
+		body -= n;
+	}
 	if (p->ops->draw) {
 		p->ops->draw(p, g, y, body);
 	} else if (p->table && p->nrows) {

@@ -67,6 +67,19 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The glyph of segment i of a stacked bar, as tt_grid_stack draws it. */
+static const char *seg(const char *ascii, int i)
+{
+	static const char *const blocks[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
+					     "\xE2\x96\x91"};
+	static char one[4][2];
+	if (!tt_render_ascii())
+		return blocks[i & 3];
+	one[i & 3][0] = ascii[i];
+	one[i & 3][1] = '\0';
+	return one[i & 3];
+}
+
 /* ---- a rank: its streams and threads ---- */
 
 struct rank_state {
@@ -157,7 +170,7 @@ static const struct tt_pane_ops rank_ops = {
 	.drill = rank_drill,
 };
 
-static struct tt_pane *rank_pane(struct tt_app *a, int64_t rank)
+struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank)
 {
 	size_t ri = rank_index(a->m, rank);
 	if (ri == SIZE_MAX)
@@ -175,7 +188,7 @@ static struct tt_pane *drill_rank_column(struct tt_pane *p, size_t row)
 	double r = num(p->table, row, "rank");
 	if (isnan(r))
 		return NULL;
-	return rank_pane(p->app, (int64_t)r);
+	return tt_rank_pane(p->app, (int64_t)r);
 }
 
 /* ---- 1 Overview ---- */
@@ -322,12 +335,15 @@ static int overview_open(struct tt_pane *p)
 	stack.role[2] = TT_ROLE_BAR_IDLE;
 	tt_table_add_col(t, &stack);
 	tt_pane_set_table(p, t); /* the new column */
-	if (!flagged && n)
+	if (!flagged && n >= 3)
 		tt_pane_head(p, TT_ROLE_DIM, "no rank stands out in idle or communication time");
+	else if (!flagged && n)
+		tt_pane_head(p, TT_ROLE_DIM, "stragglers are looked for among 3 ranks or more%s",
+			     a->nranks && m->nranks >= 3 ? " (a shows all ranks)" : "");
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "%zu ranks; %% of each rank's GPU span (HTA's view); bar: # compute = other "
-		     "busy . idle. Enter: the rank's streams",
-		     n);
+		     "%zu rank%s; %% of each rank's GPU span (HTA's view); bar: %s compute %s other "
+		     "busy %s idle. Enter: the rank's streams",
+		     n, n == 1 ? "" : "s", seg("#=.", 0), seg("#=.", 1), seg("#=.", 2));
 	tt_table_free(sum);
 	tt_table_free(tmp);
 	tt_table_free(ov);
@@ -365,7 +381,8 @@ static int temporal_open(struct tt_pane *p)
 	stack.role[2] = TT_ROLE_BAR_IDLE;
 	tt_table_add_col(t, &stack);
 	tt_pane_set_table(p, t);
-	tt_pane_head(p, TT_ROLE_DIM, "# compute  = non-compute (communication, memory, other)  . idle");
+	tt_pane_head(p, TT_ROLE_DIM, "%s compute  %s non-compute (communication, memory, other)  %s idle",
+		     seg("#=.", 0), seg("#=.", 1), seg("#=.", 2));
 	return 0;
 }
 
@@ -384,9 +401,28 @@ static const struct tt_pane_ops temporal_ops = {
 
 static int idle_open(struct tt_pane *p)
 {
-	struct tt_table *src = report_table(p->app, "idle", "idle_time_breakdown");
-	if (!src) {
+	struct tt_table **tabs;
+	size_t ntabs;
+	struct tt_err err;
+	struct tt_table *src = NULL, *stats = NULL, *gaps = NULL;
+	if (tt_report_build("idle", p->app->m, NULL, &p->app->ropts, &tabs, &ntabs, &err) == 0) {
+		for (size_t i = 0; i < ntabs; i++) {
+			struct tt_table **want = strcmp(tabs[i]->name, "idle_time_breakdown") == 0 ? &src :
+						 strcmp(tabs[i]->name, "idle_interval_stats") == 0 ? &stats :
+						 strcmp(tabs[i]->name, "idle_gaps") == 0	    ? &gaps :
+												      NULL;
+			if (want) {
+				*want = tabs[i];
+				tabs[i] = NULL;
+			}
+		}
+		tt_tables_free(tabs, ntabs);
+	}
+	if (!src || !src->nrows) {
 		snprintf(p->msg, sizeof(p->msg), "no GPU activity in the ranks shown");
+		tt_table_free(src);
+		tt_table_free(stats);
+		tt_table_free(gaps);
 		return -1;
 	}
 	static const struct tt_col cols[] = {
@@ -396,6 +432,8 @@ static int idle_open(struct tt_pane *p)
 		{.name = "kernel_wait", .title = "kernel wait", .type = TT_C_DUR},
 		{.name = "other", .type = TT_C_DUR},
 		{.name = "idle", .title = "idle", .type = TT_C_DUR},
+		{.name = "gaps", .type = TT_C_INT},
+		{.name = "largest_gap", .title = "largest gap", .type = TT_C_DUR},
 	};
 	struct tt_table *t = tt_table_new("idle", cols, (int)TT_ARRAY_SIZE(cols));
 	for (size_t i = 0; i < src->nrows; i++) {
@@ -409,8 +447,21 @@ static int idle_open(struct tt_pane *p)
 			k = tt_table_add_row(t);
 			tt_table_set_int(t, k, 0, (int64_t)rank);
 			tt_table_set_int(t, k, 1, (int64_t)stream);
-			for (int c = 2; c < 6; c++)
+			for (int c = 2; c < 7; c++)
 				tt_table_set_int(t, k, c, 0);
+			/* the largest gap: the max of its categories' intervals (us) */
+			double mx = NAN;
+			for (size_t j = 0; stats && j < stats->nrows; j++)
+				if (num(stats, j, "rank") == rank && num(stats, j, "stream") == stream) {
+					double c = num(stats, j, "count"), x = num(stats, j, "max");
+					if (c > 0)
+						tt_table_set_int(t, k, 6, tt_table_cell(t, k, 6)->v.i +
+									     (int64_t)c);
+					if (!isnan(x) && (isnan(mx) || x > mx))
+						mx = x;
+				}
+			if (!isnan(mx))
+				tt_table_set_int(t, k, 7, (int64_t)llround(mx * 1000));
 		}
 		const char *cat = str(src, i, "idle_category");
 		int c = strcmp(cat, "host_wait") == 0 ? 2 : strcmp(cat, "kernel_wait") == 0 ? 3 : 4;
@@ -419,6 +470,7 @@ static int idle_open(struct tt_pane *p)
 		tt_table_set_int(t, k, 5, tt_table_cell(t, k, 5)->v.i + v);
 	}
 	tt_table_free(src);
+	tt_table_free(stats);
 	struct tt_col stack = {.name = "bar", .title = "host/kernel wait/other", .type = TT_C_STACK,
 			       .nstack = 3, .glyphs = "#=."};
 	stack.stack[0] = 2;
@@ -430,10 +482,23 @@ static int idle_open(struct tt_pane *p)
 	tt_table_add_col(t, &stack);
 	tt_pane_set_table(p, t);
 	tt_pane_sort(p, 5, true);
+	/* the answer to "where is the largest gap?" */
+	if (gaps && gaps->nrows) {
+		char d[32], at[32];
+		tt_fmt_dur(d, sizeof(d), (int64_t)num(gaps, 0, "duration"));
+		tt_fmt_dur(at, sizeof(at), (int64_t)num(gaps, 0, "start"));
+		tt_pane_head(p, TT_ROLE_MARKED,
+			     "largest gap: rank %lld stream %lld, %s long, %s after the rank's first "
+			     "GPU event (%s)",
+			     (long long)num(gaps, 0, "rank"), (long long)num(gaps, 0, "stream"), d, at,
+			     str(gaps, 0, "idle_category"));
+	}
+	tt_table_free(gaps);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "gaps between consecutive kernels of a stream: host wait (the launch came "
-		     "late), kernel wait (< %.0f us), other. Enter: the largest gaps",
-		     p->app->ropts.kernel_delay_us);
+		     "late), kernel wait (< %.0f us), other; bar: %s host wait %s kernel wait %s "
+		     "other. Enter: the stream's largest gaps",
+		     p->app->ropts.kernel_delay_us, seg("#=.", 0), seg("#=.", 1), seg("#=.", 2));
 	return 0;
 }
 
@@ -549,6 +614,21 @@ static int kernels_open(struct tt_pane *p)
 	add_bar(p->table, "total (us)", "total", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, p->table);
 	tt_pane_sort(p, col(p->table, "total (us)"), true);
+	/* the answer to "which kernel costs most, and where is it slowest?" */
+	size_t top = p->nrows ? p->rows[0] : SIZE_MAX;
+	if (top != SIZE_MAX && !isnan(num(p->table, top, "max_rank"))) {
+		char tot[32], mx[32], mn[32];
+		struct tt_table *t = p->table;
+		tt_fmt_dur(tot, sizeof(tot), (int64_t)num(t, top, "total (us)"));
+		tt_fmt_dur(mx, sizeof(mx), (int64_t)num(t, top, "max (us)"));
+		tt_fmt_dur(mn, sizeof(mn), (int64_t)num(t, top, "min (us)"));
+		tt_pane_head(p, TT_ROLE_MARKED,
+			     "most time: %s, %s on %lld rank%s; most on rank %lld (%s), least on rank "
+			     "%lld (%s)",
+			     str(t, top, "name"), tot, (long long)num(t, top, "ranks"),
+			     num(t, top, "ranks") == 1 ? "" : "s", (long long)num(t, top, "max_rank"), mx,
+			     (long long)num(t, top, "min_rank"), mn);
+	}
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "top kernels over the ranks shown (min/median/max rank by total time). Enter: "
 		     "durations and slowest instances");
@@ -616,14 +696,18 @@ static int kernel_open(struct tt_pane *p)
 		tt_fmt_dur(l, sizeof(l), lo + (hi - lo) * b / 8);
 		tt_fmt_dur(h, sizeof(h), lo + (hi - lo) * (b + 1) / 8);
 		tt_bar(bar, sizeof(bar), (double)bins[b] / (double)bmax, 30);
-		tt_pane_head(p, TT_ROLE_BAR, "  %10s - %-10s %6zu %s", l, h, bins[b], bar);
+		/* padded by columns, not bytes: "µs" is one column in two bytes */
+		char lp[48], hp[48];
+		snprintf(lp, sizeof(lp), "%*s%s", TT_MAX(0, 10 - (int)tt_utf8_width(l)), "", l);
+		snprintf(hp, sizeof(hp), "%s%*s", h, TT_MAX(0, 10 - (int)tt_utf8_width(h)), "");
+		tt_pane_head(p, TT_ROLE_BAR, "  %s - %s %6zu %s", lp, hp, bins[b], bar);
 		if (hi == lo)
 			break;
 	}
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "stream", .type = TT_C_INT},
-		{.name = "start", .title = "start (from rank start)", .type = TT_C_DUR},
+		{.name = "start", .type = TT_C_DUR},
 		{.name = "duration", .type = TT_C_DUR},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		{.name = "event", .type = TT_C_INT, .hidden_text = true},
@@ -643,7 +727,8 @@ static int kernel_open(struct tt_pane *p)
 	free(v);
 	add_bar(t, "duration", "duration", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, t);
-	tt_pane_head(p, TT_ROLE_DIM, "slowest instances first. Enter: the timeline at the instance");
+	tt_pane_head(p, TT_ROLE_DIM, "slowest instances first; start: since the rank's first event. "
+				     "Enter: the timeline at the instance");
 	return 0;
 }
 
@@ -702,9 +787,28 @@ static int overlap_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "overlap", "comm_comp_overlap"))
 		return -1;
-	add_bar(p->table, "comp_comm_overlap_pctg", "communication hidden by computation",
-		TT_ROLE_BAR_COMM, 100);
+	add_bar(p->table, "comp_comm_overlap_pctg", "comm hidden by compute", TT_ROLE_BAR_COMM,
+		100);
 	tt_pane_set_table(p, p->table);
+	/* the answer to "how much communication hides behind computation?" */
+	double comm = 0, ov = 0;
+	for (size_t i = 0; i < p->table->nrows; i++) {
+		double c = num(p->table, i, "communication_time(us)"),
+		       o = num(p->table, i, "overlap_time(us)");
+		if (!isnan(c) && !isnan(o)) {
+			comm += c;
+			ov += o;
+		}
+	}
+	if (comm > 0) {
+		char a[32], b[32];
+		tt_fmt_dur(a, sizeof(a), (int64_t)ov);
+		tt_fmt_dur(b, sizeof(b), (int64_t)comm);
+		tt_pane_head(p, TT_ROLE_MARKED,
+			     "all ranks shown: %.1f %% of communication time overlaps computation (%s "
+			     "of %s)",
+			     100 * ov / comm, a, b);
+	}
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "the share of communication time during which computation runs too (HTA)");
 	return 0;
@@ -756,20 +860,34 @@ static int outliers_open(struct tt_pane *p)
 		return -1;
 	}
 	struct tt_table *t = NULL;
+	int src[64]; /* source column of each column of t (the three tables share them) */
 	static const char *const kinds[] = {"launch_delay_outliers", "runtime_outliers",
 					    "short_kernels"};
+	/* the kind first: one launch can be an outlier of several kinds */
+	static const char *const why[] = {"long delay", "long runtime", "short kernel"};
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < 3; k++)
 			if (strcmp(tabs[i]->name, kinds[k]) == 0) {
+				/* columns: the kind, the launch delay (the sort), the rest
+				 * but the rank (the subtitle names it) */
 				if (!t) {
-					t = tt_table_new("outliers", tabs[i]->cols, tabs[i]->ncols);
-					struct tt_col kc = {.name = "kind", .type = TT_C_STR};
-					tt_table_add_col(t, &kc);
+					struct tt_col cc[64];
+					int nc = 0, delay = col(tabs[i], "launch_delay");
+					cc[nc++] = (struct tt_col){.name = "kind", .type = TT_C_STR};
+					if (delay >= 0)
+						src[nc] = delay, cc[nc++] = tabs[i]->cols[delay];
+					for (int c = 0; c < tabs[i]->ncols && nc < 64; c++)
+						if (c != delay && strcmp(tabs[i]->cols[c].name, "rank") != 0) {
+							src[nc] = c;
+							cc[nc++] = tabs[i]->cols[c];
+						}
+					t = tt_table_new("outliers", cc, nc);
 				}
 				for (size_t r = 0; r < tabs[i]->nrows; r++) {
 					size_t w = tt_table_add_row(t);
-					for (int c = 0; c < tabs[i]->ncols; c++) {
-						const struct tt_cell *x = tt_table_cell(tabs[i], r, c);
+					tt_table_set_str(t, w, 0, why[k]);
+					for (int c = 1; c < t->ncols; c++) {
+						const struct tt_cell *x = tt_table_cell(tabs[i], r, src[c]);
 						if (x->kind == TT_CV_S)
 							tt_table_set_str(t, w, c, x->v.s);
 						else if (x->kind == TT_CV_I)
@@ -777,7 +895,6 @@ static int outliers_open(struct tt_pane *p)
 						else if (x->kind == TT_CV_D)
 							tt_table_set_num(t, w, c, x->v.d);
 					}
-					tt_table_set_str(t, w, t->ncols - 1, kinds[k]);
 				}
 			}
 	tt_tables_free(tabs, n);
@@ -1006,3 +1123,58 @@ const struct tt_pane_ops *const tt_top_panes[10] = {
 	&overview_ops, &temporal_ops, &idle_ops,     &kernels_ops,     &overlap_ops,
 	&launch_ops,   &counters_ops, &patterns_ops, &tt_timeline_ops, &diff_ops,
 };
+
+/* ---- v: the menu of more views ---- */
+
+static int views_open(struct tt_pane *p)
+{
+	static const struct tt_col cols[] = {
+		{.name = "view", .type = TT_C_STR, .width = 16},
+		{.name = "what", .type = TT_C_STR, .width = 90},
+		{.name = "index", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("views", cols, (int)TT_ARRAY_SIZE(cols));
+	for (size_t i = 0; i < tt_more_npanes; i++) {
+		size_t k = tt_table_add_row(t);
+		tt_table_set_str(t, k, 0, tt_more_panes[i]->title);
+		tt_table_set_str(t, k, 1, tt_report_help(tt_more_panes[i]->name) ?
+						  tt_report_help(tt_more_panes[i]->name) :
+						  "");
+		tt_table_set_int(t, k, 2, (int64_t)i);
+	}
+	size_t k = tt_table_add_row(t);
+	tt_table_set_str(t, k, 0, "Heatmap");
+	tt_table_set_str(t, k, 1, "one cell per rank shaded by a metric, the outliers first");
+	tt_table_set_int(t, k, 2, -1);
+	tt_pane_set_table(p, t);
+	tt_pane_head(p, TT_ROLE_DIM, "more views (the TensorBoard profiler's, and many ranks). "
+				     "Enter opens one; Esc comes back here");
+	return 0;
+}
+
+static struct tt_pane *views_drill(struct tt_pane *p, size_t row)
+{
+	int64_t i = (int64_t)tt_cell_num(tt_table_cell(p->table, row, 2));
+	if (i < 0)
+		return tt_heatmap_new(p->app);
+	if ((size_t)i >= tt_more_npanes)
+		return NULL;
+	return tt_pane_new(p->app, tt_more_panes[i]);
+}
+
+static const struct tt_pane_ops views_ops = {
+	.name = "views",
+	.title = "Views",
+	.help = "More views: GPU utilisation, the distributed view, operators, memory, Python "
+		"source, steps and advice (the TensorBoard profiler plugin's views), and the "
+		"heatmap of ranks.  Enter opens one.",
+	.open = views_open,
+	.drill = views_drill,
+};
+
+struct tt_pane *tt_views_menu(struct tt_app *a)
+{
+	struct tt_pane *p = tt_pane_new(a, &views_ops);
+	snprintf(p->subtitle, sizeof(p->subtitle), "more views");
+	return p;
+}

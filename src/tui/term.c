@@ -176,6 +176,29 @@ static void redraw(struct tt_app *a, struct tt_grid *g)
 	doupdate();
 }
 
+/* A key to the app.  Escape and a key typed quickly after it reach
+ * libtermkey in one read and come out as <M-key>: unless that is bound, it
+ * is the two keys (Esc then s must go back, then sort). */
+static int feed_key(struct tt_app *a, const char *name)
+{
+	size_t len = strlen(name);
+	if (strncmp(name, "<M-", 3) != 0 || len < 5 || len > 40 ||
+	    tt_keymap_lookup(a->keys, tt_app_section(a), name) != TT_ACT_NONE)
+		return tt_app_key(a, name);
+	char rest[48];
+	size_t cps = 0; /* characters between "<M-" and ">" */
+	for (size_t i = 3; i + 1 < len; i++)
+		cps += (name[i] & 0xC0) != 0x80;
+	if (cps == 1)
+		snprintf(rest, sizeof(rest), "%.*s", (int)(len - 4), name + 3); /* <M-s> -> s */
+	else
+		snprintf(rest, sizeof(rest), "<%s", name + 3); /* <M-C-f> -> <C-f> */
+	int r = tt_app_key(a, "<Escape>");
+	if (r & TT_R_QUIT)
+		return r;
+	return tt_app_key(a, rest);
+}
+
 static void handle_resize(void)
 {
 	struct winsize ws;
@@ -187,6 +210,12 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 {
 	if (!getenv("TERM"))
 		setenv("TERM", "dumb", 1);
+	if (!isatty(0)) {
+		/* no keys to read (stdin closed or redirected): the caller prints
+		 * the Overview as text */
+		fprintf(stderr, "tracetop: standard input is not a terminal\n");
+		return 2;
+	}
 	stderr_to_file();
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
@@ -194,6 +223,15 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		return 2;
 	}
 	set_term(scr);
+	/* a terminal that cannot move the cursor (TERM=dumb) would show a mess:
+	 * the caller prints the Overview as text instead */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (const char *)-1) {
+		endwin();
+		delscreen(scr);
+		stderr_back();
+		return 2;
+	}
 	curses_on = true;
 	tt_set_die_hook(restore_terminal);
 	cbreak();
@@ -239,7 +277,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		if (res == TERMKEY_RES_KEY) {
 			char name[64];
 			termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
-			int r = tt_app_key(a, name);
+			int r = feed_key(a, name);
 			if (r & TT_R_QUIT)
 				quit = true;
 			else
@@ -256,7 +294,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			if (termkey_getkey_force(tk, &key) == TERMKEY_RES_KEY) {
 				char name[64];
 				termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
-				if (tt_app_key(a, name) & TT_R_QUIT)
+				if (feed_key(a, name) & TT_R_QUIT)
 					quit = true;
 				else
 					redraw(a, &g);
