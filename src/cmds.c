@@ -5,6 +5,7 @@
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -304,15 +305,26 @@ int cmd_tui(struct cli *c)
 	} else {
 		rc = tt_term_run(a, &theme);
 		if (rc == 2) {
-			/* no usable terminal (e.g. TERM=dumb): the Overview as text */
+			/* no usable terminal (TERM=dumb, no keyboard): the Overview as
+			 * text, as wide as the terminal, without its blank rows */
+			struct winsize ws;
+			int w = ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= TT_UI_MIN_W ? ws.ws_col : 100;
 			struct tt_grid g;
-			tt_grid_init(&g, 100, 30);
+			tt_grid_init(&g, w, 40);
 			tt_app_draw(a, &g);
-			tt_grid_dump(&g, stdout);
+			char *line = tt_malloc((size_t)w * 4 + 8);
+			int last = g.h - 1; /* the status line */
+			for (int y = 0; y < g.h; y++) {
+				size_t k = tt_grid_row_text(&g, y, line, (size_t)w * 4 + 8);
+				while (k && line[k - 1] == ' ')
+					line[--k] = '\0';
+				if (k || y == last)
+					printf("%s\n", line);
+			}
+			free(line);
 			tt_grid_free(&g);
-			fprintf(stderr, "tracetop: this terminal (TERM=%s) cannot run the explorer; "
-					"above is the Overview. Use 'tracetop report' for the rest.\n",
-				getenv("TERM") ? getenv("TERM") : "");
+			fprintf(stderr, "tracetop: above is the Overview; the other panes need a terminal "
+					"(or use 'tracetop report NAME')\n");
 			rc = 0;
 		}
 	}

@@ -241,7 +241,7 @@ start du 100 40 "env TERM=dumb LC_ALL=C.UTF-8 $tt --demo"
 check "TERM=dumb: exits with 0" wait_for du 'tracetop exited 0'
 check "TERM=dumb: the Overview, readable" wait_for du 'straggler: rank 5, idle'
 check "TERM=dumb: the rank rows" wait_for du '>    0 '
-check "TERM=dumb: says why" wait_for du 'cannot run the explorer'
+check "TERM=dumb: says why" wait_for du 'cannot move the cursor'
 check "TERM=dumb: no alternate screen" restored du
 $T kill-session -t du
 

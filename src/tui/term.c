@@ -220,6 +220,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		stderr_back();
+		fprintf(stderr, "tracetop: this terminal (TERM=%s) is not known to curses\n",
+			getenv("TERM"));
 		return 2;
 	}
 	set_term(scr);
@@ -230,6 +232,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		endwin();
 		delscreen(scr);
 		stderr_back();
+		fprintf(stderr, "tracetop: this terminal (TERM=%s) cannot move the cursor\n",
+			getenv("TERM"));
 		return 2;
 	}
 	curses_on = true;
