@@ -42,6 +42,7 @@ struct result {
 	double rep_secs[MAX_REPORTS];
 	/* filled by the parent */
 	uint64_t peak_rss;
+	double cpu; /* user + system seconds of the measuring process */
 };
 
 enum kind { M_LOAD, M_ANALYSES, M_REOPEN };
@@ -188,6 +189,8 @@ static int run_once(const struct meas *ms, struct result *out)
 		return -1;
 	}
 	out->peak_rss = (uint64_t)ru.ru_maxrss * 1024;
+	out->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return out->rc ? -1 : 0;
 }
 
@@ -256,8 +259,8 @@ static const char *verdict(double v, double target, bool less_is_better)
 static void load_line(const char *label, const struct result *r, double target_mbs)
 {
 	double mbs = mb(r->text_bytes) / r->secs;
-	printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s  peak %4.0f MB", label, mbs,
-	       (double)r->events / r->secs / 1e6, r->secs, mb(r->peak_rss));
+	printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s (cpu %5.2f s)  peak %4.0f MB", label,
+	       mbs, (double)r->events / r->secs / 1e6, r->secs, r->cpu, mb(r->peak_rss));
 	if (target_mbs > 0)
 		printf("   target >= %.0f MB/s: %s", target_mbs, verdict(mbs, target_mbs, false));
 	printf("\n");
@@ -290,6 +293,12 @@ int main(int argc, char **argv)
 
 	printf("tracetop bench: %s (%.1f MB), %s (%.1f MB), %d cores, best of %d\n", plain,
 	       mb(file_size(plain)), gz, mb(file_size(gz)), ncpu, repeat);
+	/* wall times mean little on a busy machine: say how busy it was */
+	double la[3];
+	if (getloadavg(la, 3) == 3)
+		printf("load average before: %.2f %.2f %.2f (cpu = user + system seconds of the "
+		       "measuring process)\n",
+		       la[0], la[1], la[2]);
 
 	struct result r1, rn, g1, gn, two, an, ro;
 	struct meas m = {M_LOAD, {plain}, 1, 1};
@@ -324,9 +333,9 @@ int main(int argc, char **argv)
 	struct meas m2 = {M_LOAD, {plain, plain}, 2, 2};
 	if (run(&m2, &two) == 0 && ok_r1) {
 		double speed = 2.0 * r1.secs / two.secs;
-		printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s  peak %4.0f MB\n",
+		printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s (cpu %5.2f s)  peak %4.0f MB\n",
 		       "two ranks, 2 threads", mb(two.text_bytes) / two.secs,
-		       (double)two.events / two.secs / 1e6, two.secs, mb(two.peak_rss));
+		       (double)two.events / two.secs / 1e6, two.secs, two.cpu, mb(two.peak_rss));
 		printf("  %-30s %7.2fx one rank on one core        target >= 1.8x: %s\n",
 		       "  speedup", speed, verdict(speed, 1.8, false));
 	} else {

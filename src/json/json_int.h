@@ -93,9 +93,41 @@ bool num_string_double(const char *p, size_t n, double *out);
 struct tt_str num_canon(struct tt_scratch *s, double v);
 
 #define TT_INT_LIMIT 9007199254740992.0 /* 2^53: larger integers are out of range */
+/* |ts| and baseTimeNanoseconds up to 4e18 ns (1843..2096): their sum plus a
+ * duration of up to 7 days stays far from int64 overflow */
+#define TT_TS_LIMIT_NS 4000000000000000000LL
 
 /* arg key lookup: TT_A_* or -1 */
 int arg_lookup(const char *k, size_t n);
+/* what kind of value an arg holds (tt_arg_kind, inline for the fast path) */
+static inline enum tt_arg_kind arg_kind(int a)
+{
+	switch ((enum tt_arg)a) {
+	case TT_A_BW:
+	case TT_A_OCC:
+	case TT_A_BPSM:
+	case TT_A_WPSM:
+		return TT_AK_DBL;
+	case TT_A_GRID:
+	case TT_A_BLOCK:
+		return TT_AK_DIM3;
+	case TT_A_COLL:
+	case TT_A_DTYPE:
+	case TT_A_PG_NAME:
+	case TT_A_PG_ID:
+	case TT_A_PG_RANKS:
+	case TT_A_CALL_STACK:
+	case TT_A_M_NAME:
+	case TT_A_M_LABELS:
+	case TT_A_MEM_DEVTYPE:
+		return TT_AK_STR;
+	case TT_A_INPUT_DIMS:
+	case TT_A_INPUT_TYPE:
+		return TT_AK_JSON;
+	default:
+		return TT_AK_INT;
+	}
+}
 
 /* shared finishing steps of both paths */
 void raw_reset(struct tt_raw_event *ev);

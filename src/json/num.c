@@ -138,7 +138,7 @@ static bool digits_to_ns(const char *dig, size_t nd, int exp10, bool neg, int64_
 	return true;
 }
 
-bool num_us_to_ns(const char *p, size_t n, int64_t *ns, uint32_t *frac_digits)
+static bool us_to_ns(const char *p, size_t n, int64_t *ns, uint32_t *frac_digits)
 {
 	const char *s = p, *e = p + n;
 	bool neg = false;
@@ -215,6 +215,16 @@ bool num_us_to_ns(const char *p, size_t n, int64_t *ns, uint32_t *frac_digits)
 	if (exp10 < -1000)
 		exp10 = -1000;
 	return digits_to_ns(dig, nd, exp10, neg, ns);
+}
+
+bool num_us_to_ns(const char *p, size_t n, int64_t *ns, uint32_t *frac_digits)
+{
+	if (us_to_ns(p, n, ns, frac_digits))
+		return true;
+	/* out of range: *ns keeps the sign (a huge negative duration is a
+	 * negative one) */
+	*ns = n && p[0] == '-' ? INT64_MIN : INT64_MAX;
+	return false;
 }
 
 bool tt_json_us_to_ns(const char *p, size_t n, int64_t *ns)

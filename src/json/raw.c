@@ -26,31 +26,7 @@ const char *tt_arg_key(enum tt_arg a)
 
 enum tt_arg_kind tt_arg_kind(enum tt_arg a)
 {
-	switch (a) {
-	case TT_A_BW:
-	case TT_A_OCC:
-	case TT_A_BPSM:
-	case TT_A_WPSM:
-		return TT_AK_DBL;
-	case TT_A_GRID:
-	case TT_A_BLOCK:
-		return TT_AK_DIM3;
-	case TT_A_COLL:
-	case TT_A_DTYPE:
-	case TT_A_PG_NAME:
-	case TT_A_PG_ID:
-	case TT_A_PG_RANKS:
-	case TT_A_CALL_STACK:
-	case TT_A_M_NAME:
-	case TT_A_M_LABELS:
-	case TT_A_MEM_DEVTYPE:
-		return TT_AK_STR;
-	case TT_A_INPUT_DIMS:
-	case TT_A_INPUT_TYPE:
-		return TT_AK_JSON;
-	default:
-		return TT_AK_INT;
-	}
+	return arg_kind(a);
 }
 
 /* keys by length, then bytes: one switch, no setup */
@@ -400,7 +376,21 @@ void raw_finish(struct tt_raw_event *ev, struct tt_scratch *scr)
 
 static bool ph_needs_ts(char c)
 {
-	return strchr("XBEiICstf", c) != NULL;
+	switch (c) {
+	case 'X':
+	case 'B':
+	case 'E':
+	case 'i':
+	case 'I':
+	case 'C':
+	case 's':
+	case 't':
+	case 'f':
+	case '\0': /* (as strchr() found the terminator) */
+		return true;
+	default:
+		return false;
+	}
 }
 
 static int type_error(struct tt_err *err, const struct tt_raw_event *ev, const char *what)
@@ -432,14 +422,18 @@ int raw_check(const struct tt_raw_event *ev, struct tt_err *err)
 			return type_error(err, ev, "'ts' is not a number");
 		if (ev->ts_range_err)
 			return type_error(err, ev, "'ts' is beyond the int64 nanosecond range");
+		if (ev->ts_ns > TT_TS_LIMIT_NS || ev->ts_ns < -TT_TS_LIMIT_NS)
+			return type_error(err, ev, "'ts' is more than 4e18 ns (127 years) from 1970");
 	}
 	if (ph == 'X') {
 		if (ev->dur_type == TT_V_ABSENT)
 			return 1 + TT_W_NO_DUR;
 		if (ev->dur_type != TT_V_NUM)
 			return type_error(err, ev, "'dur' is not a number");
+		/* a duration beyond int64 ns is over 7 days (or negative):
+		 * the event is dropped and counted, the file is not rejected */
 		if (ev->dur_range_err)
-			return type_error(err, ev, "'dur' is beyond the int64 nanosecond range");
+			return 1 + (ev->dur_ns < 0 ? TT_W_NEG_DUR : TT_W_LONG_DUR);
 	}
 	return 0;
 }

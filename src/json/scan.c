@@ -9,15 +9,17 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "json_int.h"
 #include "tracetop/util.h"
 
-#define BUF_INITIAL (4u << 20)
+#define BUF_INITIAL (1u << 20)
 
 struct scanner {
 	struct tt_reader *rd;
@@ -79,6 +81,59 @@ static int lexer_fail(struct scanner *s)
 	return -TT_E_SYNTAX;
 }
 
+/* The text buffer is mapped memory of its own, so that it goes back to the
+ * system when the thread ends (a heap block this big would stay resident
+ * in the thread's malloc arena).  A thread keeps one buffer of the initial
+ * size for its next scan: a split load scans many parts, and fresh pages
+ * cost a fault and a clearing each. */
+static pthread_key_t buf_key;
+static pthread_once_t buf_once = PTHREAD_ONCE_INIT;
+
+static void buf_unmap(void *p)
+{
+	munmap(p, BUF_INITIAL);
+}
+
+static void buf_key_init(void)
+{
+	if (pthread_key_create(&buf_key, buf_unmap) != 0)
+		tt_die("cannot create a thread key");
+}
+
+static char *buf_new(size_t cap)
+{
+	if (cap == BUF_INITIAL) {
+		pthread_once(&buf_once, buf_key_init);
+		char *kept = pthread_getspecific(buf_key);
+		if (kept) {
+			pthread_setspecific(buf_key, NULL);
+			return kept;
+		}
+	}
+	void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		tt_die("out of memory (%zu bytes)", cap);
+	return p;
+}
+
+static void buf_free(char *p, size_t cap)
+{
+	if (cap == BUF_INITIAL) {
+		pthread_once(&buf_once, buf_key_init);
+		if (!pthread_getspecific(buf_key) && pthread_setspecific(buf_key, p) == 0)
+			return;
+	}
+	munmap(p, cap);
+}
+
+static char *buf_grow(char *old, size_t cap, size_t ncap)
+{
+	char *p = buf_new(ncap);
+	memcpy(p, old, cap);
+	buf_free(old, cap);
+	return p;
+}
+
 /* Keep buf[keep..len), read more behind it.  Returns 1 if bytes were added,
  * 0 at the end of the text, <0 on a read error or an oversized item. */
 static int refill(struct scanner *s, size_t keep)
@@ -98,7 +153,7 @@ static int refill(struct scanner *s, size_t keep)
 		size_t ncap = s->cap * 2;
 		if (ncap > TT_MAX_ITEM)
 			ncap = TT_MAX_ITEM;
-		s->buf = tt_realloc_array(s->buf, ncap, 1);
+		s->buf = buf_grow(s->buf, s->cap, ncap);
 		s->cap = ncap;
 	}
 	ssize_t n = tt_reader_read(s->rd, s->buf + s->len, s->cap - s->len, s->err);
@@ -274,7 +329,7 @@ static int meta_value(struct scanner *s, const char *key, const char *text, size
 		}
 	} else if (strcmp(key, "baseTimeNanoseconds") == 0) {
 		int64_t b;
-		if (cJSON_IsNumber(v) && text_int64(text, n, &b)) {
+		if (cJSON_IsNumber(v) && text_int64(text, n, &b) && b >= 0 && b <= TT_TS_LIMIT_NS) {
 			m->has_base_time = true;
 			m->base_time_ns = b;
 		} else {
@@ -363,9 +418,11 @@ static int deliver(struct scanner *s, struct tt_raw_event *ev)
 		{TT_RF_NUM_STRING, TT_W_NUM_STRING}, {TT_RF_BIG_INT, TT_W_BIG_INT},
 		{TT_RF_BAD_ARG, TT_W_BAD_ARG},
 	};
-	for (size_t i = 0; i < TT_ARRAY_SIZE(fw); i++)
-		if (ev->flags & fw[i].flag)
-			tt_report_warn(s->rep, fw[i].w, ev->offset);
+	if (ev->flags & (TT_RF_BAD_UTF8 | TT_RF_DUP_KEY | TT_RF_NUM_STRING | TT_RF_BIG_INT |
+			 TT_RF_BAD_ARG))
+		for (size_t i = 0; i < TT_ARRAY_SIZE(fw); i++)
+			if (ev->flags & fw[i].flag)
+				tt_report_warn(s->rep, fw[i].w, ev->offset);
 	if (ev->series_dropped)
 		tt_report_warn(s->rep, TT_W_MANY_SERIES, ev->offset);
 	if (s->opts && s->opts->max_events && s->nevents >= s->opts->max_events)
@@ -474,6 +531,10 @@ static int events_array(struct scanner *s, int depth, bool bare)
 		if (r < 0)
 			return r;
 		if (r == 0) {
+			/* a chunk of a split file: where its text ended (the
+			 * loader decides whether that is a truncation) */
+			if (s->opts && s->opts->start_in_array && s->opts->pos)
+				s->opts->pos->stopped_at = here;
 			if (bare && !expect_value) {
 				tt_report_warn(s->rep, TT_W_MISSING_BRACKET, here);
 				return 0;
@@ -559,6 +620,18 @@ static int64_t whole_value(struct scanner *s, int depth)
 	}
 }
 
+/* The text ends inside a top-level key: once events were read this is a
+ * salvaged truncation like a cut inside a value (the metadata after the
+ * cut is lost, the events are not); before that, an error. */
+static int cut_in_key(struct scanner *s, uint64_t here, uint64_t off, const char *msg)
+{
+	if (s->saw_events && s->nevents > 0) {
+		tt_report_warn(s->rep, TT_W_TRUNCATED, here);
+		return 0;
+	}
+	return fail(s, TT_E_TRUNCATED, off, "%s", msg);
+}
+
 static int top_object(struct scanner *s)
 {
 	s->meta->is_object = true;
@@ -628,27 +701,27 @@ static int top_object(struct scanner *s)
 			if (rr < 0)
 				return rr;
 			if (rr == 0)
-				return fail(s, TT_E_TRUNCATED, here, "file ends inside a key");
+				return cut_in_key(s, here, here, "file ends inside a key");
 		}
 		r = ws(s);
 		if (r < 0)
 			return r;
 		if (r == 0 || s->buf[s->pos] != ':')
-			return r == 0 ? fail(s, TT_E_TRUNCATED, s->base + s->pos, "file ends after a key") :
+			return r == 0 ? cut_in_key(s, here, s->base + s->pos, "file ends after a key") :
 					fail(s, TT_E_SYNTAX, s->base + s->pos, "expected ':' after a key");
 		s->pos++;
 		r = ws(s);
 		if (r < 0)
 			return r;
 		if (r == 0)
-			return fail(s, TT_E_TRUNCATED, s->base + s->pos, "file ends after a key");
+			return cut_in_key(s, here, s->base + s->pos, "file ends after a key");
 		uint64_t voff = s->base + s->pos;
 		if (strcmp(keybuf, "traceEvents") == 0) {
 			if (s->buf[s->pos] != '[') {
 				return fail(s, TT_E_NOEVENTS, voff, "traceEvents is not an array");
 			}
 			if (s->saw_events)
-				tt_report_warn(s->rep, TT_W_DUP_KEY, voff);
+				tt_report_warn(s->rep, TT_W_DUP_META, voff); /* (both arrays are read) */
 			s->pos++;
 			if (s->opts && s->opts->prefix_only) {
 				if (s->opts->pos)
@@ -699,7 +772,7 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 	tt_err_clear(s.err);
 	s.scr = tt_scratch_new();
 	s.cap = BUF_INITIAL;
-	s.buf = tt_malloc(s.cap);
+	s.buf = buf_new(s.cap);
 	meta->world_size = meta->pg_count = -1;
 	/* a part of a split file: offsets (and bytes_total) count from the
 	 * start of the file, not of the part */
@@ -737,8 +810,15 @@ int tt_scan(struct tt_reader *rd, const struct tt_scan_opts *o, const struct tt_
 		goto out;
 	}
 	if (r == 0) {
-		rc = fail(&s, TT_E_EMPTY, s.base + s.pos,
-			  s.base + s.pos == 0 ? "empty file" : "no JSON value (only whitespace)");
+		uint64_t coff;
+		if (tt_reader_truncated(rd, &coff))
+			/* a gzip stream cut before any text: not an empty file */
+			rc = fail(&s, TT_E_TRUNCATED, s.base + s.pos,
+				  "gzip stream ends early (compressed byte %llu) before any complete event",
+				  (unsigned long long)coff);
+		else
+			rc = fail(&s, TT_E_EMPTY, s.base + s.pos,
+				  s.base + s.pos == 0 ? "empty file" : "no JSON value (only whitespace)");
 		goto out;
 	}
 	char c = s.buf[s.pos];
@@ -827,7 +907,7 @@ out:
 				tt_report_warn(rep, TT_W_TRUNCATED, s.base + s.len);
 		}
 		if (rc == 0 && tt_reader_trailing_garbage(rd, &coff))
-			tt_report_warn(rep, TT_W_GZIP_TRAILING, coff);
+			tt_report_warn(rep, TT_W_GZIP_TRAILING, s.base + s.len); /* (text offset) */
 		if (rc == 0 && !meta->has_schema && meta->is_object)
 			tt_report_warn(rep, TT_W_NO_SCHEMA, 0);
 	}
@@ -835,7 +915,7 @@ out_chunk:
 	if (o && o->pos)
 		o->pos->events = s.nevents;
 	rep->bytes_total = s.base + s.len;
-	free(s.buf);
+	buf_free(s.buf, s.cap);
 	tt_scratch_free(s.scr);
 	return rc;
 }

@@ -297,11 +297,19 @@ enum tt_event_res tt_event_slow(const char *p0, const char *end, uint64_t base, 
 		return TT_EV_ERROR;
 	size_t n = (size_t)(p - p0);
 	const char *text = p0;
-	if (l.bad_u) {
+	/* a raw NUL (only valid inside a string: the lexer checked) would end
+	 * the string in cJSON; as 0x01 it is repaired to U+FFFD like any
+	 * control character, as the fast path does */
+	bool nul = memchr(p0, 0, n) != NULL;
+	if (l.bad_u || nul) {
 		char *copy = tt_arena_alloc(&scr->arena, n + 1);
 		memcpy(copy, p0, n);
 		copy[n] = '\0';
-		patch_escapes(copy, n);
+		if (l.bad_u)
+			patch_escapes(copy, n);
+		for (size_t i = 0; nul && i < n; i++)
+			if (copy[i] == '\0')
+				copy[i] = 1;
 		text = copy;
 	}
 

@@ -41,6 +41,7 @@ struct builder *builder_new(uint64_t max_memory)
 	b->max_memory = max_memory;
 	b->last_track = TT_NONE;
 	b->min_ts_nonzero = INT64_MAX;
+	b->icache = tt_calloc((size_t)1 << ICACHE_BITS, sizeof(*b->icache));
 	return b;
 }
 
@@ -63,6 +64,7 @@ void builder_free(struct builder *b)
 		free_chunks(&b->tracks[i]);
 	free(b->tracks);
 	free(b->thash);
+	free(b->icache);
 	free(b->catmap);
 	free(b->be);
 	free(b->procs);
@@ -162,6 +164,31 @@ struct tt_event *track_push(struct stage_track *t)
 	return &c->ev[c->n++];
 }
 
+/* ---- strings ---- */
+
+/* tt_strtab_intern() through the builder's cache */
+static uint32_t intern(struct builder *b, const char *p, size_t n)
+{
+	uint64_t head = 0, tail = 0;
+	memcpy(&head, p, n < 8 ? n : 8);
+	if (n > 8)
+		memcpy(&tail, p + n - 8, 8);
+	uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^
+		     ((uint64_t)n * 0x165667B19E3779F9ull);
+	struct icache_ent *e = &b->icache[h >> (64 - ICACHE_BITS)];
+	const struct tt_strtab *t = &b->r->strs;
+	if (e->len == n && e->head == head && e->id < t->n &&
+	    memcmp(t->str[e->id], p, n) == 0)
+		return e->id;
+	uint32_t id = tt_strtab_intern(&b->r->strs, p, n);
+	if (n <= UINT32_MAX - 1) {
+		e->head = head;
+		e->len = (uint32_t)n;
+		e->id = id;
+	}
+	return id;
+}
+
 /* ---- categories ---- */
 
 static const char *const cat_names[] = {
@@ -227,7 +254,7 @@ enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy)
 static uint16_t cat_get(struct builder *b, uint8_t type, struct tt_str s, uint64_t off)
 {
 	struct tt_rank *r = b->r;
-	uint32_t id = type == TT_V_STR ? tt_strtab_intern(&r->strs, s.p, s.n) : TT_NONE;
+	uint32_t id = type == TT_V_STR ? intern(b, s.p, s.n) : TT_NONE;
 	if (id != TT_NONE && id < b->ncatmap && b->catmap[id])
 		return (uint16_t)(b->catmap[id] - 1);
 	if (id == TT_NONE) {
@@ -270,7 +297,7 @@ static void id_key(struct builder *b, const struct tt_rawid *id, bool *is_str, i
 {
 	if (id->type == TT_V_STR) {
 		*is_str = true;
-		*v = tt_strtab_intern(&b->r->strs, id->str.p, id->str.n);
+		*v = intern(b, id->str.p, id->str.n);
 		tt_report_warn(&b->rep, TT_W_STRING_ID, off);
 	} else if (id->type == TT_V_NUM) {
 		*is_str = false;
@@ -303,7 +330,7 @@ static uint32_t str_arg(struct builder *b, const struct tt_raw_event *ev, int a)
 	struct tt_str s = ev->s_arg[a];
 	if (s.n > 65536)
 		s.n = 65536;
-	return tt_strtab_intern(&b->r->strs, s.p, s.n);
+	return intern(b, s.p, s.n);
 }
 
 static int64_t int_arg(const struct tt_raw_event *ev, int a, int64_t dflt)
@@ -537,26 +564,36 @@ static bool is_marker_name(struct tt_str n)
 	       (n.n == 17 && memcmp(n.p, "Record Window End", 17) == 0);
 }
 
+/* "1.04 MB", "12.5 MB", "3072 MB" */
+static const char *mbytes(char *buf, size_t n, double bytes)
+{
+	double mb = bytes / 1048576.0;
+	snprintf(buf, n, "%.*f MB", mb >= 100 ? 0 : mb >= 10 ? 1 : 2, mb);
+	return buf;
+}
+
 int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 {
 	struct builder *b = ctx;
 	struct tt_rank *r = b->r;
 	char ph = ev->ph.n == 1 ? ev->ph.p[0] : '?';
 
-	if (++b->since_check >= 65536) {
+	/* (often enough that each part of a file loaded in parts checks too;
+	 * the check is one atomic load) */
+	if (++b->since_check >= 4096) {
 		b->since_check = 0;
 		if (b->max_memory && (uint64_t)tt_mem_used() > b->max_memory) {
 			if (err) {
 				/* (the scanner adds the path; the loader may add an
 				 * estimate for the whole file) */
+				char budget[32], used[32];
 				err->code = TT_E_LIMIT;
 				err->offset = ev->offset;
 				snprintf(err->msg, sizeof(err->msg),
-					 "the model needs more than the memory budget of %llu MB "
-					 "(--max-memory): %llu MB used after %llu events",
-					 (unsigned long long)(b->max_memory >> 20),
-					 (unsigned long long)((uint64_t)tt_mem_used() >> 20),
-					 (unsigned long long)(ev->index + 1));
+					 "the model needs more than the memory budget of %s "
+					 "(--max-memory): %s in use at this event",
+					 mbytes(budget, sizeof(budget), (double)b->max_memory),
+					 mbytes(used, sizeof(used), (double)tt_mem_used()));
 			}
 			return -TT_E_LIMIT;
 		}
@@ -600,7 +637,7 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 			memset(f, 0, sizeof(*f));
 			f->ts = ev->ts_ns;
 			f->track = track_get(b, &k);
-			f->id = ev->id.type == TT_V_NUM ? (uint32_t)ev->id.num : (uint32_t)ev->id.num;
+			f->id = ev->id.type == TT_V_NUM || ev->id.type == TT_V_STR ? (uint32_t)ev->id.num : 0;
 			f->ph = (uint8_t)ph;
 		}
 		return 0;
@@ -627,7 +664,8 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 		k.kind = TT_TRACK_GPU_ANNOT;
 		id_key(b, &ev->tid, &k.tid_is_str, &k.tid, ev->offset);
 		if (k.tid_is_str) {
-			k.tid = ev->tid.num;
+			/* (num is only set for a string: an absent tid is 0) */
+			k.tid = ev->tid.type == TT_V_STR ? ev->tid.num : 0;
 			k.tid_is_str = false;
 		}
 	} else if (kind == TT_K_SYNC) {
@@ -648,15 +686,16 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 			tt_report_warn(&b->rep, TT_W_NEG_TID, ev->offset);
 	}
 	if (k.kind != TT_TRACK_CPU && k.kind != TT_TRACK_GLOBAL && k.pid_is_str) {
-		/* device from the digits of a string pid ("GPU 0") */
-		k.pid = ev->pid.num;
+		/* device from the digits of a string pid ("GPU 0"); an absent
+		 * pid is device 0 (num holds a value only for a string) */
+		k.pid = ev->pid.type == TT_V_STR ? ev->pid.num : 0;
 		k.pid_is_str = false;
 	}
 	uint32_t ti = track_get(b, &k);
 
 	uint32_t name = 0;
 	if (ev->name_type == TT_V_STR)
-		name = tt_strtab_intern(&r->strs, ev->name.p, ev->name.n);
+		name = intern(b, ev->name.p, ev->name.n);
 	else if (ph != 'E')
 		tt_report_warn(&b->rep, TT_W_NO_NAME, ev->offset);
 
@@ -782,29 +821,39 @@ void builder_merge(struct builder *b, struct builder *b2)
 		uint32_t ti = track_get(b, &k);
 		tmap[i] = ti;
 		struct stage_track *t = &b->tracks[ti];
+		if (!t2->head)
+			continue;
+		/* remap in place, then move b2's chunks behind b's: no copy */
 		for (struct chunk *c = t2->head; c; c = c->next) {
 			for (uint32_t j = 0; j < c->n; j++) {
-				struct tt_event e = c->ev[j];
-				e.name = S(e.name);
-				e.cat = cmap[e.cat];
-				if (e.aux != TT_NONE) {
-					if (e.flags & TT_EF_KINFO)
-						e.aux += kinfo0;
-					else if (e.flags & TT_EF_MINFO)
-						e.aux += minfo0;
-					else if (e.flags & TT_EF_OPINFO)
-						e.aux += op0;
-					else if (e.flags & TT_EF_MEMEV)
-						e.aux += mem0;
+				struct tt_event *e = &c->ev[j];
+				e->name = S(e->name);
+				e->cat = cmap[e->cat];
+				if (e->aux != TT_NONE) {
+					if (e->flags & TT_EF_KINFO)
+						e->aux += kinfo0;
+					else if (e->flags & TT_EF_MINFO)
+						e->aux += minfo0;
+					else if (e->flags & TT_EF_OPINFO)
+						e->aux += op0;
+					else if (e->flags & TT_EF_MEMEV)
+						e->aux += mem0;
 				}
-				if (e.ts < t->last_ts || (e.ts == t->last_ts && e.dur > t->last_dur))
-					t->unsorted = true;
-				t->last_ts = e.ts;
-				t->last_dur = e.dur;
-				*track_push(t) = e;
 			}
 		}
-		free_chunks(t2);
+		const struct tt_event *e0 = &t2->head->ev[0];
+		if (t2->unsorted || e0->ts < t->last_ts ||
+		    (e0->ts == t->last_ts && e0->dur > t->last_dur))
+			t->unsorted = true;
+		t->last_ts = t2->last_ts;
+		t->last_dur = t2->last_dur;
+		if (t->tail)
+			t->tail->next = t2->head;
+		else
+			t->head = t2->head;
+		t->tail = t2->tail;
+		t->n += t2->n;
+		t2->head = t2->tail = NULL;
 		t2->n = 0;
 	}
 	for (size_t i = 0; i < b2->nbe; i++) {
@@ -823,12 +872,24 @@ void builder_merge(struct builder *b, struct builder *b2)
 			p.key.pid = S((uint32_t)p.key.pid);
 		p.name = S(p.name);
 		p.labels = S(p.labels);
-		bool found = false;
-		for (size_t j = 0; j < b->nprocs && !found; j++)
-			found = tkey_eq(&b->procs[j].key, &p.key);
-		if (!found) {
+		struct mproc *q = NULL;
+		for (size_t j = 0; j < b->nprocs && !q; j++)
+			if (tkey_eq(&b->procs[j].key, &p.key))
+				q = &b->procs[j];
+		if (!q) {
 			TT_GROW(b->procs, b->cprocs, b->nprocs + 1);
 			b->procs[b->nprocs++] = p;
+			continue;
+		}
+		/* as if b2's metadata events came after b's: the first name,
+		 * the last labels and sort index */
+		if (q->name == TT_NONE)
+			q->name = p.name;
+		if (p.labels != TT_NONE)
+			q->labels = p.labels;
+		if (p.has_sort) {
+			q->sort = p.sort;
+			q->has_sort = true;
 		}
 	}
 	for (size_t i = 0; i < b2->nthreads; i++) {
@@ -838,12 +899,28 @@ void builder_merge(struct builder *b, struct builder *b2)
 		if (t.key.tid_is_str)
 			t.key.tid = S((uint32_t)t.key.tid);
 		t.name = t.has_name ? S(t.name) : 0;
-		bool found = false;
-		for (size_t j = 0; j < b->nthreads && !found; j++)
-			found = tkey_eq(&b->threads[j].key, &t.key);
-		if (!found) {
+		struct mthread *q = NULL;
+		for (size_t j = 0; j < b->nthreads && !q; j++)
+			if (tkey_eq(&b->threads[j].key, &t.key))
+				q = &b->threads[j];
+		if (!q) {
 			TT_GROW(b->threads, b->cthreads, b->nthreads + 1);
 			b->threads[b->nthreads++] = t;
+			continue;
+		}
+		/* the first name (a different later one is a conflict), the
+		 * last sort index */
+		if (t.has_name) {
+			if (q->has_name && q->name != t.name)
+				tt_report_warn(&b->rep, TT_W_THREAD_NAME, 0);
+			if (!q->has_name) {
+				q->name = t.name;
+				q->has_name = true;
+			}
+		}
+		if (t.has_sort) {
+			q->sort = t.sort;
+			q->has_sort = true;
 		}
 	}
 	for (size_t i = 0; i < b2->ncs; i++) {

@@ -62,8 +62,19 @@ struct csample {
 	double value;
 };
 
+/* recently interned strings: a direct-mapped cache in front of the string
+ * table, so that a repeated name costs one compare instead of a hash over
+ * all its bytes and a probe (a zeroed entry stands for "" = id 0) */
+#define ICACHE_BITS 12
+struct icache_ent {
+	uint64_t head; /* the first 8 bytes (zero-padded) */
+	uint32_t len, id;
+};
+
 struct builder {
 	struct tt_rank *r;
+	struct icache_ent *icache;
+	int fin_threads; /* builder_finish may use this many threads (0 = 1) */
 	uint64_t max_memory;
 	struct tt_load_report rep;
 

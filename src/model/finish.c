@@ -2,6 +2,8 @@
  * event array, runtime->GPU links, counters, statistics. */
 #include "config.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,11 @@ static void push_paired(struct builder *b, const struct be_ev *beg, int64_t end_
 			const struct be_ev *end)
 {
 	struct stage_track *st = &b->tracks[beg->track];
+	/* (both ends are within 4e18 ns of 0: no overflow) */
+	if (end_ts - beg->ts > TT_MAX_DUR_NS) {
+		tt_report_warn(&b->rep, TT_W_LONG_DUR, 0);
+		return;
+	}
 	struct tt_event *e = track_push(st);
 	e->ts = beg->ts;
 	e->dur = end_ts - beg->ts;
@@ -198,42 +205,110 @@ static int track_order(const void *a, const void *b, void *ctx)
 	return 0;
 }
 
-/* ---- sorting one track: indices, then an in-place permutation ---- */
+/* ---- sorting one track ----
+ *
+ * Events are ordered by (start, -duration), ties in the order they came:
+ * while a track is sorted, each event's `track` field holds its position
+ * (reset afterwards), so the order is total and any sort gives the one
+ * result.  Tracks come nearly in order: an event out of place by a few
+ * positions is inserted where it belongs, the rare one far out of place
+ * (an op written when it ends, long after its children) is set aside,
+ * those are sorted, then merged back in one pass. */
 
-static int idx_cmp(const void *a, const void *b, void *ctx)
+static inline bool ev_before(const struct tt_event *x, const struct tt_event *y)
 {
-	const struct tt_event *ev = ctx;
-	const struct tt_event *x = &ev[*(const uint32_t *)a], *y = &ev[*(const uint32_t *)b];
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
+		return x->ts < y->ts;
 	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return 0;
+		return x->dur > y->dur;
+	return x->track < y->track;
+}
+
+static void ev_msort(struct tt_event *a, struct tt_event *tmp, uint32_t n)
+{
+	if (n <= 16) {
+		for (uint32_t i = 1; i < n; i++) {
+			if (!ev_before(&a[i], &a[i - 1]))
+				continue;
+			struct tt_event x = a[i];
+			uint32_t j = i;
+			while (j > 0 && ev_before(&x, &a[j - 1])) {
+				a[j] = a[j - 1];
+				j--;
+			}
+			a[j] = x;
+		}
+		return;
+	}
+	uint32_t h = n / 2;
+	ev_msort(a, tmp, h);
+	ev_msort(a + h, tmp, n - h);
+	if (!ev_before(&a[h], &a[h - 1]))
+		return; /* already in order */
+	memcpy(tmp, a, (size_t)h * sizeof(*a));
+	uint32_t i = 0, j = h, k = 0;
+	while (i < h && j < n) {
+		if (ev_before(&a[j], &tmp[i]))
+			a[k++] = a[j++];
+		else
+			a[k++] = tmp[i++];
+	}
+	while (i < h)
+		a[k++] = tmp[i++];
+}
+
+#define NEAR 16 /* how far back an event is inserted in place */
+
+static void sort_run(struct tt_event *ev, uint32_t n, int depth)
+{
+	struct tt_event *far = NULL;
+	uint32_t nfar = 0, cfar = 0, m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct tt_event x = ev[i];
+		if (m == 0 || !ev_before(&x, &ev[m - 1])) {
+			ev[m++] = x;
+			continue;
+		}
+		if (m > NEAR && ev_before(&x, &ev[m - 1 - NEAR])) {
+			if (nfar == cfar) {
+				cfar = cfar ? cfar * 2 : 64;
+				far = tt_realloc_array(far, cfar, sizeof(*far));
+			}
+			far[nfar++] = x;
+			continue;
+		}
+		uint32_t j = m - 1;
+		while (j > 0 && ev_before(&x, &ev[j - 1]))
+			j--;
+		memmove(ev + j + 1, ev + j, (size_t)(m - j) * sizeof(*ev));
+		ev[j] = x;
+		m++;
+	}
+	if (!nfar)
+		return;
+	/* what was set aside is often a sorted block of its own (Kineto
+	 * writes a thread's runtime calls after its ops) */
+	if (depth < 8) {
+		sort_run(far, nfar, depth + 1);
+	} else {
+		struct tt_event *tmp = tt_malloc(((size_t)nfar / 2 + 1) * sizeof(*tmp));
+		ev_msort(far, tmp, nfar);
+		free(tmp);
+	}
+	/* merge from the back: the free space is at the end of ev */
+	uint32_t k = n, i = m, j = nfar;
+	while (j > 0) {
+		if (i > 0 && ev_before(&far[j - 1], &ev[i - 1]))
+			ev[--k] = ev[--i];
+		else
+			ev[--k] = far[--j];
+	}
+	free(far);
 }
 
 static void sort_events(struct tt_event *ev, uint32_t n)
 {
-	uint32_t *idx = tt_malloc((size_t)n * sizeof(*idx));
-	for (uint32_t i = 0; i < n; i++)
-		idx[i] = i;
-	tt_msort(idx, n, sizeof(*idx), idx_cmp, ev);
-	for (uint32_t i = 0; i < n; i++) {
-		if (idx[i] == i)
-			continue;
-		struct tt_event saved = ev[i];
-		uint32_t j = i;
-		for (;;) {
-			uint32_t k = idx[j];
-			idx[j] = j;
-			if (k == i) {
-				ev[j] = saved;
-				break;
-			}
-			ev[j] = ev[k];
-			j = k;
-		}
-	}
-	free(idx);
+	sort_run(ev, n, 0);
 }
 
 static bool same_event(const struct tt_event *a, const struct tt_event *b)
@@ -245,33 +320,35 @@ static bool same_event(const struct tt_event *a, const struct tt_event *b)
 
 /* ---- links ---- */
 
-struct cref {
-	uint32_t corr, idx;
-};
-
-static int cref_cmp(const void *a, const void *b, void *ctx)
+/* Stable LSD radix sort of 64-bit words by their high 32 bits, one byte
+ * per pass (passes where every word has the same byte are skipped). */
+static void sort_hi32(uint64_t *a, size_t n)
 {
-	const struct cref *x = a, *y = b;
-	(void)ctx;
-	if (x->corr != y->corr)
-		return x->corr < y->corr ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static int link_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct tt_link *x = a, *y = b;
-	(void)ctx;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return x->gpu < y->gpu ? -1 : x->gpu > y->gpu;
-}
-
-static int by_gpu_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct tt_link *l = ctx;
-	uint32_t x = l[*(const uint32_t *)a].gpu, y = l[*(const uint32_t *)b].gpu;
-	return x < y ? -1 : x > y;
+	if (n < 2)
+		return;
+	uint64_t *tmp = tt_malloc(n * sizeof(*tmp));
+	uint64_t *src = a, *dst = tmp;
+	for (int shift = 32; shift < 64; shift += 8) {
+		size_t cnt[256] = {0};
+		for (size_t i = 0; i < n; i++)
+			cnt[(src[i] >> shift) & 0xFF]++;
+		if (cnt[(src[0] >> shift) & 0xFF] == n)
+			continue;
+		size_t sum = 0;
+		for (int k = 0; k < 256; k++) {
+			size_t c = cnt[k];
+			cnt[k] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> shift) & 0xFF]++] = src[i];
+		uint64_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	free(tmp);
 }
 
 static void build_links(struct tt_rank *r)
@@ -291,57 +368,69 @@ static void build_links(struct tt_rank *r)
 	}
 	if (!ng || !nc)
 		return;
-	struct cref *g = tt_malloc(ng * sizeof(*g)), *c = tt_malloc(nc * sizeof(*c));
+	/* (corr, event index) as one word: sorting by corr keeps the indices,
+	 * which were added in order, ascending */
+	uint64_t *g = tt_malloc(ng * sizeof(*g)), *c = tt_malloc(nc * sizeof(*c));
 	ng = nc = 0;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (e->corr == TT_NONE)
 			continue;
 		bool gpu = (e->flags & TT_EF_STREAM) || e->name == sync1 || e->name == sync2;
-		struct cref x = {e->corr, i};
+		uint64_t x = (uint64_t)e->corr << 32 | i;
 		if (gpu)
 			g[ng++] = x;
 		else
 			c[nc++] = x;
 	}
-	tt_msort(g, ng, sizeof(*g), cref_cmp, NULL);
-	tt_msort(c, nc, sizeof(*c), cref_cmp, NULL);
+	sort_hi32(g, ng);
+	sort_hi32(c, nc);
+	/* pairs as (cpu, gpu) words; within one corr they come out in order */
 	size_t cap = 0, n = 0;
-	struct tt_link *links = NULL;
+	uint64_t *pairs = NULL;
 	size_t i = 0, j = 0;
 	while (i < ng && j < nc) {
-		if (g[i].corr < c[j].corr) {
+		uint32_t gc = (uint32_t)(g[i] >> 32), cc = (uint32_t)(c[j] >> 32);
+		if (gc < cc) {
 			i++;
-		} else if (g[i].corr > c[j].corr) {
+		} else if (gc > cc) {
 			j++;
 		} else {
-			uint32_t corr = g[i].corr;
 			size_t i2 = i, j2 = j;
-			while (i2 < ng && g[i2].corr == corr)
+			while (i2 < ng && (uint32_t)(g[i2] >> 32) == gc)
 				i2++;
-			while (j2 < nc && c[j2].corr == corr)
+			while (j2 < nc && (uint32_t)(c[j2] >> 32) == gc)
 				j2++;
-			for (size_t a = j; a < j2; a++)
-				for (size_t b = i; b < i2; b++) {
-					TT_GROW(links, cap, n + 1);
-					links[n].corr = corr;
-					links[n].cpu = c[a].idx;
-					links[n].gpu = g[b].idx;
-					n++;
-				}
+			TT_GROW(pairs, cap, n + (i2 - i) * (j2 - j));
+			for (size_t x = j; x < j2; x++)
+				for (size_t y = i; y < i2; y++)
+					pairs[n++] = (c[x] & 0xFFFFFFFFu) << 32 | (g[y] & 0xFFFFFFFFu);
 			i = i2;
 			j = j2;
 		}
 	}
 	free(g);
 	free(c);
-	tt_msort(links, n, sizeof(*links), link_cmp, NULL);
+	/* by launching event; one launch has one corr, so its GPU ops are
+	 * already in order */
+	sort_hi32(pairs, n);
+	struct tt_link *links = n ? tt_malloc(n * sizeof(*links)) : NULL;
+	uint64_t *by_gpu = tt_malloc((n ? n : 1) * sizeof(*by_gpu));
+	for (size_t k = 0; k < n; k++) {
+		uint32_t cpu = (uint32_t)(pairs[k] >> 32), gpu = (uint32_t)pairs[k];
+		links[k].corr = r->ev[cpu].corr;
+		links[k].cpu = cpu;
+		links[k].gpu = gpu;
+		by_gpu[k] = (uint64_t)gpu << 32 | k;
+	}
+	free(pairs);
+	sort_hi32(by_gpu, n);
 	r->links = links;
 	r->nlinks = (uint32_t)n;
 	r->links_by_gpu = tt_malloc((n ? n : 1) * sizeof(*r->links_by_gpu));
-	for (uint32_t k = 0; k < n; k++)
-		r->links_by_gpu[k] = k;
-	tt_msort(r->links_by_gpu, n, sizeof(*r->links_by_gpu), by_gpu_cmp, links);
+	for (size_t k = 0; k < n; k++)
+		r->links_by_gpu[k] = (uint32_t)by_gpu[k];
+	free(by_gpu);
 }
 
 /* ---- counters ---- */
@@ -380,6 +469,152 @@ static void build_counters(struct builder *b, int64_t base)
 	}
 }
 
+/* ---- the tracks' events into the flat array ---- */
+
+struct fin_track {
+	uint32_t src;   /* builder track */
+	uint32_t nt;    /* its index in the rank */
+	uint32_t off;   /* where its events were copied */
+	uint32_t count; /* events kept */
+	uint64_t nzero, ndup;
+	struct tt_track t;
+};
+
+struct fin_job {
+	struct builder *b;
+	struct tt_rank *r;
+	struct fin_track *ft;
+	uint32_t n;
+	bool drop_zero;
+	int64_t base;
+	uint32_t *by_size; /* tracks, biggest first (threads take them in turn) */
+	atomic_uint next;
+};
+
+/* one track: copy (dropping zero events), sort, drop identical
+ * duplicates, bounds.  Touches only its own track and range. */
+static void finish_track(struct fin_job *j, struct fin_track *f)
+{
+	struct stage_track *st = &j->b->tracks[f->src];
+	struct tt_event *ev = j->r->ev + f->off;
+	uint32_t w = 0;
+	for (struct chunk *c = st->head; c; c = c->next) {
+		for (uint32_t k = 0; k < c->n; k++) {
+			const struct tt_event *e = &c->ev[k];
+			if (j->drop_zero && e->ts == 0 && e->dur == 0 && e->ph == 'X' &&
+			    !(e->flags & TT_EF_MARKER)) {
+				f->nzero++;
+				continue;
+			}
+			ev[w] = *e;
+			ev[w].ts += j->base;
+			ev[w].track = w; /* position, for sort_events */
+			w++;
+		}
+	}
+	free_chunks(st);
+	if (st->unsorted)
+		sort_events(ev, w);
+	/* identical duplicates (merged files) */
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < w; i++) {
+		bool dup = false;
+		for (uint32_t m = k; m-- > 0;) {
+			if (ev[m].ts != ev[i].ts || ev[m].dur != ev[i].dur)
+				break;
+			if (same_event(&ev[m], &ev[i])) {
+				dup = true;
+				break;
+			}
+		}
+		if (dup) {
+			f->ndup++;
+			continue;
+		}
+		ev[k++] = ev[i];
+	}
+	struct tt_track t = st->t;
+	t.t0 = INT64_MAX;
+	t.t1 = INT64_MIN;
+	t.max_dur = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		struct tt_event *e = &ev[i];
+		e->track = f->nt;
+		if (e->dur > t.max_dur)
+			t.max_dur = e->dur;
+		if (e->flags & TT_EF_MARKER)
+			continue;
+		if (e->ts < t.t0)
+			t.t0 = e->ts;
+		if (e->ts + e->dur > t.t1)
+			t.t1 = e->ts + e->dur;
+	}
+	if (k == 0)
+		t.t0 = t.t1 = 0;
+	f->count = k;
+	f->t = t;
+}
+
+static void *track_worker(void *arg)
+{
+	struct fin_job *j = arg;
+	for (;;) {
+		unsigned i = atomic_fetch_add(&j->next, 1);
+		if (i >= j->n)
+			break;
+		finish_track(j, &j->ft[j->by_size[i]]);
+	}
+	return NULL;
+}
+
+static int by_size_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct fin_job *j = ctx;
+	uint32_t x = j->b->tracks[j->ft[*(const uint32_t *)a].src].n;
+	uint32_t y = j->b->tracks[j->ft[*(const uint32_t *)b].src].n;
+	return x > y ? -1 : x < y;
+}
+
+#define PAR_MIN_EVENTS 100000 /* fewer: one thread finishes them faster */
+
+static void run_tracks(struct fin_job *j, size_t total)
+{
+	int nth = j->b->fin_threads > 1 && total >= PAR_MIN_EVENTS ? j->b->fin_threads : 1;
+	if (nth > (int)j->n)
+		nth = (int)j->n;
+	if (nth <= 1) {
+		for (uint32_t i = 0; i < j->n; i++)
+			finish_track(j, &j->ft[i]);
+		return;
+	}
+	j->by_size = tt_malloc(j->n * sizeof(*j->by_size));
+	for (uint32_t i = 0; i < j->n; i++)
+		j->by_size[i] = i;
+	tt_msort(j->by_size, j->n, sizeof(*j->by_size), by_size_cmp, j);
+	atomic_init(&j->next, 0);
+	pthread_t *th = tt_calloc((size_t)nth, sizeof(*th));
+	bool *ok = tt_calloc((size_t)nth, sizeof(*ok));
+	for (int i = 1; i < nth; i++)
+		ok[i] = pthread_create(&th[i], NULL, track_worker, j) == 0;
+	track_worker(j);
+	for (int i = 1; i < nth; i++)
+		if (ok[i])
+			pthread_join(th[i], NULL);
+	free(ok);
+	free(th);
+	free(j->by_size);
+	j->by_size = NULL;
+}
+
+static void warn_n(struct tt_load_report *rep, enum tt_warning w, uint64_t n)
+{
+	if (!n)
+		return;
+	if (!rep->count[w])
+		rep->first_off[w] = 0;
+	rep->count[w] += n;
+}
+
 /* ---- finish ---- */
 
 struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
@@ -395,7 +630,8 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 
 	bool drop_zero = b->nzero && b->min_ts_nonzero != INT64_MAX && b->min_ts_nonzero > 0;
 
-	/* order the tracks, then copy them one by one into the flat array */
+	/* order the tracks; each one's events go to its place in the flat
+	 * array (several tracks at once), then the array is closed up */
 	uint32_t *order = tt_malloc((b->ntracks + 1) * sizeof(*order));
 	uint32_t *newpos = tt_malloc((b->ntracks + 1) * sizeof(*newpos));
 	for (uint32_t i = 0; i < b->ntracks; i++)
@@ -408,70 +644,33 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 		tt_die("more than 4 billion events in one rank");
 	r->ev = tt_malloc((total ? total : 1) * sizeof(*r->ev));
 	r->tracks = tt_calloc(b->ntracks + 1, sizeof(*r->tracks));
+	struct fin_track *ft = tt_calloc(b->ntracks + 1, sizeof(*ft));
+	uint32_t off = 0;
+	for (uint32_t oi = 0; oi < b->ntracks; oi++) {
+		ft[oi].src = order[oi];
+		ft[oi].nt = oi;
+		ft[oi].off = off;
+		off += b->tracks[order[oi]].n;
+	}
+	struct fin_job job = {b, r, ft, (uint32_t)b->ntracks, drop_zero, base, NULL, 0};
+	run_tracks(&job, total);
 	uint32_t w = 0, nt = 0;
 	r->t0 = INT64_MAX;
 	r->t1 = INT64_MIN;
-	for (size_t oi = 0; oi < b->ntracks; oi++) {
-		struct stage_track *st = &b->tracks[order[oi]];
-		struct tt_track t = st->t;
+	for (uint32_t oi = 0; oi < b->ntracks; oi++) {
+		struct fin_track *f = &ft[oi];
+		if (f->off != w && f->count)
+			memmove(r->ev + w, r->ev + f->off, (size_t)f->count * sizeof(*r->ev));
+		struct tt_track t = f->t;
 		t.first = w;
-		for (struct chunk *c = st->head; c; c = c->next) {
-			for (uint32_t j = 0; j < c->n; j++) {
-				struct tt_event *e = &c->ev[j];
-				if (drop_zero && e->ts == 0 && e->dur == 0 && e->ph == 'X' &&
-				    !(e->flags & TT_EF_MARKER)) {
-					tt_report_warn(&b->rep, TT_W_ZERO_TS, 0);
-					continue;
-				}
-				r->ev[w] = *e;
-				r->ev[w].ts += base;
-				r->ev[w].track = nt;
-				w++;
-			}
-		}
-		free_chunks(st);
-		t.count = w - t.first;
-		if (st->unsorted)
-			sort_events(r->ev + t.first, t.count);
-		/* identical duplicates (merged files) */
-		uint32_t k = t.first;
-		for (uint32_t j = t.first; j < t.first + t.count; j++) {
-			bool dup = false;
-			for (uint32_t m = k; m-- > t.first;) {
-				if (r->ev[m].ts != r->ev[j].ts || r->ev[m].dur != r->ev[j].dur)
-					break;
-				if (same_event(&r->ev[m], &r->ev[j])) {
-					dup = true;
-					break;
-				}
-			}
-			if (dup) {
-				tt_report_warn(&b->rep, TT_W_DUP_EVENT, 0);
-				continue;
-			}
-			r->ev[k++] = r->ev[j];
-		}
-		w = k;
-		t.count = w - t.first;
-		t.t0 = INT64_MAX;
-		t.t1 = INT64_MIN;
-		t.max_dur = 0;
-		for (uint32_t j = t.first; j < w; j++) {
-			const struct tt_event *e = &r->ev[j];
-			if (e->dur > t.max_dur)
-				t.max_dur = e->dur;
-			if (e->flags & TT_EF_MARKER)
-				continue;
-			if (e->ts < t.t0)
-				t.t0 = e->ts;
-			if (e->ts + e->dur > t.t1)
-				t.t1 = e->ts + e->dur;
-		}
-		if (t.count == 0)
-			t.t0 = t.t1 = 0;
+		t.count = f->count;
+		w += f->count;
+		warn_n(&b->rep, TT_W_ZERO_TS, f->nzero);
+		warn_n(&b->rep, TT_W_DUP_EVENT, f->ndup);
 		newpos[order[oi]] = nt;
 		r->tracks[nt++] = t;
 	}
+	free(ft);
 	r->nev = w;
 	r->ntracks = nt;
 	if (w < total)
