@@ -283,6 +283,17 @@ int cmd_tui(struct cli *c)
 	char label[512];
 	describe(m, m2, c, label, sizeof(label));
 	struct tt_app *a = tt_app_new(m, m2, &c->ropts, keys, label);
+	/* the timeline indexes its tracks once (a pass over their events): do it
+	 * now, while loading, so that no key press pays for it later */
+	{
+		struct tt_grid g;
+		tt_grid_init(&g, 160, 50);
+		tt_app_show(a, 8);
+		tt_app_draw(a, &g);
+		tt_app_show(a, 0);
+		tt_grid_free(&g);
+		a->status[0] = '\0';
+	}
 	if (c->diff)
 		tt_app_show(a, 9);
 	if (c->headless) {
