@@ -112,6 +112,8 @@ struct tt_table {
 struct tt_table *tt_table_new(const char *name, const struct tt_col *cols, int ncols);
 void tt_table_free(struct tt_table *t);
 size_t tt_table_add_row(struct tt_table *t);
+/* A deep copy (cells, strings, title and notes). */
+struct tt_table *tt_table_copy(const struct tt_table *t);
 /* Append a column (empty cells); returns its index. */
 int tt_table_add_col(struct tt_table *t, const struct tt_col *c);
 void tt_table_set_str(struct tt_table *t, size_t row, int col, const char *s);

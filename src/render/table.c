@@ -47,6 +47,26 @@ size_t tt_table_add_row(struct tt_table *t)
 	return t->nrows++;
 }
 
+struct tt_table *tt_table_copy(const struct tt_table *t)
+{
+	struct tt_table *c = tt_table_new(t->name, t->cols, t->ncols);
+	if (t->title)
+		c->title = tt_strdup(t->title);
+	for (size_t i = 0; i < t->nnotes; i++)
+		tt_table_add_note(c, "%s", t->notes[i]);
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t k = tt_table_add_row(c);
+		for (int col = 0; col < t->ncols; col++) {
+			const struct tt_cell *x = tt_table_cell(t, r, col);
+			if (x->kind == TT_CV_S)
+				tt_table_set_str(c, k, col, x->v.s);
+			else
+				c->cells[k * (size_t)c->ncols + (size_t)col] = *x;
+		}
+	}
+	return c;
+}
+
 int tt_table_add_col(struct tt_table *t, const struct tt_col *c)
 {
 	int nc = t->ncols + 1;

@@ -159,28 +159,11 @@ void tt_pane_set_table(struct tt_pane *p, struct tt_table *t)
 
 int tt_pane_report(struct tt_pane *p, const char *name, const char *table)
 {
-	struct tt_table **t;
-	size_t n;
-	struct tt_err err;
-	tt_err_clear(&err);
-	if (tt_report_build(name, p->app->m, p->app->m2, &p->app->ropts, &t, &n, &err)) {
-		snprintf(p->msg, sizeof(p->msg), "%s", err.msg);
+	struct tt_table *keep = tt_app_table(p->app, name, table, p->msg, sizeof(p->msg));
+	if (!keep)
 		return -1;
-	}
-	int found = -1;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(t[i]->name, table) == 0)
-			found = (int)i;
-	if (found < 0) {
-		snprintf(p->msg, sizeof(p->msg), "no %s table", table);
-		tt_tables_free(t, n);
-		return -1;
-	}
-	struct tt_table *keep = t[found];
-	t[found] = NULL;
 	for (size_t i = 0; i < keep->nnotes; i++)
 		tt_pane_head(p, TT_ROLE_DIM, "%s", keep->notes[i]);
-	tt_tables_free(t, n);
 	tt_pane_set_table(p, keep);
 	return 0;
 }
@@ -217,6 +200,7 @@ struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
 	snprintf(a->label, sizeof(a->label), "%s", label ? label : "");
 	a->w = 80;
 	a->h = 24;
+	tt_app_prefetch(a);
 	return a;
 }
 
@@ -233,6 +217,7 @@ void tt_app_free(struct tt_app *a)
 	pop_all(a);
 	for (int i = 0; i < 10; i++)
 		tt_pane_free(a->top[i]);
+	tt_rcache_free(a);
 	free(a->ranks);
 	free(a);
 }
@@ -297,6 +282,7 @@ static void ranks_changed(struct tt_app *a)
 {
 	a->ropts.a.ranks = a->ranks;
 	a->ropts.a.nranks = a->nranks;
+	tt_rcache_invalidate(a);
 	pop_all(a);
 	for (int i = 0; i < 10; i++) {
 		tt_pane_free(a->top[i]);

@@ -18,6 +18,10 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 	int n = 0;
 	tt_app_draw(a, &g); /* the first screen, as a terminal would show it */
 	while (s && (s = tt_key_next(s, key, sizeof(key))) != NULL) {
+		if (strcmp(key, "<Wait>") == 0) {
+			tt_app_wait_prefetch(a);
+			continue;
+		}
 		if (strcmp(key, "<Dump>") == 0) {
 			tt_app_draw(a, &g);
 			tt_grid_dump(&g, out);

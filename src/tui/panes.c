@@ -196,19 +196,8 @@ static struct tt_pane *drill_rank_column(struct tt_pane *p, size_t row)
 /* a table of the report, or NULL */
 static struct tt_table *report_table(struct tt_app *a, const char *name, const char *table)
 {
-	struct tt_table **t;
-	size_t n;
-	struct tt_err err;
-	if (tt_report_build(name, a->m, NULL, &a->ropts, &t, &n, &err))
-		return NULL;
-	struct tt_table *keep = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(t[i]->name, table) == 0) {
-			keep = t[i];
-			t[i] = NULL;
-		}
-	tt_tables_free(t, n);
-	return keep;
+	char msg[300];
+	return tt_app_table(a, name, table, msg, sizeof(msg));
 }
 
 static int overview_open(struct tt_pane *p)
@@ -401,23 +390,11 @@ static const struct tt_pane_ops temporal_ops = {
 
 static int idle_open(struct tt_pane *p)
 {
-	struct tt_table **tabs;
-	size_t ntabs;
-	struct tt_err err;
-	struct tt_table *src = NULL, *stats = NULL, *gaps = NULL;
-	if (tt_report_build("idle", p->app->m, NULL, &p->app->ropts, &tabs, &ntabs, &err) == 0) {
-		for (size_t i = 0; i < ntabs; i++) {
-			struct tt_table **want = strcmp(tabs[i]->name, "idle_time_breakdown") == 0 ? &src :
-						 strcmp(tabs[i]->name, "idle_interval_stats") == 0 ? &stats :
-						 strcmp(tabs[i]->name, "idle_gaps") == 0	    ? &gaps :
-												      NULL;
-			if (want) {
-				*want = tabs[i];
-				tabs[i] = NULL;
-			}
-		}
-		tt_tables_free(tabs, ntabs);
-	}
+	/* from the reports built once (in the background when the app starts) */
+	char msg[300];
+	struct tt_table *src = tt_app_table(p->app, "idle", "idle_time_breakdown", msg, sizeof(msg));
+	struct tt_table *stats = tt_app_table(p->app, "idle", "idle_interval_stats", msg, sizeof(msg));
+	struct tt_table *gaps = tt_app_table(p->app, "idle", "idle_gaps", msg, sizeof(msg));
 	if (!src || !src->nrows) {
 		snprintf(p->msg, sizeof(p->msg), "no GPU activity in the ranks shown");
 		tt_table_free(src);
@@ -980,8 +957,9 @@ static void sparkline(const struct tt_sample *pts, size_t n, int64_t t0, int64_t
 
 static int counters_open(struct tt_pane *p)
 {
-	struct tt_counters c;
-	tt_counters_compute(p->app->m, &p->app->ropts.a, &c);
+	/* the series, computed once (in the background when the app starts) */
+	const struct tt_counters *cs = tt_app_counters(p->app);
+	const struct tt_counters c = *cs;
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "series", .type = TT_C_STR, .width = 22},
@@ -1025,7 +1003,6 @@ static int counters_open(struct tt_pane *p)
 			tt_table_set_str(t, k, 6, spark);
 		}
 	}
-	tt_counters_free(&c);
 	tt_pane_set_table(p, t);
 	/* queue length >= 1024: launches stall */
 	for (size_t i = 0; i < t->nrows; i++)
