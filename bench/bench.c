@@ -389,6 +389,5 @@ int main(int argc, char **argv)
 		failed("reopen", &ro);
 	}
 
-	printf("\nTUI redraw: (not built yet)   target <= 30 ms per key on 10 M events\n");
 	return 0;
 }
