@@ -55,6 +55,13 @@ size_t tt_bar(char *buf, size_t n, double f, int width);
 size_t tt_bar_stacked(char *buf, size_t n, const double *f, const char *const *g, int k,
 		      int width);
 
+/* A sparkline of v[0..n) scaled to vmax: one block character per value
+ * (ASCII " .:-=+*#@" with the ASCII glyph set).  Returns bytes. */
+size_t tt_sparkline(char *buf, size_t cap, const float *v, int n, double vmax);
+/* The glyph of segment i (0..3) of a stacked bar as tt_grid_stack draws it:
+ * a block shade, or ascii[i] with the ASCII glyph set. */
+const char *tt_stack_glyph(const char *ascii, int i);
+
 /* ---- tables ---- */
 
 enum tt_ctype {

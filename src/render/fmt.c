@@ -216,3 +216,46 @@ size_t tt_bar_stacked(char *buf, size_t n, const double *f, const char *const *g
 		buf[i] = '\0';
 	return i;
 }
+
+static const char *const block_shades[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
+					   "\xE2\x96\x91"};
+
+const char *tt_stack_glyph(const char *ascii, int i)
+{
+	static char one[4][2]; /* (segment i's ASCII glyph as a string) */
+	if (!tt_render_ascii())
+		return block_shades[i & 3];
+	one[i & 3][0] = ascii[i];
+	one[i & 3][1] = '\0';
+	return one[i & 3];
+}
+
+size_t tt_sparkline(char *buf, size_t cap, const float *v, int n, double vmax)
+{
+	static const char *const uni[] = {" ",
+					  "\xE2\x96\x81",
+					  "\xE2\x96\x82",
+					  "\xE2\x96\x83",
+					  "\xE2\x96\x84",
+					  "\xE2\x96\x85",
+					  "\xE2\x96\x86",
+					  "\xE2\x96\x87",
+					  "\xE2\x96\x88"};
+	static const char asc[] = " .:-=+*#@";
+	size_t k = 0;
+	for (int i = 0; i < n && k + 4 < cap; i++) {
+		double x = v[i];
+		int lvl = vmax > 0 && x > 0 ? (int)ceil(x / vmax * 8) : 0;
+		lvl = lvl > 8 ? 8 : lvl < 0 ? 0 : lvl;
+		if (tt_render_ascii()) {
+			buf[k++] = asc[lvl];
+		} else {
+			size_t l = strlen(uni[lvl]);
+			memcpy(buf + k, uni[lvl], l);
+			k += l;
+		}
+	}
+	if (cap)
+		buf[k] = '\0';
+	return k;
+}

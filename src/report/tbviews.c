@@ -30,37 +30,6 @@ static bool tb_want(const struct tt_report_opts *o, const char *table)
 	return o->format != TT_FMT_TABLE || (o->table && strcmp(o->table, table) == 0);
 }
 
-/* A sparkline of v[0..n) scaled to vmax: one block character per value
- * (ASCII " .:-=+*#@" with the ASCII glyph set). */
-static void tb_sparkline(const float *v, int n, double vmax, char *buf, size_t cap)
-{
-	static const char *const uni[] = {" ",
-					  "\xE2\x96\x81",
-					  "\xE2\x96\x82",
-					  "\xE2\x96\x83",
-					  "\xE2\x96\x84",
-					  "\xE2\x96\x85",
-					  "\xE2\x96\x86",
-					  "\xE2\x96\x87",
-					  "\xE2\x96\x88"};
-	static const char asc[] = " .:-=+*#@";
-	size_t k = 0;
-	for (int i = 0; i < n && k + 4 < cap; i++) {
-		double x = v[i];
-		int lvl = vmax > 0 && x > 0 ? (int)ceil(x / vmax * 8) : 0;
-		lvl = lvl > 8 ? 8 : lvl < 0 ? 0 : lvl;
-		if (tt_render_ascii()) {
-			buf[k++] = asc[lvl];
-		} else {
-			size_t l = strlen(uni[lvl]);
-			memcpy(buf + k, uni[lvl], l);
-			k += l;
-		}
-	}
-	if (cap)
-		buf[k < cap ? k : cap - 1] = '\0';
-}
-
 /* bytes >= 0: an integer cell (CSV/JSON) and its "1.5 GB" text (text table) */
 static void tb_set_bytes(struct tt_table *t, size_t row, int col_int, int col_text, int64_t bytes)
 {
@@ -129,7 +98,7 @@ static struct tt_table *util_dev_table(const struct tt_util *u)
 		tt_table_set_num(t, k, 9, d->occ_pct);
 		if (d->num_sms > 0)
 			tt_table_set_int(t, k, 10, d->num_sms);
-		tb_sparkline(d->series, u->nbuckets, 1.0, spark, sizeof(spark));
+		tt_sparkline(spark, sizeof(spark), d->series, u->nbuckets, 1.0);
 		tt_table_set_str(t, k, 11, spark);
 		tt_table_set_int(t, k, 12, d->kernel_busy_ns);
 		tt_table_set_int(t, k, 13, d->nmem);
@@ -579,7 +548,7 @@ static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_
 			int64_t v = tt_mem_max(d, x, y > x ? y : x + 1, false);
 			series[b] = v > 0 ? (float)v : 0;
 		}
-		tb_sparkline(series, TT_UTIL_BUCKETS, (double)d->peak_alloc, spark, sizeof(spark));
+		tt_sparkline(spark, sizeof(spark), series, TT_UTIL_BUCKETS, (double)d->peak_alloc);
 		tt_table_set_str(t, k, 16, spark);
 		tt_table_set_int(t, k, 17, (int64_t)d->ri);
 		tt_table_set_int(t, k, 18, d->device);

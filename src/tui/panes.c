@@ -11,48 +11,9 @@
 #include "tracetop/counters.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
+#include "paneutil.h"
 
 /* ---- helpers ---- */
-
-static int col(const struct tt_table *t, const char *name)
-{
-	return tt_table_col(t, name);
-}
-
-static double num(const struct tt_table *t, size_t row, const char *name)
-{
-	int c = col(t, name);
-	return c < 0 ? NAN : tt_cell_num(tt_table_cell(t, row, c));
-}
-
-static const char *str(const struct tt_table *t, size_t row, const char *name)
-{
-	int c = col(t, name);
-	if (c < 0)
-		return "";
-	const struct tt_cell *x = tt_table_cell(t, row, c);
-	return x->kind == TT_CV_S ? x->v.s : "";
-}
-
-static void add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
-		    double max)
-{
-	int src = col(t, of);
-	if (src < 0)
-		return;
-	struct tt_col c = {.name = "bar", .title = title, .type = TT_C_BAR, .bar_of = src,
-			   .bar_max = max};
-	c.role[0] = (uint8_t)role;
-	tt_table_add_col(t, &c);
-}
-
-static size_t rank_index(const struct tt_model *m, int64_t rank)
-{
-	for (size_t i = 0; i < m->nranks; i++)
-		if (m->ranks[i]->rank == rank)
-			return i;
-	return SIZE_MAX;
-}
 
 static double median(double *v, size_t n)
 {
@@ -65,19 +26,6 @@ static double median(double *v, size_t n)
 			v[j - 1] = t;
 		}
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* The glyph of segment i of a stacked bar, as tt_grid_stack draws it. */
-static const char *seg(const char *ascii, int i)
-{
-	static const char *const blocks[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
-					     "\xE2\x96\x91"};
-	static char one[4][2];
-	if (!tt_render_ascii())
-		return blocks[i & 3];
-	one[i & 3][0] = ascii[i];
-	one[i & 3][1] = '\0';
-	return one[i & 3];
 }
 
 /* ---- a rank: its streams and threads ---- */
@@ -135,7 +83,7 @@ static int rank_open(struct tt_pane *p)
 		tt_table_set_str(t, k, 5, li != TT_NONE ? tt_ev_name(r, &r->ev[li]) : "");
 		tt_table_set_int(t, k, 6, ti);
 	}
-	add_bar(t, "busy_pctg", "busy", TT_ROLE_BAR_COMP, 100);
+	pane_add_bar(t, "busy_pctg", "busy", TT_ROLE_BAR_COMP, 100);
 	char sp[32];
 	tt_fmt_dur(sp, sizeof(sp), span);
 	tt_pane_head(p, TT_ROLE_DIM, "%s: span %s, %u events, %u kernels, %u CPU ops. Enter: timeline of the track",
@@ -148,15 +96,10 @@ static struct tt_pane *rank_drill(struct tt_pane *p, size_t row)
 {
 	struct rank_state *s = p->state;
 	const struct tt_rank *r = p->app->m->ranks[s->ri];
-	uint32_t ti = (uint32_t)num(p->table, row, "track_index");
+	uint32_t ti = (uint32_t)pane_num(p->table, row, "track_index");
 	const struct tt_track *tr = &r->tracks[ti];
 	/* open at the track's first event */
 	return tt_timeline_new(p->app, s->ri, tr->count ? tr->first : TT_NONE, r->t0);
-}
-
-static void free_state(struct tt_pane *p)
-{
-	free(p->state);
 }
 
 static const struct tt_pane_ops rank_ops = {
@@ -166,13 +109,13 @@ static const struct tt_pane_ops rank_ops = {
 		"(union of their events) and the longest event.  Enter opens the timeline of the "
 		"track.",
 	.open = rank_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = rank_drill,
 };
 
 struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank)
 {
-	size_t ri = rank_index(a->m, rank);
+	size_t ri = pane_rank_index(a->m, rank);
 	if (ri == SIZE_MAX)
 		return NULL;
 	struct tt_pane *p = tt_pane_new(a, &rank_ops);
@@ -185,7 +128,7 @@ struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank)
 
 static struct tt_pane *drill_rank_column(struct tt_pane *p, size_t row)
 {
-	double r = num(p->table, row, "rank");
+	double r = pane_num(p->table, row, "rank");
 	if (isnan(r))
 		return NULL;
 	return tt_rank_pane(p->app, (int64_t)r);
@@ -231,27 +174,27 @@ static int overview_open(struct tt_pane *p)
 		tt_table_set_int(t, k, 0, rank);
 		double span = NAN;
 		for (size_t i = 0; tmp && i < tmp->nrows; i++)
-			if (num(tmp, i, "rank") == (double)rank) {
-				span = num(tmp, i, "kernel_time(us)"); /* duration cells hold ns */
-				tt_table_set_num(t, k, 3, num(tmp, i, "compute_time_pctg"));
-				tt_table_set_num(t, k, 6, num(tmp, i, "idle_time_pctg"));
-				tt_table_set_num(t, k, 10, num(tmp, i, "non_compute_time_pctg"));
+			if (pane_num(tmp, i, "rank") == (double)rank) {
+				span = pane_num(tmp, i, "kernel_time(us)"); /* duration cells hold ns */
+				tt_table_set_num(t, k, 3, pane_num(tmp, i, "compute_time_pctg"));
+				tt_table_set_num(t, k, 6, pane_num(tmp, i, "idle_time_pctg"));
+				tt_table_set_num(t, k, 10, pane_num(tmp, i, "non_compute_time_pctg"));
 			}
 		for (size_t i = 0; sum && i < sum->nrows; i++)
-			if (num(sum, i, "rank") == (double)rank) {
-				tt_table_set_num(t, k, 2, num(sum, i, "gpu_busy_pctg"));
+			if (pane_num(sum, i, "rank") == (double)rank) {
+				tt_table_set_num(t, k, 2, pane_num(sum, i, "gpu_busy_pctg"));
 				if (isnan(span))
-					tt_table_set_int(t, k, 1, (int64_t)num(sum, i, "span"));
+					tt_table_set_int(t, k, 1, (int64_t)pane_num(sum, i, "span"));
 			}
 		if (!isnan(span))
 			tt_table_set_int(t, k, 1, (int64_t)span);
 		/* communication and memory: time in any label that names them */
 		double comm = 0, mem = 0;
 		for (size_t i = 0; kt && i < kt->nrows; i++) {
-			if (num(kt, i, "rank") != (double)rank)
+			if (pane_num(kt, i, "rank") != (double)rank)
 				continue;
-			const char *lab = str(kt, i, "kernel_type");
-			double v = num(kt, i, "sum");
+			const char *lab = pane_str(kt, i, "kernel_type");
+			double v = pane_num(kt, i, "sum");
 			if (strstr(lab, "COMMUNICATION"))
 				comm += v;
 			if (strstr(lab, "MEMORY"))
@@ -262,16 +205,16 @@ static int overview_open(struct tt_pane *p)
 			tt_table_set_num(t, k, 5, 100 * mem / span);
 		}
 		for (size_t i = 0; ov && i < ov->nrows; i++)
-			if (num(ov, i, "rank") == (double)rank)
-				tt_table_set_num(t, k, 7, num(ov, i, "comp_comm_overlap_pctg"));
+			if (pane_num(ov, i, "rank") == (double)rank)
+				tt_table_set_num(t, k, 7, pane_num(ov, i, "comp_comm_overlap_pctg"));
 		double best = -1;
 		for (size_t i = 0; kb && i < kb->nrows; i++) {
-			if (num(kb, i, "rank") != (double)rank || strcmp(str(kb, i, "name"), "others") == 0)
+			if (pane_num(kb, i, "rank") != (double)rank || strcmp(pane_str(kb, i, "name"), "others") == 0)
 				continue;
-			double v = num(kb, i, "sum (us)");
+			double v = pane_num(kb, i, "sum (us)");
 			if (v > best) {
 				best = v;
-				tt_table_set_str(t, k, 8, str(kb, i, "name"));
+				tt_table_set_str(t, k, 8, pane_str(kb, i, "name"));
 			}
 		}
 	}
@@ -332,7 +275,7 @@ static int overview_open(struct tt_pane *p)
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "%zu rank%s; %% of each rank's GPU span (HTA's view); bar: %s compute %s other "
 		     "busy %s idle. Enter: the rank's streams",
-		     n, n == 1 ? "" : "s", seg("#=.", 0), seg("#=.", 1), seg("#=.", 2));
+		     n, n == 1 ? "" : "s", tt_stack_glyph("#=.", 0), tt_stack_glyph("#=.", 1), tt_stack_glyph("#=.", 2));
 	tt_table_free(sum);
 	tt_table_free(tmp);
 	tt_table_free(ov);
@@ -362,16 +305,16 @@ static int temporal_open(struct tt_pane *p)
 	struct tt_table *t = p->table;
 	struct tt_col stack = {.name = "bar", .title = "compute/non-compute/idle",
 			       .type = TT_C_STACK, .nstack = 3, .bar_max = 100, .glyphs = "#=."};
-	stack.stack[0] = col(t, "compute_time_pctg");
-	stack.stack[1] = col(t, "non_compute_time_pctg");
-	stack.stack[2] = col(t, "idle_time_pctg");
+	stack.stack[0] = tt_table_col(t, "compute_time_pctg");
+	stack.stack[1] = tt_table_col(t, "non_compute_time_pctg");
+	stack.stack[2] = tt_table_col(t, "idle_time_pctg");
 	stack.role[0] = TT_ROLE_BAR_COMP;
 	stack.role[1] = TT_ROLE_BAR_OTHER;
 	stack.role[2] = TT_ROLE_BAR_IDLE;
 	tt_table_add_col(t, &stack);
 	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM, "%s compute  %s non-compute (communication, memory, other)  %s idle",
-		     seg("#=.", 0), seg("#=.", 1), seg("#=.", 2));
+		     tt_stack_glyph("#=.", 0), tt_stack_glyph("#=.", 1), tt_stack_glyph("#=.", 2));
 	return 0;
 }
 
@@ -414,7 +357,7 @@ static int idle_open(struct tt_pane *p)
 	};
 	struct tt_table *t = tt_table_new("idle", cols, (int)TT_ARRAY_SIZE(cols));
 	for (size_t i = 0; i < src->nrows; i++) {
-		double rank = num(src, i, "rank"), stream = num(src, i, "stream");
+		double rank = pane_num(src, i, "rank"), stream = pane_num(src, i, "stream");
 		size_t k = SIZE_MAX;
 		for (size_t j = 0; j < t->nrows; j++)
 			if (tt_cell_num(tt_table_cell(t, j, 0)) == rank &&
@@ -429,8 +372,8 @@ static int idle_open(struct tt_pane *p)
 			/* the largest gap: the max of its categories' intervals (us) */
 			double mx = NAN;
 			for (size_t j = 0; stats && j < stats->nrows; j++)
-				if (num(stats, j, "rank") == rank && num(stats, j, "stream") == stream) {
-					double c = num(stats, j, "count"), x = num(stats, j, "max");
+				if (pane_num(stats, j, "rank") == rank && pane_num(stats, j, "stream") == stream) {
+					double c = pane_num(stats, j, "count"), x = pane_num(stats, j, "max");
 					if (c > 0)
 						tt_table_set_int(t, k, 6, tt_table_cell(t, k, 6)->v.i +
 									     (int64_t)c);
@@ -440,9 +383,9 @@ static int idle_open(struct tt_pane *p)
 			if (!isnan(mx))
 				tt_table_set_int(t, k, 7, (int64_t)llround(mx * 1000));
 		}
-		const char *cat = str(src, i, "idle_category");
+		const char *cat = pane_str(src, i, "idle_category");
 		int c = strcmp(cat, "host_wait") == 0 ? 2 : strcmp(cat, "kernel_wait") == 0 ? 3 : 4;
-		int64_t v = (int64_t)llround(num(src, i, "idle_time")); /* ns */
+		int64_t v = (int64_t)llround(pane_num(src, i, "idle_time")); /* ns */
 		tt_table_set_int(t, k, c, tt_table_cell(t, k, c)->v.i + v);
 		tt_table_set_int(t, k, 5, tt_table_cell(t, k, 5)->v.i + v);
 	}
@@ -462,20 +405,20 @@ static int idle_open(struct tt_pane *p)
 	/* the answer to "where is the largest gap?" */
 	if (gaps && gaps->nrows) {
 		char d[32], at[32];
-		tt_fmt_dur(d, sizeof(d), (int64_t)num(gaps, 0, "duration"));
-		tt_fmt_dur(at, sizeof(at), (int64_t)num(gaps, 0, "start"));
+		tt_fmt_dur(d, sizeof(d), (int64_t)pane_num(gaps, 0, "duration"));
+		tt_fmt_dur(at, sizeof(at), (int64_t)pane_num(gaps, 0, "start"));
 		tt_pane_head(p, TT_ROLE_MARKED,
 			     "largest gap: rank %lld stream %lld, %s long, %s after the rank's first "
 			     "GPU event (%s)",
-			     (long long)num(gaps, 0, "rank"), (long long)num(gaps, 0, "stream"), d, at,
-			     str(gaps, 0, "idle_category"));
+			     (long long)pane_num(gaps, 0, "rank"), (long long)pane_num(gaps, 0, "stream"), d, at,
+			     pane_str(gaps, 0, "idle_category"));
 	}
 	tt_table_free(gaps);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "gaps between consecutive kernels of a stream: host wait (the launch came "
 		     "late), kernel wait (< %.0f us), other; bar: %s host wait %s kernel wait %s "
 		     "other. Enter: the stream's largest gaps",
-		     p->app->ropts.kernel_delay_us, seg("#=.", 0), seg("#=.", 1), seg("#=.", 2));
+		     p->app->ropts.kernel_delay_us, tt_stack_glyph("#=.", 0), tt_stack_glyph("#=.", 1), tt_stack_glyph("#=.", 2));
 	return 0;
 }
 
@@ -507,7 +450,7 @@ static int gaps_open(struct tt_pane *p)
 	/* keep this stream's gaps */
 	struct tt_table *k = tt_table_new("gaps", t->cols, t->ncols);
 	for (size_t i = 0; i < t->nrows; i++) {
-		if (num(t, i, "rank") != (double)s->rank || num(t, i, "stream") != (double)s->stream)
+		if (pane_num(t, i, "rank") != (double)s->rank || pane_num(t, i, "stream") != (double)s->stream)
 			continue;
 		size_t r = tt_table_add_row(k);
 		for (int c = 0; c < t->ncols; c++) {
@@ -521,7 +464,7 @@ static int gaps_open(struct tt_pane *p)
 		}
 	}
 	tt_table_free(t);
-	add_bar(k, "duration", "duration", TT_ROLE_BAR_IDLE, 0);
+	pane_add_bar(k, "duration", "duration", TT_ROLE_BAR_IDLE, 0);
 	tt_pane_set_table(p, k);
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the timeline at the gap, with its neighbours");
 	if (!k->nrows)
@@ -531,7 +474,7 @@ static int gaps_open(struct tt_pane *p)
 
 static struct tt_pane *gap_drill(struct tt_pane *p, size_t row)
 {
-	double ri = num(p->table, row, "rank_index"), prev = num(p->table, row, "prev_event");
+	double ri = pane_num(p->table, row, "rank_index"), prev = pane_num(p->table, row, "prev_event");
 	if (isnan(ri) || isnan(prev))
 		return NULL;
 	return tt_timeline_new(p->app, (size_t)ri, (uint32_t)prev, 0);
@@ -543,7 +486,7 @@ static const struct tt_pane_ops gaps_ops = {
 	.help = "The largest gaps between consecutive kernels of one stream, with their category "
 		"and the kernels before and after.  Enter opens the timeline there.",
 	.open = gaps_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = gap_drill,
 };
 
@@ -551,8 +494,8 @@ static struct tt_pane *idle_drill(struct tt_pane *p, size_t row)
 {
 	struct tt_pane *np = tt_pane_new(p->app, &gaps_ops);
 	struct gaps_state *s = tt_calloc(1, sizeof(*s));
-	s->rank = (int64_t)num(p->table, row, "rank");
-	s->stream = (int64_t)num(p->table, row, "stream");
+	s->rank = (int64_t)pane_num(p->table, row, "rank");
+	s->stream = (int64_t)pane_num(p->table, row, "stream");
 	np->state = s;
 	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld stream %lld", (long long)s->rank,
 		 (long long)s->stream);
@@ -584,27 +527,27 @@ static int kernels_open(struct tt_pane *p)
 		k += (size_t)snprintf(line, sizeof(line), "time by type:");
 		for (size_t i = 0; i < types->nrows && k < sizeof(line) - 64; i++)
 			k += (size_t)snprintf(line + k, sizeof(line) - k, "  %s %.1f%%",
-					      str(types, i, "kernel_type"), num(types, i, "percentage"));
+					      pane_str(types, i, "kernel_type"), pane_num(types, i, "percentage"));
 		tt_pane_head(p, TT_ROLE_DEFAULT, "%s", line);
 		tt_table_free(types);
 	}
-	add_bar(p->table, "total (us)", "total", TT_ROLE_BAR_COMP, 0);
+	pane_add_bar(p->table, "total (us)", "total", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, p->table);
-	tt_pane_sort(p, col(p->table, "total (us)"), true);
+	tt_pane_sort(p, tt_table_col(p->table, "total (us)"), true);
 	/* the answer to "which kernel costs most, and where is it slowest?" */
 	size_t top = p->nrows ? p->rows[0] : SIZE_MAX;
-	if (top != SIZE_MAX && !isnan(num(p->table, top, "max_rank"))) {
+	if (top != SIZE_MAX && !isnan(pane_num(p->table, top, "max_rank"))) {
 		char tot[32], mx[32], mn[32];
 		struct tt_table *t = p->table;
-		tt_fmt_dur(tot, sizeof(tot), (int64_t)num(t, top, "total (us)"));
-		tt_fmt_dur(mx, sizeof(mx), (int64_t)num(t, top, "max (us)"));
-		tt_fmt_dur(mn, sizeof(mn), (int64_t)num(t, top, "min (us)"));
+		tt_fmt_dur(tot, sizeof(tot), (int64_t)pane_num(t, top, "total (us)"));
+		tt_fmt_dur(mx, sizeof(mx), (int64_t)pane_num(t, top, "max (us)"));
+		tt_fmt_dur(mn, sizeof(mn), (int64_t)pane_num(t, top, "min (us)"));
 		tt_pane_head(p, TT_ROLE_MARKED,
 			     "most time: %s, %s on %lld rank%s; most on rank %lld (%s), least on rank "
 			     "%lld (%s)",
-			     str(t, top, "name"), tot, (long long)num(t, top, "ranks"),
-			     num(t, top, "ranks") == 1 ? "" : "s", (long long)num(t, top, "max_rank"), mx,
-			     (long long)num(t, top, "min_rank"), mn);
+			     pane_str(t, top, "name"), tot, (long long)pane_num(t, top, "ranks"),
+			     pane_num(t, top, "ranks") == 1 ? "" : "s", (long long)pane_num(t, top, "max_rank"), mx,
+			     (long long)pane_num(t, top, "min_rank"), mn);
 	}
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "top kernels over the ranks shown (min/median/max rank by total time). Enter: "
@@ -702,7 +645,7 @@ static int kernel_open(struct tt_pane *p)
 		tt_table_set_int(t, k, 5, v[i].ev);
 	}
 	free(v);
-	add_bar(t, "duration", "duration", TT_ROLE_BAR_COMP, 0);
+	pane_add_bar(t, "duration", "duration", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM, "slowest instances first; start: since the rank's first event. "
 				     "Enter: the timeline at the instance");
@@ -711,8 +654,8 @@ static int kernel_open(struct tt_pane *p)
 
 static struct tt_pane *instance_drill(struct tt_pane *p, size_t row)
 {
-	return tt_timeline_new(p->app, (size_t)num(p->table, row, "rank_index"),
-			       (uint32_t)num(p->table, row, "event"), 0);
+	return tt_timeline_new(p->app, (size_t)pane_num(p->table, row, "rank_index"),
+			       (uint32_t)pane_num(p->table, row, "event"), 0);
 }
 
 static void kernel_close(struct tt_pane *p)
@@ -735,7 +678,7 @@ static const struct tt_pane_ops kernel_ops = {
 
 static struct tt_pane *kernels_drill(struct tt_pane *p, size_t row)
 {
-	const char *name = str(p->table, row, "name");
+	const char *name = pane_str(p->table, row, "name");
 	if (!name[0] || strcmp(name, "others") == 0)
 		return NULL;
 	struct tt_pane *np = tt_pane_new(p->app, &kernel_ops);
@@ -764,14 +707,14 @@ static int overlap_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "overlap", "comm_comp_overlap"))
 		return -1;
-	add_bar(p->table, "comp_comm_overlap_pctg", "comm hidden by compute", TT_ROLE_BAR_COMM,
+	pane_add_bar(p->table, "comp_comm_overlap_pctg", "comm hidden by compute", TT_ROLE_BAR_COMM,
 		100);
 	tt_pane_set_table(p, p->table);
 	/* the answer to "how much communication hides behind computation?" */
 	double comm = 0, ov = 0;
 	for (size_t i = 0; i < p->table->nrows; i++) {
-		double c = num(p->table, i, "communication_time(us)"),
-		       o = num(p->table, i, "overlap_time(us)");
+		double c = pane_num(p->table, i, "communication_time(us)"),
+		       o = pane_num(p->table, i, "overlap_time(us)");
 		if (!isnan(c) && !isnan(o)) {
 			comm += c;
 			ov += o;
@@ -808,7 +751,7 @@ static int launch_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "launch", "launch_summary"))
 		return -1;
-	add_bar(p->table, "launch_delay_mean", "mean delay", TT_ROLE_BAR_RUNTIME, 0);
+	pane_add_bar(p->table, "launch_delay_mean", "mean delay", TT_ROLE_BAR_RUNTIME, 0);
 	tt_pane_set_table(p, p->table);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "cutoffs: runtime %.0f us, launch delay %.0f us (--runtime-cutoff, "
@@ -849,7 +792,7 @@ static int outliers_open(struct tt_pane *p)
 				 * but the rank (the subtitle names it) */
 				if (!t) {
 					struct tt_col cc[64];
-					int nc = 0, delay = col(tabs[i], "launch_delay");
+					int nc = 0, delay = tt_table_col(tabs[i], "launch_delay");
 					cc[nc++] = (struct tt_col){.name = "kind", .type = TT_C_STR};
 					if (delay >= 0)
 						src[nc] = delay, cc[nc++] = tabs[i]->cols[delay];
@@ -879,16 +822,16 @@ static int outliers_open(struct tt_pane *p)
 		snprintf(p->msg, sizeof(p->msg), "no outliers");
 		return -1;
 	}
-	add_bar(t, "launch_delay", "launch delay", TT_ROLE_BAR_RUNTIME, 0);
+	pane_add_bar(t, "launch_delay", "launch delay", TT_ROLE_BAR_RUNTIME, 0);
 	tt_pane_set_table(p, t);
-	tt_pane_sort(p, col(t, "launch_delay"), true);
+	tt_pane_sort(p, tt_table_col(t, "launch_delay"), true);
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the timeline at the kernel");
 	return 0;
 }
 
 static struct tt_pane *outlier_drill(struct tt_pane *p, size_t row)
 {
-	double ri = num(p->table, row, "rank_index"), gpu = num(p->table, row, "gpu_event");
+	double ri = pane_num(p->table, row, "rank_index"), gpu = pane_num(p->table, row, "gpu_event");
 	if (isnan(ri) || isnan(gpu))
 		return NULL;
 	return tt_timeline_new(p->app, (size_t)ri, (uint32_t)gpu, 0);
@@ -901,13 +844,13 @@ static const struct tt_pane_ops outliers_ops = {
 		"started the kernel long after the runtime call returned), a long runtime call, "
 		"or a short kernel (shorter than its own launch call).  Enter opens the timeline.",
 	.open = outliers_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = outlier_drill,
 };
 
 static struct tt_pane *launch_drill(struct tt_pane *p, size_t row)
 {
-	double rank = num(p->table, row, "rank");
+	double rank = pane_num(p->table, row, "rank");
 	if (isnan(rank))
 		return NULL;
 	struct tt_pane *np = tt_pane_new(p->app, &outliers_ops);
@@ -1034,7 +977,7 @@ static int patterns_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "patterns", "frequent_cuda_kernel_sequences"))
 		return -1;
-	add_bar(p->table, "GPU kernel duration (us)", "GPU time", TT_ROLE_BAR_COMP, 0);
+	pane_add_bar(p->table, "GPU kernel duration (us)", "GPU time", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, p->table);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "frequent kernel sequences launched under one operator (HTA); `tracetop "
@@ -1067,10 +1010,10 @@ static int diff_open(struct tt_pane *p)
 	char a[64], b[64];
 	snprintf(a, sizeof(a), "%s_total_duration", p->app->ropts.label_a);
 	snprintf(b, sizeof(b), "%s_total_duration", p->app->ropts.label_b);
-	add_bar(t, a, p->app->ropts.label_a, TT_ROLE_BAR_IDLE, 0);
-	add_bar(t, b, p->app->ropts.label_b, TT_ROLE_BAR_COMP, 0);
+	pane_add_bar(t, a, p->app->ropts.label_a, TT_ROLE_BAR_IDLE, 0);
+	pane_add_bar(t, b, p->app->ropts.label_b, TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, t);
-	int dc = col(t, "diff_duration");
+	int dc = tt_table_col(t, "diff_duration");
 	for (size_t i = 0; dc >= 0 && i < t->nrows; i++) {
 		double d = tt_cell_num(tt_table_cell(t, i, dc));
 		p->row_role[i] = d > 0 ? TT_ROLE_WORSE : d < 0 ? TT_ROLE_BETTER : 0;

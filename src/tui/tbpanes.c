@@ -12,6 +12,7 @@
 #include "tracetop/tbviews.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
+#include "paneutil.h"
 
 /* The seven panes, for a second row of pane keys or a pane menu. */
 extern const struct tt_pane_ops *const tt_more_panes[7];
@@ -22,84 +23,6 @@ extern const size_t tt_more_npanes;
 #define PANE_BUCKETS 32
 
 /* ---- helpers ---- */
-
-static int col(const struct tt_table *t, const char *name)
-{
-	return tt_table_col(t, name);
-}
-
-static double num(const struct tt_table *t, size_t row, const char *name)
-{
-	int c = col(t, name);
-	return c < 0 ? NAN : tt_cell_num(tt_table_cell(t, row, c));
-}
-
-static const char *str(const struct tt_table *t, size_t row, const char *name)
-{
-	int c = col(t, name);
-	if (c < 0)
-		return "";
-	const struct tt_cell *x = tt_table_cell(t, row, c);
-	return x->kind == TT_CV_S ? x->v.s : "";
-}
-
-static void add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
-		    double max)
-{
-	int src = col(t, of);
-	if (src < 0)
-		return;
-	struct tt_col c = {
-		.name = "bar", .title = title, .type = TT_C_BAR, .bar_of = src, .bar_max = max};
-	c.role[0] = (uint8_t)role;
-	tt_table_add_col(t, &c);
-}
-
-static void free_state(struct tt_pane *p)
-{
-	free(p->state);
-}
-
-/* The glyph of segment i of a stacked bar, as tt_grid_stack draws it. */
-static const char *seg(const char *ascii, int i)
-{
-	static const char *const blocks[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
-					     "\xE2\x96\x91"};
-	static char one[4][2];
-	if (!tt_render_ascii())
-		return blocks[i & 3];
-	one[i & 3][0] = ascii[i];
-	one[i & 3][1] = '\0';
-	return one[i & 3];
-}
-
-/* A sparkline of v[0..n) scaled to vmax (as the reports draw them). */
-static void spark(const float *v, int n, double vmax, char *buf, size_t cap)
-{
-	static const char *const uni[] = {" ",
-					  "\xE2\x96\x81",
-					  "\xE2\x96\x82",
-					  "\xE2\x96\x83",
-					  "\xE2\x96\x84",
-					  "\xE2\x96\x85",
-					  "\xE2\x96\x86",
-					  "\xE2\x96\x87",
-					  "\xE2\x96\x88"};
-	static const char asc[] = " .:-=+*#@";
-	size_t k = 0;
-	for (int i = 0; i < n && k + 4 < cap; i++) {
-		int lvl = vmax > 0 && v[i] > 0 ? (int)ceil(v[i] / vmax * 8) : 0;
-		lvl = lvl > 8 ? 8 : lvl < 0 ? 0 : lvl;
-		if (tt_render_ascii()) {
-			buf[k++] = asc[lvl];
-		} else {
-			size_t l = strlen(uni[lvl]);
-			memcpy(buf + k, uni[lvl], l);
-			k += l;
-		}
-	}
-	buf[k] = '\0';
-}
 
 /* Build report `name` with options o and keep table `table` (NULL: none). */
 static struct tt_table *build(struct tt_app *a, const struct tt_report_opts *o, const char *name,
@@ -141,7 +64,7 @@ static struct tt_table *filter_rows(const struct tt_table *src, const char *name
 {
 	struct tt_table *t = tt_table_new(name, src->cols, src->ncols);
 	for (size_t i = 0; i < src->nrows; i++) {
-		if (num(src, i, c) != v || (c2 && num(src, i, c2) != v2))
+		if (pane_num(src, i, c) != v || (c2 && pane_num(src, i, c2) != v2))
 			continue;
 		size_t r = tt_table_add_row(t);
 		for (int k = 0; k < src->ncols; k++) {
@@ -175,7 +98,7 @@ static int take(struct tt_pane *p, struct tt_table *t, const char *empty)
 /* Enter on a row with rank_index and an event column: the timeline there */
 static struct tt_pane *drill_timeline(struct tt_pane *p, size_t row, const char *evcol)
 {
-	double ri = num(p->table, row, "rank_index"), ev = num(p->table, row, evcol);
+	double ri = pane_num(p->table, row, "rank_index"), ev = pane_num(p->table, row, evcol);
 	if (isnan(ri) || isnan(ev) || (size_t)ri >= p->app->m->nranks)
 		return NULL;
 	return tt_timeline_new(p->app, (size_t)ri, (uint32_t)ev, 0);
@@ -215,15 +138,15 @@ static int util_open(struct tt_pane *p)
 		return -1;
 	double busy = 0, span = 0, sm = 0, smw = 0, occ = 0, occw = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
-		busy += num(t, i, "gpu_busy(us)");
-		span += num(t, i, "gpu_span(us)");
-		double w = num(t, i, "gpu_busy(us)");
-		if (!isnan(num(t, i, "est_sm_efficiency_pctg"))) {
-			sm += num(t, i, "est_sm_efficiency_pctg") * w;
+		busy += pane_num(t, i, "gpu_busy(us)");
+		span += pane_num(t, i, "gpu_span(us)");
+		double w = pane_num(t, i, "gpu_busy(us)");
+		if (!isnan(pane_num(t, i, "est_sm_efficiency_pctg"))) {
+			sm += pane_num(t, i, "est_sm_efficiency_pctg") * w;
 			smw += w;
 		}
-		if (!isnan(num(t, i, "est_achieved_occupancy_pctg"))) {
-			occ += num(t, i, "est_achieved_occupancy_pctg") * w;
+		if (!isnan(pane_num(t, i, "est_achieved_occupancy_pctg"))) {
+			occ += pane_num(t, i, "est_achieved_occupancy_pctg") * w;
 			occw += w;
 		}
 	}
@@ -236,10 +159,10 @@ static int util_open(struct tt_pane *p)
 			occw > 0 ? occ / occw : NAN);
 	struct tt_util u;
 	tt_util_compute(p->app->m, &p->app->ropts.a, PANE_BUCKETS, &u);
-	int sc = col(t, "busy_over_time");
+	int sc = tt_table_col(t, "busy_over_time");
 	char buf[400];
 	for (size_t i = 0; sc >= 0 && i < t->nrows && i < u.ndevs; i++) {
-		spark(u.devs[i].series, PANE_BUCKETS, 1.0, buf, sizeof(buf));
+		tt_sparkline(buf, sizeof(buf), u.devs[i].series, PANE_BUCKETS, 1.0);
 		tt_table_set_str(t, i, sc, buf);
 	}
 	tt_util_free(&u);
@@ -261,11 +184,11 @@ static int ukern_open(struct tt_pane *p)
 		build(p->app, &o, "utilization", "kernel_utilization", p->msg, sizeof(p->msg));
 	if (take(p, t, "no kernels on this rank"))
 		return -1;
-	add_bar(t, "time_pctg", "time", TT_ROLE_BAR_COMP, 0);
+	pane_add_bar(t, "time_pctg", "time", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, t);
 	/* low occupancy stands out */
 	for (size_t i = 0; i < t->nrows; i++)
-		if (num(t, i, "est_achieved_occupancy_pctg") < 15)
+		if (pane_num(t, i, "est_achieved_occupancy_pctg") < 15)
 			p->row_role[i] = TT_ROLE_WARNING;
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "highlighted: est. occupancy under 15 %%. Enter: the "
@@ -281,13 +204,13 @@ static const struct tt_pane_ops ukern_ops = {
 		"achieved occupancy (the trace's estimate, weighted by time), and the launch "
 		"parameters of the longest instance.  Enter opens the timeline there.",
 	.open = ukern_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = drill_event,
 };
 
 static struct tt_pane *util_drill(struct tt_pane *p, size_t row)
 {
-	double rank = num(p->table, row, "rank");
+	double rank = pane_num(p->table, row, "rank");
 	if (isnan(rank))
 		return NULL;
 	struct rank_state *s;
@@ -345,27 +268,27 @@ static int dist_open(struct tt_pane *p)
 	}
 	for (size_t i = 0; strag && i < strag->nrows && i < 4; i++)
 		tt_pane_head(p, TT_ROLE_MARKED, "straggler: rank %lld: %s",
-			     (long long)num(strag, i, "rank"), str(strag, i, "reason"));
+			     (long long)pane_num(strag, i, "rank"), pane_str(strag, i, "reason"));
 	if (strag && !strag->nrows)
 		tt_pane_head(p, TT_ROLE_DIM, "%s",
 			     strag->nnotes > 1 ? strag->notes[1] : "no rank stands out");
 	for (size_t i = 0; coll && i < coll->nrows && i < 3; i++) {
 		char lat[32];
-		tt_fmt_dur(lat, sizeof(lat), (int64_t)num(coll, i, "total_latency(us)"));
+		tt_fmt_dur(lat, sizeof(lat), (int64_t)pane_num(coll, i, "total_latency(us)"));
 		tt_pane_head(p, TT_ROLE_DEFAULT,
 			     "%-20s %5.0f calls  %s  latency %s, sync %.1f %% (waiting for the "
 			     "slowest rank)",
-			     str(coll, i, "name"), num(coll, i, "calls"), str(coll, i, "mean_size"),
-			     lat, num(coll, i, "sync_pctg"));
+			     pane_str(coll, i, "name"), pane_num(coll, i, "calls"), pane_str(coll, i, "mean_size"),
+			     lat, pane_num(coll, i, "sync_pctg"));
 	}
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "mean per step: %s computation  %s overlapping  %s communication  %s other. "
 		     "Enter: the rank's collectives",
-		     seg("#%=.", 0), seg("#%=.", 1), seg("#%=.", 2), seg("#%=.", 3));
+		     tt_stack_glyph("#%=.", 0), tt_stack_glyph("#%=.", 1), tt_stack_glyph("#%=.", 2), tt_stack_glyph("#%=.", 3));
 	tt_pane_set_table(p, t);
 	for (size_t i = 0; strag && i < strag->nrows; i++)
 		for (size_t r = 0; r < t->nrows; r++)
-			if (num(t, r, "rank") == num(strag, i, "rank"))
+			if (pane_num(t, r, "rank") == pane_num(strag, i, "rank"))
 				p->row_role[r] = TT_ROLE_MARKED;
 	tt_table_free(coll);
 	tt_table_free(strag);
@@ -451,14 +374,14 @@ static const struct tt_pane_ops calls_ops = {
 		"and the sync (the rest), its size and the CPU op that issued it.  Enter opens "
 		"the timeline at its first kernel.",
 	.open = calls_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = drill_event,
 };
 
 static struct tt_pane *coll_drill(struct tt_pane *p, size_t row)
 {
 	struct rank_state *ps = p->state, *s;
-	const char *name = str(p->table, row, "name");
+	const char *name = pane_str(p->table, row, "name");
 	if (!name[0])
 		return NULL;
 	struct tt_pane *np = new_child(p, &calls_ops, &s);
@@ -475,13 +398,13 @@ static const struct tt_pane_ops coll_ops = {
 		"into data transfer and synchronisation (waiting for the slowest rank), estimated "
 		"across every rank.  Enter lists the calls.",
 	.open = coll_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = coll_drill,
 };
 
 static struct tt_pane *dist_drill(struct tt_pane *p, size_t row)
 {
-	double rank = num(p->table, row, "rank");
+	double rank = pane_num(p->table, row, "rank");
 	if (isnan(rank))
 		return NULL;
 	struct rank_state *s;
@@ -512,7 +435,7 @@ static int ops_open(struct tt_pane *p)
 	struct tt_table *t = build(p->app, &o, "operators", "operators", p->msg, sizeof(p->msg));
 	if (take(p, t, "no CPU operators in the ranks shown"))
 		return -1;
-	add_bar(t, "device_self(us)", "device self", TT_ROLE_BAR_COMP, 0);
+	pane_add_bar(t, "device_self(us)", "device self", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "s: sort by another column, /: filter. Enter: the kernels the "
@@ -568,13 +491,13 @@ static const struct tt_pane_ops opk_ops = {
 		"calls: self; or its children's), by total time.  Enter opens the timeline at the "
 		"longest instance.",
 	.open = opk_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = drill_event,
 };
 
 static struct tt_pane *ops_drill(struct tt_pane *p, size_t row)
 {
-	const char *name = str(p->table, row, "name");
+	const char *name = pane_str(p->table, row, "name");
 	if (!name[0])
 		return NULL;
 	struct rank_state *s;
@@ -625,7 +548,7 @@ static void mem_sparks(struct tt_pane *p)
 {
 	struct mem_pane *s = p->state;
 	struct tt_table *t = p->table;
-	int c = col(t, "allocated_over_time");
+	int c = tt_table_col(t, "allocated_over_time");
 	if (c < 0)
 		return;
 	float v[PANE_BUCKETS];
@@ -640,7 +563,7 @@ static void mem_sparks(struct tt_pane *p)
 			int64_t m = tt_mem_max(d, x, y > x ? y : x + 1, false);
 			v[k] = m > 0 ? (float)m : 0;
 		}
-		spark(v, PANE_BUCKETS, (double)d->peak_alloc, buf, sizeof(buf));
+		tt_sparkline(buf, sizeof(buf), v, PANE_BUCKETS, (double)d->peak_alloc);
 		tt_table_set_str(t, i, c, buf);
 	}
 }
@@ -667,7 +590,7 @@ static int mem_open(struct tt_pane *p)
 		     "span; +/-/=: zoom around the peak. Enter: the allocations alive at the peak",
 		     PANE_BUCKETS);
 	for (size_t i = 0; i < t->nrows; i++)
-		if (num(t, i, "device_memory_pctg") >= 90)
+		if (pane_num(t, i, "device_memory_pctg") >= 90)
 			p->row_role[i] = TT_ROLE_WARNING;
 	return 0;
 }
@@ -720,7 +643,7 @@ static int live_open(struct tt_pane *p)
 	struct tt_table *t =
 		filter_rows(src, "live", "rank", (double)s->rank, "device_id", (double)s->device);
 	tt_table_free(src);
-	add_bar(t, "bytes", "size", TT_ROLE_BAR_MEM, 0);
+	pane_add_bar(t, "bytes", "size", TT_ROLE_BAR_MEM, 0);
 	take(p, t, "no allocation seen by the trace is alive at the peak");
 	tt_pane_head(p, TT_ROLE_DIM, "largest first. Enter: the timeline at the allocation");
 	return 0;
@@ -733,13 +656,13 @@ static const struct tt_pane_ops live_ops = {
 		"address was not freed before the peak), largest first, with the operator around "
 		"each on its thread.  Enter opens the timeline at the allocation.",
 	.open = live_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = drill_event,
 };
 
 static struct tt_pane *mem_drill(struct tt_pane *p, size_t row)
 {
-	double rank = num(p->table, row, "rank"), dev = num(p->table, row, "device_id");
+	double rank = pane_num(p->table, row, "rank"), dev = pane_num(p->table, row, "device_id");
 	if (isnan(rank) || isnan(dev))
 		return NULL;
 	struct rank_state *s;
@@ -747,7 +670,7 @@ static struct tt_pane *mem_drill(struct tt_pane *p, size_t row)
 	s->rank = (int64_t)rank;
 	s->device = (int64_t)dev;
 	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld %s", (long long)s->rank,
-		 str(p->table, row, "device"));
+		 pane_str(p->table, row, "device"));
 	return np;
 }
 
@@ -779,7 +702,7 @@ static int src_open(struct tt_pane *p)
 		tt_table_free(t);
 		return -1;
 	}
-	add_bar(t, "host_total(us)", "host time", TT_ROLE_BAR_CPU, 0);
+	pane_add_bar(t, "host_total(us)", "host time", TT_ROLE_BAR_CPU, 0);
 	take(p, t, NULL);
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the frames of the stack");
 	return 0;
@@ -827,8 +750,8 @@ static int frames_open(struct tt_pane *p)
 
 static struct tt_pane *frames_drill(struct tt_pane *p, size_t row)
 {
-	const char *file = str(p->table, row, "file");
-	double line = num(p->table, row, "line");
+	const char *file = pane_str(p->table, row, "file");
+	double line = pane_num(p->table, row, "line");
 	if (!file[0] || isnan(line)) {
 		tt_app_status(p->app, TT_ROLE_WARNING, "this frame names no file and line");
 		return NULL;
@@ -860,14 +783,14 @@ static const struct tt_pane_ops frames_ops = {
 
 static struct tt_pane *src_drill(struct tt_pane *p, size_t row)
 {
-	const char *stack = str(p->table, row, "stack");
+	const char *stack = pane_str(p->table, row, "stack");
 	if (!stack[0])
 		return NULL;
 	struct tt_pane *np = tt_pane_new(p->app, &frames_ops);
 	struct frames_state *s = tt_calloc(1, sizeof(*s));
 	s->stack = tt_strdup(stack);
 	np->state = s;
-	snprintf(np->subtitle, sizeof(np->subtitle), "%.150s", str(p->table, row, "operator"));
+	snprintf(np->subtitle, sizeof(np->subtitle), "%.150s", pane_str(p->table, row, "operator"));
 	return np;
 }
 
@@ -905,21 +828,21 @@ static int steps_open(struct tt_pane *p)
 	take(p, t, NULL);
 	for (size_t i = 0; ranges && i < ranges->nrows && i < 8; i++) {
 		char mean[32];
-		tt_fmt_dur(mean, sizeof(mean), (int64_t)num(ranges, i, "mean(us)"));
+		tt_fmt_dur(mean, sizeof(mean), (int64_t)pane_num(ranges, i, "mean(us)"));
 		tt_pane_head(p, TT_ROLE_DEFAULT, "rank %lld: steps %lld-%lld (%lld), mean %s",
-			     (long long)num(ranges, i, "rank"),
-			     (long long)num(ranges, i, "first_step"),
-			     (long long)num(ranges, i, "last_step"),
-			     (long long)num(ranges, i, "steps"), mean);
+			     (long long)pane_num(ranges, i, "rank"),
+			     (long long)pane_num(ranges, i, "first_step"),
+			     (long long)pane_num(ranges, i, "last_step"),
+			     (long long)pane_num(ranges, i, "steps"), mean);
 	}
 	if (ranges && ranges->nrows > 8)
 		tt_pane_head(p, TT_ROLE_DIM, "... %zu ranks", ranges->nrows);
 	/* the step with the largest spread stands out */
 	size_t worst = SIZE_MAX;
 	for (size_t i = 0; i < t->nrows; i++)
-		if (num(t, i, "max_over_median_pctg") >= 20 &&
+		if (pane_num(t, i, "max_over_median_pctg") >= 20 &&
 		    (worst == SIZE_MAX ||
-		     num(t, i, "max_over_median_pctg") > num(t, worst, "max_over_median_pctg")))
+		     pane_num(t, i, "max_over_median_pctg") > pane_num(t, worst, "max_over_median_pctg")))
 			worst = i;
 	if (worst != SIZE_MAX)
 		p->row_role[worst] = TT_ROLE_MARKED;
@@ -951,13 +874,13 @@ static const struct tt_pane_ops step_ranks_ops = {
 		"up to the end of the GPU work it launched, and the GPU busy share.  Enter opens "
 		"the timeline at the step.",
 	.open = step_ranks_open,
-	.close = free_state,
+	.close = pane_free_state,
 	.drill = drill_event,
 };
 
 static struct tt_pane *steps_drill(struct tt_pane *p, size_t row)
 {
-	double step = num(p->table, row, "step");
+	double step = pane_num(p->table, row, "step");
 	if (isnan(step))
 		return NULL;
 	struct rank_state *s;
@@ -986,7 +909,7 @@ static int advice_open(struct tt_pane *p)
 	if (take(p, t, "no finding"))
 		return -1;
 	for (size_t i = 0; i < t->nrows; i++) {
-		const char *sev = str(t, i, "severity");
+		const char *sev = pane_str(t, i, "severity");
 		p->row_role[i] = strcmp(sev, "high") == 0   ? TT_ROLE_WARNING
 				 : strcmp(sev, "info") == 0 ? TT_ROLE_DIM
 							    : 0;
@@ -997,7 +920,7 @@ static int advice_open(struct tt_pane *p)
 
 static struct tt_pane *advice_drill(struct tt_pane *p, size_t row)
 {
-	const char *pane = str(p->table, row, "pane");
+	const char *pane = pane_str(p->table, row, "pane");
 	for (size_t i = 0; i < tt_more_npanes; i++)
 		if (strcmp(tt_more_panes[i]->name, pane) == 0 &&
 		    tt_more_panes[i]->open != advice_open)

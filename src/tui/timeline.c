@@ -38,6 +38,7 @@
 #include "tracetop/raster.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
+#include "paneutil.h"
 
 #define LINK_SCAN 200000 /* events looked at to find an enclosing op or a kernel */
 #define ZOOM_OUT_MAX 4   /* widest window: this many times the whole span */
@@ -575,21 +576,13 @@ static void add_rank(struct tl_state *s, size_t ri)
 	s->rks[s->nrks++] = cache_rank(s->cache, ri);
 }
 
-static size_t rank_index(const struct tt_model *m, int64_t rank)
-{
-	for (size_t i = 0; i < m->nranks; i++)
-		if (m->ranks[i]->rank == rank)
-			return i;
-	return SIZE_MAX;
-}
-
 static void pick_ranks(struct tl_state *s, struct tt_app *a)
 {
 	const struct tt_model *m = a->m;
 	bool many = false;
 	if (!s->top)
 		for (size_t i = 0; i < a->nranks; i++)
-			if (rank_index(m, a->ranks[i]) == s->ri)
+			if (pane_rank_index(m, a->ranks[i]) == s->ri)
 				many = a->nranks > 1;
 	if (s->top || many) {
 		/* the selected ranks, in the model's order */
