@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Compare a tracetop CSV with an HTA reference CSV, column by column.
+
+Rows are matched by --key columns (repeated keys are matched in order of
+appearance).  Numeric cells must agree within a tolerance: |a - b| <= abs or
+|a - b| <= rel * |b|; empty cells (NaN) match only empty cells.  Text cells
+must be equal.  Prints one line: rows compared and the largest deviation per
+column; exits 1 on any difference (the first ones are listed).
+
+  csvcmp.py OURS REF --key rank,stream [--abs 1] [--rel 1e-4]
+            [--tol COL=ABS[:REL]] [--ignore COL,...] [--only COL,...]
+            [--drop-zero COL] [--label TEXT]
+"""
+import argparse
+import csv
+import math
+import sys
+
+
+def num(s):
+    if s is None or s == "":
+        return math.nan
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def load(path, key, drop_zero):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    out = {}
+    seen = {}
+    for r in rows:
+        if drop_zero and num(r.get(drop_zero)) == 0:
+            continue
+        k = tuple(r[c] for c in key)
+        i = seen.get(k, 0)
+        seen[k] = i + 1
+        out[k + (i,)] = r
+    return out, (rows[0].keys() if rows else [])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ours")
+    ap.add_argument("ref")
+    ap.add_argument("--key", required=True)
+    ap.add_argument("--abs", type=float, default=0.0)
+    ap.add_argument("--rel", type=float, default=0.0)
+    ap.add_argument("--tol", action="append", default=[])
+    ap.add_argument("--ignore", default="")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--drop-zero", default="")
+    ap.add_argument("--label", default="")
+    a = ap.parse_args()
+    key = a.key.split(",")
+    ours, _ = load(a.ours, key, a.drop_zero)
+    ref, ref_cols = load(a.ref, key, a.drop_zero)
+    ignore = set(filter(None, a.ignore.split(","))) | set(key)
+    only = set(filter(None, a.only.split(",")))
+    tol = {}
+    for t in a.tol:
+        c, v = t.split("=", 1)
+        parts = v.split(":")
+        tol[c] = (float(parts[0]), float(parts[1]) if len(parts) > 1 else a.rel)
+    cols = [c for c in ref_cols if c not in ignore and (not only or c in only)]
+    errors = []
+    missing = sorted(set(ref) - set(ours))
+    extra = sorted(set(ours) - set(ref))
+    for k in missing[:5]:
+        errors.append("row missing from ours: %s" % (k[:-1],))
+    for k in extra[:5]:
+        errors.append("row not in the reference: %s" % (k[:-1],))
+    maxdev = {c: 0.0 for c in cols}
+    compared = 0
+    for k in sorted(set(ref) & set(ours)):
+        compared += 1
+        for c in cols:
+            if c not in ours[k]:
+                errors.append("column %s missing from ours" % c)
+                continue
+            x, y = ours[k][c], ref[k][c]
+            nx, ny = num(x), num(y)
+            if nx is None or ny is None:
+                if x != y:
+                    errors.append("%s %s: %r != %r" % (k[:-1], c, x, y))
+                continue
+            if math.isnan(nx) or math.isnan(ny):
+                if not (math.isnan(nx) and math.isnan(ny)):
+                    errors.append("%s %s: %s vs reference %s" % (k[:-1], c, x or "empty", y or "empty"))
+                continue
+            d = abs(nx - ny)
+            maxdev[c] = max(maxdev[c], d)
+            at, rt = tol.get(c, (a.abs, a.rel))
+            if d > at and d > rt * abs(ny):
+                errors.append("%s %s: %s vs reference %s (diff %g)" % (k[:-1], c, x, y, d))
+    dev = " ".join("%s=%g" % (c, v) for c, v in maxdev.items())
+    label = a.label or a.ref
+    print("%s: rows %d (ours %d, reference %d); max deviation: %s" %
+          (label, compared, len(ours), len(ref), dev or "-"))
+    if missing or extra:
+        print("  %d rows missing, %d extra" % (len(missing), len(extra)))
+    for e in errors[:15]:
+        print("  " + e)
+    if len(errors) > 15:
+        print("  ... %d more" % (len(errors) - 15))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
