@@ -733,7 +733,7 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 	e->cat = cat;
 	e->ph = ph == 'X' ? 'X' : 'i';
 	e->flags = has_stream ? TT_EF_STREAM : 0;
-	if (kind == TT_K_TRACE || is_marker_name(ev->name))
+	if (kind == TT_K_TRACE || (ev->name_type == TT_V_STR && is_marker_name(ev->name)))
 		e->flags |= TT_EF_MARKER;
 	set_aux(b, ev, e, kind);
 	if (ph == 'X' && e->ts == 0 && dur == 0)

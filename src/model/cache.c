@@ -332,6 +332,15 @@ bool tt_cache_is(const char *path)
 	return n > 4 && strcmp(path + n - 4, ".tts") == 0;
 }
 
+/* a bool read from the file is checked as a byte first: any value but 0
+ * and 1 is no valid bool */
+static bool bool_ok(const bool *b)
+{
+	unsigned char v;
+	memcpy(&v, b, 1);
+	return v <= 1;
+}
+
 int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err)
 {
 	*out = NULL;
@@ -448,6 +457,9 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	r->n_gpu_tracks = rk->n_gpu_tracks;
 	r->n_steps = rk->n_steps;
 	r->report = rk->report;
+	unsigned char gz; /* (a byte from the file: any value but 0 and 1 is no bool) */
+	memcpy(&gz, &rk->report.gzip_truncated, 1);
+	r->report.gzip_truncated = gz != 0;
 
 	const struct tts_meta *mt = AT(S_META);
 	struct tt_trace_meta *m = &r->meta;
@@ -548,12 +560,14 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	/* every index must point inside its table */
 	const char *why = NULL;
 	for (uint32_t i = 0; !rc && !why && i < r->ncats; i++)
-		if (r->cats[i].name >= ns || r->cats[i].kind >= TT_K_COUNT)
+		if (!bool_ok(&r->cats[i].legacy) || r->cats[i].name >= ns ||
+		    r->cats[i].kind >= TT_K_COUNT)
 			why = "a category is out of range";
 	uint32_t expect = 0;
 	for (uint32_t i = 0; !rc && !why && i < r->ntracks; i++) {
 		const struct tt_track *tr = &r->tracks[i];
-		if (tr->first != expect || tr->count > r->nev - tr->first || tr->kind > TT_TRACK_GLOBAL ||
+		if (!bool_ok(&tr->pid_is_str) || !bool_ok(&tr->tid_is_str) || tr->first != expect ||
+		    tr->count > r->nev - tr->first || tr->kind > TT_TRACK_GLOBAL ||
 		    (tr->name != TT_NONE && tr->name >= ns) ||
 		    (tr->proc_name != TT_NONE && tr->proc_name >= ns) ||
 		    (tr->pid_is_str && tr->pid_str >= ns) || (tr->tid_is_str && tr->tid_str >= ns))

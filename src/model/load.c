@@ -395,6 +395,14 @@ static int load_split(struct tt_rank **out, const char *path, uint64_t size, int
 				tt_report_warn(&trep, TT_W_TRUNCATED, err->offset);
 				rc = 0;
 			}
+			if (trep.events_seen > 0) {
+				/* a second traceEvents array (its events would be
+				 * lost here): read the file whole */
+				tt_meta_free(&tail);
+				tt_meta_free(&meta);
+				builder_free(b);
+				return 1;
+			}
 		}
 		trep.count[TT_W_NO_SCHEMA] = 0;
 		tt_report_merge(&rep, &trep);
@@ -793,7 +801,8 @@ static int load_gz_split(struct tt_rank **out, struct tt_reader *rd, const char 
 				tt_reader_close(tr);
 			}
 		}
-		if (trc == 0 && !trep.count[TT_W_TRUNCATED]) {
+		/* (events after the array: a second traceEvents, read the ordinary way) */
+		if (trc == 0 && !trep.count[TT_W_TRUNCATED] && trep.events_seen == 0) {
 			shift_report(&trep, after);
 			trep.count[TT_W_NO_SCHEMA] = 0;
 			tt_report_merge(&rep, &trep);

@@ -11,10 +11,11 @@
  *   (c) as a file x.tts to tt_rank_open_cache(), raw and with its header
  *       patched (magic, version, size, CRC) so that the section checks are
  *       reached; a cache must be refused or accepted, never trusted blindly;
- *   (d) when (a) loaded: written to a file and loaded again split across
- *       threads (the parallel path for big plain files), which must give the
- *       same events; and the rank saved as .tts and reopened, which must give
- *       the same rank back.
+ *   (d) written to a file and loaded with four threads: split into parts
+ *       (the parallel path for big plain files), and the gzip of (b) parsed
+ *       in blocks (the one for big gzip files); each must succeed or fail as
+ *       (a) did, with the same events; and when (a) loaded, the rank is saved
+ *       as .tts and reopened, which must give the same rank back.
  *
  * The same file builds without libFuzzer (FUZZ_REPLAY): main() then runs
  * every file named on the command line once, so the regression inputs run
@@ -35,6 +36,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char tmpdir[64];
+static const char *const tmp_names[] = {"x.tts", "x.json", "x.json.gz", "rt.tts"};
 
 static void die(const char *what, const char *detail)
 {
@@ -42,6 +44,17 @@ static void die(const char *what, const char *detail)
 	abort();
 }
 
+static void tmp_cleanup(void)
+{
+	char buf[128];
+	for (size_t i = 0; i < TT_ARRAY_SIZE(tmp_names); i++) {
+		snprintf(buf, sizeof(buf), "%s/%s", tmpdir, tmp_names[i]);
+		unlink(buf);
+	}
+	rmdir(tmpdir);
+}
+
+/* a file in this process's temporary directory (one of tmp_names) */
 static const char *tmp_path(const char *name)
 {
 	static char buf[128];
@@ -50,6 +63,7 @@ static const char *tmp_path(const char *name)
 		snprintf(tmpdir, sizeof(tmpdir), "%s/fuzz_load.XXXXXX", t && *t ? t : "/tmp");
 		if (!mkdtemp(tmpdir))
 			die("cannot make a temporary directory", tmpdir);
+		atexit(tmp_cleanup);
 	}
 	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
 	return buf;
@@ -101,7 +115,9 @@ static const struct tt_err *failure(const struct tt_model *m)
 static void check_failure(const struct tt_model *m)
 {
 	const struct tt_err *e = failure(m);
-	if (e && strstr(e->msg, "disagree"))
+	/* (a prefix: key names in other messages may hold any text) */
+	static const char disagree[] = "fast path and cJSON disagree on '";
+	if (e && strncmp(e->msg, disagree, sizeof(disagree) - 1) == 0)
 		die("the fast path and cJSON disagree", e->msg);
 }
 
@@ -131,6 +147,44 @@ static void same_events(const struct tt_rank *a, const struct tt_rank *b, const 
 	}
 }
 
+/* ---- .tts files ----
+ * A copy of what the harness needs of src/model/cache.c: the header
+ * (magic[16], version@16, bom@20, file_size@24, ..., sum@56; 72 bytes) and
+ * its checksum (sum64).  The .tts round trip in (d) checks this copy against
+ * the real writer, so a change of format fails loudly here instead of
+ * leaving (c) stuck at the checksum. */
+enum { TTS_HDR = 72, TTS_VERSION_OFF = 16, TTS_SIZE_OFF = 24, TTS_SUM_OFF = 56 };
+static const uint32_t tts_version = 2;
+
+static uint64_t tts_sum(const uint8_t *p, size_t n)
+{
+	const uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full;
+	uint64_t lane[4];
+	for (int i = 0; i < 4; i++)
+		lane[i] = k1 * (uint64_t)(i + 1);
+	uint8_t last[32] = {0};
+	for (size_t b = 0; b <= n / 32; b++) {
+		const uint8_t *q = p + b * 32;
+		if (b == n / 32) {
+			memcpy(last, q, n % 32); /* (the tail, zero-padded; maybe empty) */
+			q = last;
+		}
+		for (int i = 0; i < 4; i++) {
+			uint64_t w, l;
+			memcpy(&w, q + 8 * i, 8);
+			l = lane[i] ^ (w * k2);
+			l = (l << 31) | (l >> 33);
+			lane[i] = l * k1;
+		}
+	}
+	uint64_t h = (uint64_t)n * k1;
+	for (int i = 0; i < 4; i++) {
+		h ^= lane[i];
+		h = ((h << 27) | (h >> 37)) * k2;
+	}
+	return h ^ (h >> 33);
+}
+
 /* (c) the cache reader on the raw bytes, then with a plausible header */
 static void fuzz_cache(const uint8_t *data, size_t size)
 {
@@ -140,50 +194,95 @@ static void fuzz_cache(const uint8_t *data, size_t size)
 	write_file(path, data, size);
 	if (tt_rank_open_cache(&r, path, &err) == 0)
 		tt_rank_free(r);
-	/* struct tts_header (src/model/cache.c): magic[16], version@16, bom@20,
-	 * file_size@24, ..., crc@52, 72 bytes in all */
-	enum { HDR = 72 };
-	if (size < HDR)
+	if (size < TTS_HDR)
 		return;
 	uint8_t *copy = tt_malloc(size);
 	memcpy(copy, data, size);
 	memcpy(copy, "TRACETOP-TTS\0\0\0", 16);
-	uint32_t version = 1, bom = 0x01020304u;
+	uint32_t bom = 0x01020304u;
 	uint64_t fsize = size;
-	memcpy(copy + 16, &version, 4);
-	memcpy(copy + 20, &bom, 4);
-	memcpy(copy + 24, &fsize, 8);
-	uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), copy + HDR, (uInt)(size - HDR));
-	memcpy(copy + 52, &crc, 4);
+	memcpy(copy + TTS_VERSION_OFF, &tts_version, 4);
+	memcpy(copy + TTS_VERSION_OFF + 4, &bom, 4);
+	memcpy(copy + TTS_SIZE_OFF, &fsize, 8);
+	uint64_t sum = tts_sum(copy + TTS_HDR, size - TTS_HDR);
+	memcpy(copy + TTS_SUM_OFF, &sum, 8);
 	write_file(path, copy, size);
 	free(copy);
 	if (tt_rank_open_cache(&r, path, &err) == 0)
 		tt_rank_free(r);
 }
 
-/* (d) split loading and the .tts round trip of a trace that loaded */
-static void fuzz_file_paths(const uint8_t *data, size_t size, const struct tt_model *ref)
+/* the harness's idea of the .tts header matches a file the writer made */
+static void check_tts_copy(const char *path)
 {
-	const char *jp = tmp_path("x.json");
-	char json_path[128];
-	snprintf(json_path, sizeof(json_path), "%s", jp);
-	write_file(json_path, data, size);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		die("cannot read", path);
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0, k;
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = tt_realloc_array(buf, cap, 1);
+		}
+		k = fread(buf + len, 1, cap - len, f);
+		len += k;
+	} while (k > 0);
+	fclose(f);
+	uint32_t version = 0;
+	uint64_t sum = 0;
+	if (len >= TTS_HDR) {
+		memcpy(&version, buf + TTS_VERSION_OFF, 4);
+		memcpy(&sum, buf + TTS_SUM_OFF, 8);
+	}
+	bool same = len >= TTS_HDR && version == tts_version &&
+		    sum == tts_sum(buf + TTS_HDR, len - TTS_HDR);
+	free(buf);
+	if (!same)
+		die("the .tts format changed (version or checksum)",
+		    "update tts_version and tts_sum() in tests/fuzz/fuzz_load.c");
+}
 
-	/* split into parts from 64 bytes on, with four threads */
+/* load one file with four threads: plain files from 64 bytes on are split
+ * into parts, gzip files are inflated and parsed in blocks */
+static void load_file(const char *name, const void *data, size_t size,
+		      const struct tt_model *ref, const char *what)
+{
+	const char *tp = tmp_path(name);
+	char path[128];
+	snprintf(path, sizeof(path), "%s", tp);
+	write_file(path, data, size);
+	/* (no --max-events: it turns splitting off) */
 	struct tt_load_opts o = {.verify = true, .threads = 4, .max_memory = 256 << 20,
-				 .max_events = 200000, .no_cache = true, .split_min = 64};
-	char *files[1] = {json_path};
+				 .no_cache = true, .split_min = 64};
+	char *files[1] = {path};
 	struct tt_model *m = NULL;
 	int rc = tt_model_load(&m, files, 1, &o);
 	check_failure(m);
-	if (rc != 0 || m->nranks != 1) {
-		const struct tt_err *e = failure(m);
-		die("a trace that loads from memory fails when split", e ? e->msg : NULL);
+	bool ok = ref->nranks == 1;
+	if ((rc == 0) != ok) {
+		const struct tt_err *e = failure(ok ? m : ref);
+		char msg[400];
+		snprintf(msg, sizeof(msg), "%s: %s", what, e ? e->msg : "?");
+		die(ok ? "a trace that loads from memory fails from a file" :
+			 "a trace that fails from memory loads from a file",
+		    msg);
 	}
-	same_events(ref->ranks[0], m->ranks[0], "split load");
+	if (ok)
+		same_events(ref->ranks[0], m->ranks[0], what);
 	tt_model_free(m);
+	unlink(path);
+}
 
-	/* .tts round trip */
+/* (d) the file paths, and the .tts round trip of a trace that loaded */
+static void fuzz_file_paths(const uint8_t *data, size_t size, const uint8_t *gz, size_t glen,
+			    const struct tt_model *ref)
+{
+	load_file("x.json", data, size, ref, "split load");
+	if (gz)
+		load_file("x.json.gz", gz, glen, ref, "gzip file in blocks");
+	if (ref->nranks != 1)
+		return;
 	const char *tp = tmp_path("rt.tts");
 	char tts_path[128];
 	snprintf(tts_path, sizeof(tts_path), "%s", tp);
@@ -191,12 +290,12 @@ static void fuzz_file_paths(const uint8_t *data, size_t size, const struct tt_mo
 	if (tt_rank_save(ref->ranks[0], tts_path, &err) != 0)
 		die("cannot save a .tts cache", err.msg);
 	struct tt_rank *r;
+	check_tts_copy(tts_path);
 	if (tt_rank_open_cache(&r, tts_path, &err) != 0)
 		die("a .tts cache just written is refused", err.msg);
 	same_events(ref->ranks[0], r, ".tts round trip");
 	tt_rank_free(r);
 	unlink(tts_path);
-	unlink(json_path);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -211,9 +310,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool is_gzip = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 
 	/* (b) compressed here: two members, inflated on a second thread */
+	uint8_t *gz = NULL;
+	size_t glen = 0, gcap = 0;
 	if (!is_gzip) {
-		uint8_t *gz = NULL;
-		size_t glen = 0, gcap = 0;
 		gz_member(data, size / 2, &gz, &glen, &gcap);
 		gz_member(data + size / 2, size - size / 2, &gz, &glen, &gcap);
 		struct tt_load_opts og = o;
@@ -237,12 +336,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		load_mem(&mg, "fuzz-cut.json.gz", gz, cut, &o);
 		check_failure(mg);
 		tt_model_free(mg);
-		free(gz);
 	}
 
-	/* (d) the file paths: split loading, .tts round trip */
-	if (rc == 0 && !is_gzip && size > 0)
-		fuzz_file_paths(data, size, m);
+	/* (d) the file paths: split loading, gzip blocks, .tts round trip */
+	if (!is_gzip && size > 0)
+		fuzz_file_paths(data, size, gz, glen, m);
+	free(gz);
 	tt_model_free(m);
 
 	/* (c) the cache reader */
@@ -279,8 +378,6 @@ int main(int argc, char **argv)
 		free(buf);
 		printf("ok - %s\n", argv[i]);
 	}
-	if (tmpdir[0])
-		rmdir(tmpdir);
 	return bad;
 }
 #endif

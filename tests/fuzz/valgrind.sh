@@ -10,6 +10,8 @@ skip() {
 	echo "skip: $1"; exit 77
 }
 command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed"
+# (a sanitizer build cannot run under valgrind: ./configure --enable-asan)
+grep -qa __asan_init "$TRACETOP" && skip "tracetop is built with AddressSanitizer"
 SHARED="${SHARED:-$SRCDIR/../shared}"
 [ -d "$SHARED/traces" ] || skip "$SHARED/traces is absent"
 T="$SHARED/traces"
