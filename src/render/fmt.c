@@ -225,7 +225,7 @@ const char *tt_stack_glyph(const char *ascii, int i)
 	static char one[4][2]; /* (segment i's ASCII glyph as a string) */
 	if (!tt_render_ascii())
 		return block_shades[i & 3];
-	one[i & 3][0] = ascii[i];
+	one[i & 3][0] = (size_t)(i & 3) < strlen(ascii) ? ascii[i & 3] : '#';
 	one[i & 3][1] = '\0';
 	return one[i & 3];
 }

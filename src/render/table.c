@@ -256,8 +256,9 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 						  "\xE2\x96\x91"};
 		const char *g[4];
 		char asc[4][2];
+		size_t ng = c->glyphs ? strlen(c->glyphs) : 0; /* (may be fewer than 4) */
 		for (int i = 0; i < 4; i++) {
-			asc[i][0] = c->glyphs && c->glyphs[i] ? c->glyphs[i] : "#=:."[i];
+			asc[i][0] = (size_t)i < ng ? c->glyphs[i] : "#=:."[i];
 			asc[i][1] = '\0';
 			g[i] = tt_render_ascii() ? asc[i] : uni[i];
 		}
