@@ -33,7 +33,7 @@ bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank);
 
 struct tt_sel {
 	const struct tt_rank *r;
-	uint64_t *keep;   /* bit per event */
+	const uint64_t *keep; /* bit per event (shared: built once per rank) */
 	bool round;       /* HTA rounding: start up, end down to whole µs */
 	uint32_t nkept;
 };

@@ -224,7 +224,18 @@ struct tt_rank {
 	uint32_t n_steps;    /* ProfilerStep#N annotations */
 	const void *cache_map; /* set when loaded from a .tts file (mapping) */
 	size_t cache_len;
+	struct tt_rank_memo *memo; /* derived data kept by tt_rank_memo(), or NULL */
 };
+
+/* Derived data that analyses compute from a rank and share (HTA's event
+ * selection, say): built by build(r, ctx) on the first call for slot, kept
+ * until the rank is freed (then free_fn(value)), and returned by every later
+ * call.  Safe from several threads; the rank itself stays unchanged.  The
+ * value must depend only on the rank and on what slot stands for. */
+#define TT_MEMO_SLOTS 8
+void *tt_rank_memo(const struct tt_rank *r, unsigned slot,
+		   void *(*build)(const struct tt_rank *r, void *ctx), void *ctx,
+		   void (*free_fn)(void *));
 
 struct tt_load_failure {
 	char *path;

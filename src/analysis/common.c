@@ -85,54 +85,79 @@ static int u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const struct tt_aopts *o)
+/* The kept events of one rank: a bit per event (shared through the rank's
+ * memo, never changed once built). */
+struct sel_bits {
+	uint64_t *keep;
+	uint32_t nkept;
+};
+
+struct sel_ctx {
+	bool filter; /* drop the last step (HTA's iteration filter) */
+	bool incl;   /* ... but keep it (--all-steps) */
+};
+
+static void sel_bits_free(void *p)
 {
-	const struct tt_rank *r = m->ranks[ri];
+	struct sel_bits *b = p;
+	free(b->keep);
+	free(b);
+}
+
+static void *sel_build(const struct tt_rank *r, void *ctx)
+{
+	const struct sel_ctx *c = ctx;
+	struct sel_bits *out = tt_calloc(1, sizeof(*out));
 	size_t words = ((size_t)r->nev + 63) / 64 + 1;
-	s->r = r;
-	s->keep = tt_calloc(words, sizeof(*s->keep));
-	s->round = !(o && o->exact) && r->hta_round;
-	s->nkept = 0;
-	bool filter = !(o && o->exact) && step_names(m) >= 2;
-	uint32_t sync1 = tt_strtab_find(&r->strs, "Event Sync", 10);
-	uint32_t sync2 = tt_strtab_find(&r->strs, "Context Sync", 12);
-	if (!filter) {
+	uint64_t *keep = tt_calloc(words, sizeof(*keep));
+	uint32_t nkept = 0;
+	out->keep = keep;
+	if (!c->filter) {
 		for (uint32_t i = 0; i < r->nev; i++)
 			if (hta_parsed(r, &r->ev[i])) {
-				s->keep[i >> 6] |= UINT64_C(1) << (i & 63);
-				s->nkept++;
+				keep[i >> 6] |= UINT64_C(1) << (i & 63);
+				nkept++;
 			}
-		return;
+		out->nkept = nkept;
+		return out;
 	}
+	/* (a selection that rounds as HTA does, to compare times) */
+	struct tt_sel s = {.r = r, .round = r->hta_round};
+	uint32_t sync1 = tt_strtab_find(&r->strs, "Event Sync", 10);
+	uint32_t sync2 = tt_strtab_find(&r->strs, "Context Sync", 12);
+	/* the step names of this rank, by string id */
+	uint8_t *is_step = tt_calloc(r->strs.n + 1, 1);
+	for (uint32_t id = 0; id < r->strs.n; id++)
+		is_step[id] = is_step_name(tt_str(r, id));
 	/* last ProfilerStep start among CPU-side events (HTA rounds first) */
 	int64_t last_start = INT64_MIN, last_end = INT64_MIN, first_cpu = INT64_MAX;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
 			continue;
-		int64_t ts = tt_sel_ts(s, e);
+		int64_t ts = tt_sel_ts(&s, e);
 		if (ts < first_cpu)
 			first_cpu = ts;
-		if (is_step_name(tt_ev_name(r, e)) && ts > last_start) {
+		if (e->name < r->strs.n && is_step[e->name] && ts > last_start) {
 			last_start = ts;
-			last_end = tt_sel_end(s, e);
+			last_end = tt_sel_end(&s, e);
 		}
 	}
+	free(is_step);
 	if (last_start == INT64_MIN)
 		last_start = first_cpu; /* no step of its own: HTA keeps nothing */
-	bool incl = o && o->include_last_step;
 	size_t nc = 0, cc = 0;
 	uint32_t *corrs = NULL;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
 			continue;
-		int64_t ts = tt_sel_ts(s, e);
-		bool keep = incl ? ts <= last_end : ts < last_start;
-		if (!keep)
+		int64_t ts = tt_sel_ts(&s, e);
+		bool keep_it = c->incl ? ts <= last_end : ts < last_start;
+		if (!keep_it)
 			continue;
-		s->keep[i >> 6] |= UINT64_C(1) << (i & 63);
-		s->nkept++;
+		keep[i >> 6] |= UINT64_C(1) << (i & 63);
+		nkept++;
 		if (e->corr != TT_NONE) {
 			TT_GROW(corrs, cc, nc + 1);
 			corrs[nc++] = e->corr;
@@ -145,34 +170,83 @@ void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const st
 		if (!hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
 			continue;
 		if (nc && bsearch(&e->corr, corrs, nc, sizeof(*corrs), u32_cmp)) {
-			s->keep[i >> 6] |= UINT64_C(1) << (i & 63);
-			s->nkept++;
+			keep[i >> 6] |= UINT64_C(1) << (i & 63);
+			nkept++;
 		}
 	}
 	free(corrs);
+	out->nkept = nkept;
+	return out;
+}
+
+/* memo slots of the three selections a rank can have */
+enum { SEL_ALL, SEL_STEPS_INCL, SEL_STEPS_EXCL };
+
+void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const struct tt_aopts *o)
+{
+	const struct tt_rank *r = m->ranks[ri];
+	struct sel_ctx c = {
+		.filter = !(o && o->exact) && step_names(m) >= 2,
+		.incl = o && o->include_last_step,
+	};
+	unsigned slot = !c.filter ? SEL_ALL : c.incl ? SEL_STEPS_INCL : SEL_STEPS_EXCL;
+	const struct sel_bits *b = tt_rank_memo(r, slot, sel_build, &c, sel_bits_free);
+	s->r = r;
+	s->keep = b->keep;
+	s->nkept = b->nkept;
+	s->round = !(o && o->exact) && r->hta_round;
 }
 
 void tt_sel_free(struct tt_sel *s)
 {
-	free(s->keep);
-	s->keep = NULL;
+	s->keep = NULL; /* (the bits belong to the rank's memo) */
 }
 
 /* ---- intervals ---- */
 
-static int iv_cmp(const void *a, const void *b)
+static bool iv_less(const struct tt_iv *x, const struct tt_iv *y)
 {
-	const struct tt_iv *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
+	return x->ts != y->ts ? x->ts < y->ts : x->end < y->end;
+}
+
+/* Sort by (ts, end): intervals mostly arrive as a few sorted runs (one per
+ * stream), so a sorted input returns at once and the rest is a bottom-up
+ * merge sort with the comparison inlined (qsort's callback was a sixth of
+ * the analyses' time). */
+static void iv_sort(struct tt_iv *v, size_t n)
+{
+	size_t i = 1;
+	while (i < n && !iv_less(&v[i], &v[i - 1]))
+		i++;
+	if (i >= n)
+		return;
+	struct tt_iv *tmp = tt_malloc(n * sizeof(*tmp));
+	struct tt_iv *src = v, *dst = tmp;
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				dst[k++] = iv_less(&src[b], &src[a]) ? src[b++] : src[a++];
+			while (a < mid)
+				dst[k++] = src[a++];
+			while (b < hi)
+				dst[k++] = src[b++];
+		}
+		struct tt_iv *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
 }
 
 size_t tt_iv_merge(struct tt_iv *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), iv_cmp);
+	iv_sort(v, n);
 	size_t k = 0;
 	int64_t m = v[0].end;
 	for (size_t i = 1; i < n; i++) {

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,10 +162,57 @@ size_t tt_rank_memsize(const struct tt_rank *r)
 	return n;
 }
 
+/* ---- derived data ---- */
+
+struct tt_rank_memo {
+	pthread_mutex_t lock; /* held while a value is built */
+	void *v[TT_MEMO_SLOTS];
+	void (*free_fn[TT_MEMO_SLOTS])(void *);
+};
+
+/* (guards the creation of a rank's memo; builds take the memo's own lock) */
+static pthread_mutex_t memo_create = PTHREAD_MUTEX_INITIALIZER;
+
+void *tt_rank_memo(const struct tt_rank *r, unsigned slot,
+		   void *(*build)(const struct tt_rank *r, void *ctx), void *ctx,
+		   void (*free_fn)(void *))
+{
+	if (slot >= TT_MEMO_SLOTS)
+		return NULL;
+	pthread_mutex_lock(&memo_create);
+	struct tt_rank_memo *mm = r->memo;
+	if (!mm) {
+		mm = tt_calloc(1, sizeof(*mm));
+		pthread_mutex_init(&mm->lock, NULL);
+		((struct tt_rank *)r)->memo = mm; /* (the memo is not part of the model) */
+	}
+	pthread_mutex_unlock(&memo_create);
+	pthread_mutex_lock(&mm->lock);
+	if (!mm->v[slot]) {
+		mm->v[slot] = build(r, ctx);
+		mm->free_fn[slot] = free_fn;
+	}
+	void *v = mm->v[slot];
+	pthread_mutex_unlock(&mm->lock);
+	return v;
+}
+
+static void memo_free(struct tt_rank_memo *mm)
+{
+	if (!mm)
+		return;
+	for (unsigned i = 0; i < TT_MEMO_SLOTS; i++)
+		if (mm->v[i] && mm->free_fn[i])
+			mm->free_fn[i](mm->v[i]);
+	pthread_mutex_destroy(&mm->lock);
+	free(mm);
+}
+
 void tt_rank_free(struct tt_rank *r)
 {
 	if (!r)
 		return;
+	memo_free(r->memo);
 	if (r->cache_map) {
 		/* arrays point into the mapping */
 		munmap((void *)r->cache_map, r->cache_len);

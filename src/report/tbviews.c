@@ -1193,10 +1193,8 @@ static const char *idle_cause(enum tt_idle_cat c)
 
 /* GPU idle (HTA temporal) and its main cause (HTA idle breakdown) */
 static void advise_idle(const struct tt_model *m, const struct tt_report_opts *o,
-			struct findings *f)
+			const struct tt_temporal_row *tr, size_t nt, struct findings *f)
 {
-	size_t nt;
-	struct tt_temporal_row *tr = tt_temporal(m, &o->a, &nt);
 	struct tt_idle *id = tt_idle_breakdown(m, &o->a, o->kernel_delay_us);
 	size_t worst = SIZE_MAX, over = 0, gpu = 0;
 	for (size_t i = 0; i < nt; i++) {
@@ -1244,16 +1242,14 @@ static void advise_idle(const struct tt_model *m, const struct tt_report_opts *o
 				 w->idle_pct, (long long)w->rank, others);
 	}
 	tt_idle_free(id);
-	tt_temporal_free(tr);
 }
 
 /* communication not hidden under computation (HTA overlap) */
 static void advise_overlap(const struct tt_model *m, const struct tt_report_opts *o,
-			   struct findings *f)
+			   const struct tt_temporal_row *tr, size_t nt, struct findings *f)
 {
-	size_t no, nt;
+	size_t no;
 	struct tt_overlap_row *ov = tt_overlap(m, &o->a, &no);
-	struct tt_temporal_row *tr = tt_temporal(m, &o->a, &nt);
 	double sum = 0, mn = INFINITY, mx = -INFINITY, comm_share = 0;
 	size_t n = 0, nshare = 0;
 	for (size_t i = 0; i < no; i++) {
@@ -1293,7 +1289,6 @@ static void advise_overlap(const struct tt_model *m, const struct tt_report_opts
 		}
 	}
 	tt_overlap_free(ov);
-	tt_temporal_free(tr);
 }
 
 /* kernels: low occupancy and low SM efficiency (utilisation); communication
@@ -1526,8 +1521,11 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 	};
 	static const char *const sevs[] = {"high", "medium", "info"};
 	struct findings f = {0};
-	advise_idle(m, o, &f);
-	advise_overlap(m, o, &f);
+	size_t nt;
+	struct tt_temporal_row *tr = tt_temporal(m, &o->a, &nt); /* (idle and overlap use it) */
+	advise_idle(m, o, tr, nt, &f);
+	advise_overlap(m, o, tr, nt, &f);
+	tt_temporal_free(tr);
 	advise_util(m, o, &f);
 	advise_launch(m, o, &f);
 	advise_dist(m, o, &f);
