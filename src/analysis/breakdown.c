@@ -104,8 +104,9 @@ struct edge {
 	int delta;
 };
 
-static int edge_cmp(const void *a, const void *b)
+static int edge_cmp(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const struct edge *x = a, *y = b;
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
@@ -132,7 +133,7 @@ static void sweep_add(struct sweep *s, const struct tt_iv *v, size_t nb, int wei
 static void sweep_run(struct sweep *s, int64_t acc[8], bool trunc_us)
 {
 	if (s->n > 1)
-		qsort(s->e, s->n, sizeof(*s->e), edge_cmp);
+		tt_msort(s->e, s->n, sizeof(*s->e), edge_cmp, NULL); /* (one sorted run per add) */
 	int running = 0;
 	for (size_t i = 0; i + 1 < s->n; i++) {
 		running += s->e[i].delta;

@@ -79,8 +79,15 @@ static bool hta_parsed(const struct tt_rank *r, const struct tt_event *e)
 	return r->cats[e->cat].kind != TT_K_NONE;
 }
 
-static int u32_cmp(const void *a, const void *b)
+static int u32_bcmp(const void *a, const void *b)
 {
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int u32_cmp(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	return x < y ? -1 : x > y;
 }
@@ -164,12 +171,12 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 		}
 	}
 	if (nc > 1)
-		qsort(corrs, nc, sizeof(*corrs), u32_cmp);
+		tt_msort(corrs, nc, sizeof(*corrs), u32_cmp, NULL); /* (mostly ascending) */
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
 			continue;
-		if (nc && bsearch(&e->corr, corrs, nc, sizeof(*corrs), u32_cmp)) {
+		if (nc && bsearch(&e->corr, corrs, nc, sizeof(*corrs), u32_bcmp)) {
 			keep[i >> 6] |= UINT64_C(1) << (i & 63);
 			nkept++;
 		}
@@ -204,49 +211,20 @@ void tt_sel_free(struct tt_sel *s)
 
 /* ---- intervals ---- */
 
-static bool iv_less(const struct tt_iv *x, const struct tt_iv *y)
+static int iv_cmp(const void *a, const void *b, void *ctx)
 {
-	return x->ts != y->ts ? x->ts < y->ts : x->end < y->end;
-}
-
-/* Sort by (ts, end): intervals mostly arrive as a few sorted runs (one per
- * stream), so a sorted input returns at once and the rest is a bottom-up
- * merge sort with the comparison inlined (qsort's callback was a sixth of
- * the analyses' time). */
-static void iv_sort(struct tt_iv *v, size_t n)
-{
-	size_t i = 1;
-	while (i < n && !iv_less(&v[i], &v[i - 1]))
-		i++;
-	if (i >= n)
-		return;
-	struct tt_iv *tmp = tt_malloc(n * sizeof(*tmp));
-	struct tt_iv *src = v, *dst = tmp;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid && b < hi)
-				dst[k++] = iv_less(&src[b], &src[a]) ? src[b++] : src[a++];
-			while (a < mid)
-				dst[k++] = src[a++];
-			while (b < hi)
-				dst[k++] = src[b++];
-		}
-		struct tt_iv *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
+	(void)ctx;
+	const struct tt_iv *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
 }
 
 size_t tt_iv_merge(struct tt_iv *v, size_t n)
 {
 	if (!n)
 		return 0;
-	iv_sort(v, n);
+	tt_msort(v, n, sizeof(*v), iv_cmp, NULL); /* (a few sorted runs: one per stream) */
 	size_t k = 0;
 	int64_t m = v[0].end;
 	for (size_t i = 1; i < n; i++) {

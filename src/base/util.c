@@ -97,49 +97,85 @@ uint64_t tt_peak_rss(void)
 	return (uint64_t)ru.ru_maxrss * 1024;
 }
 
-static void msort_rec(char *a, char *tmp, size_t n, size_t size,
-		      int (*cmp)(const void *, const void *, void *), void *ctx)
+/* insertion sort of a[0..n): stable; tmp holds one element */
+static void isort(char *a, char *tmp, size_t n, size_t size,
+		  int (*cmp)(const void *, const void *, void *), void *ctx)
 {
-	if (n < 2)
-		return;
-	if (n <= 8) {
-		/* insertion sort: stable */
-		for (size_t i = 1; i < n; i++) {
-			size_t j = i;
-			memcpy(tmp, a + i * size, size);
-			while (j > 0 && cmp(a + (j - 1) * size, tmp, ctx) > 0) {
-				memcpy(a + j * size, a + (j - 1) * size, size);
-				j--;
-			}
-			memcpy(a + j * size, tmp, size);
+	for (size_t i = 1; i < n; i++) {
+		if (cmp(a + (i - 1) * size, a + i * size, ctx) <= 0)
+			continue;
+		size_t j = i;
+		memcpy(tmp, a + i * size, size);
+		while (j > 0 && cmp(a + (j - 1) * size, tmp, ctx) > 0) {
+			memcpy(a + j * size, a + (j - 1) * size, size);
+			j--;
 		}
-		return;
+		memcpy(a + j * size, tmp, size);
 	}
-	size_t h = n / 2;
-	msort_rec(a, tmp, h, size, cmp, ctx);
-	msort_rec(a + h * size, tmp, n - h, size, cmp, ctx);
-	if (cmp(a + (h - 1) * size, a + h * size, ctx) <= 0)
-		return; /* already in order */
-	memcpy(tmp, a, n * size);
-	size_t i = 0, j = h, k = 0;
-	while (i < h && j < n) {
-		if (cmp(tmp + j * size, tmp + i * size, ctx) < 0)
-			memcpy(a + (k++) * size, tmp + (j++) * size, size);
-		else
-			memcpy(a + (k++) * size, tmp + (i++) * size, size);
-	}
-	if (i < h)
-		memcpy(a + k * size, tmp + i * size, (h - i) * size);
-	if (j < n)
-		memcpy(a + k * size, tmp + j * size, (n - j) * size);
 }
 
+/* merge the sorted runs src[lo..mid) and src[mid..hi) into dst[lo..hi) */
+static void merge_runs(const char *src, char *dst, size_t lo, size_t mid, size_t hi, size_t size,
+		       int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+	size_t i = lo, j = mid, k = lo;
+	while (i < mid && j < hi) {
+		if (cmp(src + j * size, src + i * size, ctx) < 0)
+			memcpy(dst + (k++) * size, src + (j++) * size, size);
+		else
+			memcpy(dst + (k++) * size, src + (i++) * size, size);
+	}
+	if (i < mid)
+		memcpy(dst + k * size, src + i * size, (mid - i) * size);
+	else if (j < hi)
+		memcpy(dst + k * size, src + j * size, (hi - j) * size);
+}
+
+/* A natural merge sort: the input is cut into its ascending runs (short ones
+ * extended to MIN_RUN by insertion sort), then neighbouring runs are merged
+ * pairwise until one is left.  Input made of a few sorted pieces (one per
+ * stream, say) costs n log(pieces) comparisons, sorted input n. */
+#define MIN_RUN 16
 void tt_msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
 	      void *ctx)
 {
 	if (n < 2)
 		return;
+	char *a = base;
 	char *tmp = tt_malloc(n * size);
-	msort_rec(base, tmp, n, size, cmp, ctx);
+	size_t *run = tt_malloc((n / MIN_RUN + 2) * sizeof(*run)); /* run starts, then n */
+	size_t nr = 0;
+	for (size_t lo = 0; lo < n;) {
+		size_t hi = lo + 1;
+		while (hi < n && cmp(a + (hi - 1) * size, a + hi * size, ctx) <= 0)
+			hi++;
+		if (hi - lo < MIN_RUN && hi < n) {
+			hi = lo + MIN_RUN < n ? lo + MIN_RUN : n;
+			isort(a + lo * size, tmp, hi - lo, size, cmp, ctx);
+		}
+		run[nr++] = lo;
+		lo = hi;
+	}
+	run[nr] = n;
+	char *src = a, *dst = tmp;
+	while (nr > 1) {
+		size_t w = 0;
+		for (size_t r = 0; r < nr; r += 2) {
+			if (r + 1 < nr)
+				merge_runs(src, dst, run[r], run[r + 1], run[r + 2], size, cmp, ctx);
+			else
+				memcpy(dst + run[r] * size, src + run[r] * size,
+				       (run[r + 1] - run[r]) * size);
+			run[w++] = run[r];
+		}
+		run[w] = n;
+		nr = w;
+		char *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * size);
+	free(run);
 	free(tmp);
 }

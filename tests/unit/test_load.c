@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracetop/model.h"
+#include "tracetop/util.h"
 
 static char path[1024];
 
@@ -200,6 +201,55 @@ START_TEST(rank_from_name)
 }
 END_TEST
 
+/* tt_msort: a natural merge sort must sort and keep equal keys in input
+ * order, whatever the shape: random, sorted, reversed, a few sorted runs,
+ * many equal keys.  Checked against insertion sort. */
+struct kv {
+	int key, pos;
+};
+
+static int kv_cmp(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	const struct kv *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+START_TEST(msort_natural_and_stable)
+{
+	unsigned seed = 12345;
+	for (int shape = 0; shape < 5; shape++) {
+		for (size_t n = 0; n < 300; n += 1 + n / 7) {
+			struct kv *v = malloc((n + 1) * sizeof(*v)), *ref = malloc((n + 1) * sizeof(*v));
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				int r = (int)(seed >> 16);
+				int key = shape == 0   ? r % 1000
+					  : shape == 1 ? (int)i
+					  : shape == 2 ? (int)(n - i)
+					  : shape == 3 ? (int)(i % (n / 3 + 1)) /* three runs */
+						       : r % 3;
+				v[i] = (struct kv){key, (int)i};
+			}
+			memcpy(ref, v, n * sizeof(*v));
+			for (size_t i = 1; i < n; i++) /* stable insertion sort */
+				for (size_t j = i; j > 0 && ref[j - 1].key > ref[j].key; j--) {
+					struct kv t = ref[j];
+					ref[j] = ref[j - 1];
+					ref[j - 1] = t;
+				}
+			tt_msort(v, n, sizeof(*v), kv_cmp, NULL);
+			for (size_t i = 0; i < n; i++)
+				ck_assert_msg(v[i].key == ref[i].key && v[i].pos == ref[i].pos,
+					      "shape %d n %zu at %zu: (%d,%d) vs (%d,%d)", shape, n, i,
+					      v[i].key, v[i].pos, ref[i].key, ref[i].pos);
+			free(v);
+			free(ref);
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("load");
@@ -210,6 +260,7 @@ int main(void)
 	tcase_add_test(tc, truncated_keeps_events);
 	tcase_add_test(tc, one_bad_file_does_not_stop_others);
 	tcase_add_test(tc, rank_from_name);
+	tcase_add_test(tc, msort_natural_and_stable);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
