@@ -38,6 +38,24 @@ struct tt_sel {
 	uint32_t nkept;
 };
 
+/* Events with args.stream live only on TT_TRACK_GPU tracks: this steps *t
+ * to the next such track from *t on and gives its events [*first, *end).
+ * Returns false after the last.  Use:
+ *   for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)
+ *           for (uint32_t i = i0; i < i1; i++) ... */
+static inline bool tt_next_gpu_track(const struct tt_rank *r, uint32_t *t, uint32_t *first,
+				     uint32_t *end)
+{
+	while (*t < r->ntracks && r->tracks[*t].kind != TT_TRACK_GPU)
+		(*t)++;
+	if (*t >= r->ntracks)
+		return false;
+	*first = r->tracks[*t].first;
+	*end = r->tracks[*t].first + r->tracks[*t].count;
+	(*t)++;
+	return true;
+}
+
 /* Build the selection of rank index ri.  With o->exact every X event that is
  * not a marker is kept and nothing is rounded. */
 void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const struct tt_aopts *o);

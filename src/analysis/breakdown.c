@@ -47,33 +47,36 @@ static size_t collect_gpu(const struct tt_model *m, size_t ri, const struct tt_a
 	tt_sel_init(&s, m, ri, o);
 	size_t n = 0;
 	*all = 0;
-	for (uint32_t i = 0; i < r->nev; i++) {
-		if (!is_gpu_work(&r->ev[i]))
-			continue;
-		(*all)++;
-		if (tt_sel_has(&s, i))
-			n++;
-	}
+	for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)
+		for (uint32_t i = i0; i < i1; i++) {
+			if (!is_gpu_work(&r->ev[i]))
+				continue;
+			(*all)++;
+			if (tt_sel_has(&s, i))
+				n++;
+		}
 	struct gev *g = tt_malloc((n ? n : 1) * sizeof(*g));
 	uint8_t *tcache = tt_calloc((size_t)r->strs.n + 1, 1); /* type + 1, 0 = not yet */
 	size_t k = 0;
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (!is_gpu_work(e) || !tt_sel_has(&s, i))
-			continue;
-		struct gev *x = &g[k++];
-		x->ts = tt_sel_ts(&s, e);
-		x->end = tt_sel_end(&s, e);
-		x->idx = i;
-		x->name = e->name;
-		if (e->name < r->strs.n) {
-			if (!tcache[e->name])
-				tcache[e->name] = (uint8_t)(tt_kernel_type(tt_str(r, e->name), NULL) + 1);
-			x->type = (uint8_t)(tcache[e->name] - 1);
-		} else {
-			x->type = (uint8_t)tt_kernel_type("", NULL);
+	for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)
+		for (uint32_t i = i0; i < i1; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (!is_gpu_work(e) || !tt_sel_has(&s, i))
+				continue;
+			struct gev *x = &g[k++];
+			x->ts = tt_sel_ts(&s, e);
+			x->end = tt_sel_end(&s, e);
+			x->idx = i;
+			x->name = e->name;
+			if (e->name < r->strs.n) {
+				if (!tcache[e->name])
+					tcache[e->name] = (uint8_t)(
+						tt_kernel_type(tt_str(r, e->name), NULL) + 1);
+				x->type = (uint8_t)(tcache[e->name] - 1);
+			} else {
+				x->type = (uint8_t)tt_kernel_type("", NULL);
+			}
 		}
-	}
 	free(tcache);
 	tt_sel_free(&s);
 	*out = g;

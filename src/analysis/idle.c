@@ -178,16 +178,17 @@ static void rank_work(size_t ri, void *arg)
 
 	size_t nk = 0;
 	out->gpu_t0 = INT64_MAX;
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (!(e->flags & TT_EF_STREAM) || !tt_sel_has(&s, i))
-			continue;
-		int64_t ts = tt_sel_ts(&s, e);
-		if (ts < out->gpu_t0)
-			out->gpu_t0 = ts;
-		if (gk[e->cat])
-			nk++;
-	}
+	for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)
+		for (uint32_t i = i0; i < i1; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (!(e->flags & TT_EF_STREAM) || !tt_sel_has(&s, i))
+				continue;
+			int64_t ts = tt_sel_ts(&s, e);
+			if (ts < out->gpu_t0)
+				out->gpu_t0 = ts;
+			if (gk[e->cat])
+				nk++;
+		}
 	if (!nk) {
 		out->no_gpu = true;
 		if (out->gpu_t0 == INT64_MAX)
@@ -200,6 +201,8 @@ static void rank_work(size_t ri, void *arg)
 	nk = 0;
 	for (uint32_t t = 0; t < r->ntracks; t++) {
 		const struct tt_track *tr = &r->tracks[t];
+		if (tr->kind != TT_TRACK_GPU)
+			continue; /* (stream events live only there) */
 		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
 			const struct tt_event *e = &r->ev[i];
 			if (!(e->flags & TT_EF_STREAM) || !gk[e->cat] || !tt_sel_has(&s, i))
