@@ -20,20 +20,53 @@
 #include "tracetop/util.h"
 
 static volatile sig_atomic_t got_winch, got_term;
+/* The signal handlers also write a byte here, so that a signal that comes
+ * just before poll() (or to another thread) still wakes the key loop. */
+static int wake_pipe[2] = {-1, -1};
 static bool curses_on;
 static int saved_stderr = -1;
 static FILE *stderr_log;
+
+static void wake(void)
+{
+	int e = errno;
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+		/* (full: the loop is awake already) */
+	}
+	errno = e;
+}
 
 static void on_winch(int sig)
 {
 	(void)sig;
 	got_winch = 1;
+	wake();
 }
 
 static void on_term(int sig)
 {
 	(void)sig;
 	got_term = 1;
+	wake();
+}
+
+static void wake_pipe_open(void)
+{
+	if (pipe(wake_pipe) != 0) {
+		wake_pipe[0] = wake_pipe[1] = -1;
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+		fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+	}
+}
+
+static void wake_pipe_drain(void)
+{
+	char buf[64];
+	while (wake_pipe[0] >= 0 && read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
 }
 
 /* while curses runs, stderr goes to a file that is replayed afterwards */
@@ -253,6 +286,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		fprintf(stderr, "tracetop: cannot read keys from this terminal\n");
 		return 2;
 	}
+	wake_pipe_open();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_winch;
@@ -272,7 +306,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			handle_resize();
 			redraw(a, &g);
 		}
-		struct pollfd pfd = {0, POLLIN, 0};
+		/* stdin, and the pipe the signal handlers write to */
+		struct pollfd pfd[2] = {{0, POLLIN, 0}, {wake_pipe[0], POLLIN, 0}};
 		int wait = -1;
 		TermKeyKey key;
 		TermKeyResult res = termkey_getkey(tk, &key);
@@ -290,9 +325,13 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		}
 		if (res == TERMKEY_RES_EOF)
 			break;
-		int pr = poll(&pfd, 1, wait);
+		int pr = poll(pfd, wake_pipe[0] >= 0 ? 2 : 1, wait);
 		if (pr < 0 && errno == EINTR)
 			continue;
+		if (pr > 0 && (pfd[1].revents & POLLIN)) {
+			wake_pipe_drain();
+			continue; /* (the flags are looked at on top of the loop) */
+		}
 		if (pr == 0 && res == TERMKEY_RES_AGAIN) {
 			/* a lone Escape */
 			if (termkey_getkey_force(tk, &key) == TERMKEY_RES_KEY) {
@@ -306,7 +345,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			continue;
 		}
 		if (pr > 0) {
-			if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) && !(pfd.revents & POLLIN))
+			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) &&
+			    !(pfd[0].revents & POLLIN))
 				break; /* stdin closed */
 			if (termkey_advisereadable(tk) == TERMKEY_RES_EOF)
 				break;
@@ -315,6 +355,12 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	tt_grid_free(&g);
 	termkey_destroy(tk);
 	restore_terminal();
+	int wr = wake_pipe[0], ww = wake_pipe[1];
+	wake_pipe[0] = wake_pipe[1] = -1; /* (before closing: the handlers stay) */
+	if (wr >= 0) {
+		close(ww);
+		close(wr);
+	}
 	delscreen(scr);
 	tt_set_die_hook(NULL);
 	return 0;
