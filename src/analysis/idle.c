@@ -76,8 +76,9 @@ struct kern {
 	uint32_t idx;
 };
 
-static int kern_cmp(const void *a, const void *b)
+static int kern_cmp(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const struct kern *x = a, *y = b;
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
@@ -214,7 +215,7 @@ static void rank_work(size_t ri, void *arg)
 			nk++;
 		}
 	}
-	qsort(k, nk, sizeof(*k), kern_cmp);
+	tt_msort(k, nk, sizeof(*k), kern_cmp, NULL); /* (collected in track order) */
 
 	size_t ns = 0;
 	for (size_t i = 0; i < nk; i++)

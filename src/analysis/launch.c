@@ -34,9 +34,16 @@ static int u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* CPU rows: by start, then event index */
-static int cpu_cmp(const void *a, const void *b)
+static int u32_sort_cmp(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
+	return u32_cmp(a, b);
+}
+
+/* CPU rows: by start, then event index */
+static int cpu_cmp(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
 	const struct side *x = a, *y = b;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -44,12 +51,12 @@ static int cpu_cmp(const void *a, const void *b)
 }
 
 /* GPU rows: by correlation (for the join), then start, then index */
-static int gpu_cmp(const void *a, const void *b)
+static int gpu_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct side *x = a, *y = b;
 	if (x->corr != y->corr)
 		return x->corr < y->corr ? -1 : 1;
-	return cpu_cmp(a, b);
+	return cpu_cmp(a, b, ctx);
 }
 
 static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
@@ -105,8 +112,8 @@ static void rank_work(size_t ri, void *arg)
 		TT_GROW(L, cap, nl + 1);
 		L[nl++] = e->corr;
 	}
-	if (nl)
-		qsort(L, nl, sizeof(*L), u32_cmp);
+	/* (these arrive mostly in order: tt_msort sorts runs cheaply) */
+	tt_msort(L, nl, sizeof(*L), u32_sort_cmp, NULL);
 
 	size_t ncpu = 0, ngpu = 0, capc = 0, capg = 0;
 	struct side *cpu = NULL, *gpu = NULL;
@@ -127,10 +134,8 @@ static void rank_work(size_t ri, void *arg)
 			cpu[ncpu++] = x;
 		}
 	}
-	if (ncpu)
-		qsort(cpu, ncpu, sizeof(*cpu), cpu_cmp);
-	if (ngpu)
-		qsort(gpu, ngpu, sizeof(*gpu), gpu_cmp);
+	tt_msort(cpu, ncpu, sizeof(*cpu), cpu_cmp, NULL);
+	tt_msort(gpu, ngpu, sizeof(*gpu), gpu_cmp, NULL);
 
 	size_t nrows = 0, capr = 0;
 	for (size_t i = 0; i < ncpu; i++) {

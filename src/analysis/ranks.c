@@ -165,8 +165,9 @@ struct ctx {
 	struct slot *slot; /* by model rank index; w == NULL: not selected */
 };
 
-static int kern_cmp(const void *a, const void *b)
+static int kern_cmp(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const struct kern *x = a, *y = b;
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
@@ -360,7 +361,7 @@ static void idle_cats(const struct ctx *c, const struct tt_sel *s, struct kern *
 		return;
 	}
 	/* a stream number on several tracks (several devices): sort them */
-	qsort(k, nk, sizeof(*k), kern_cmp);
+	tt_msort(k, nk, sizeof(*k), kern_cmp, NULL); /* (collected in track order) */
 	for (size_t i = 1; i < nk; i++)
 		if (k[i].stream == k[i - 1].stream)
 			idle_gap(c, s, &k[i - 1], &k[i], tt_launch_of(r, k[i].idx), w);
