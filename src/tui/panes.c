@@ -874,28 +874,18 @@ static const struct tt_pane_ops launch_ops = {
 
 /* ---- 7 Counters ---- */
 
+/* A sparkline of the step series pts over [t0, t1): each of `width` cells
+ * shows the largest value in its slice. */
 static void sparkline(const struct tt_sample *pts, size_t n, int64_t t0, int64_t t1, double vmax,
 		      char *buf, size_t cap, int width)
 {
-	static const char *const uni[] = {" ", "\xE2\x96\x81", "\xE2\x96\x82", "\xE2\x96\x83",
-					  "\xE2\x96\x84", "\xE2\x96\x85", "\xE2\x96\x86",
-					  "\xE2\x96\x87", "\xE2\x96\x88"};
-	static const char asc[] = " .:-=+*#@";
-	size_t k = 0;
-	for (int i = 0; i < width && k + 4 < cap; i++) {
+	float *v = tt_malloc((size_t)(width > 0 ? width : 1) * sizeof(*v));
+	for (int i = 0; i < width; i++) {
 		int64_t a = t0 + (t1 - t0) * i / width, b = t0 + (t1 - t0) * (i + 1) / width;
-		double v = tt_step_max(pts, n, a, b);
-		int lvl = vmax > 0 && v > 0 ? (int)ceil(v / vmax * 8) : 0;
-		lvl = lvl > 8 ? 8 : lvl < 0 ? 0 : lvl;
-		if (tt_render_ascii()) {
-			buf[k++] = asc[lvl];
-		} else {
-			size_t l = strlen(uni[lvl]);
-			memcpy(buf + k, uni[lvl], l);
-			k += l;
-		}
+		v[i] = (float)tt_step_max(pts, n, a, b);
 	}
-	buf[k] = '\0';
+	tt_sparkline(buf, cap, v, width, vmax);
+	free(v);
 }
 
 static int counters_open(struct tt_pane *p)
