@@ -349,6 +349,19 @@ fi
 	fail "--max-memory 1G: $(cat "$D/err")"
 rm -f "$D/many.json" "$D/many.json.gz"
 
+# split_as_whole LOST-AND-KEPT LABEL: $D/split.json loads the same split over
+# two threads as whole, with the truncation warning saying LOST-AND-KEPT
+split_as_whole() {
+	"$TRACETOP" report summary -f csv -j 2 --no-split "$D/split.json" >"$D/whole.out" 2>"$D/whole.err"
+	"$TRACETOP" report summary -f csv -j 2 "$D/split.json" >"$D/out" 2>"$D/err"
+	sw_rc=$?
+	if [ $sw_rc -eq 0 ] && cmp -s "$D/whole.out" "$D/out" && cmp -s "$D/whole.err" "$D/err" &&
+		grep -Eq "^tracetop: $D/split.json:[0-9]+: warning: file truncated: events after the cut are lost: $1\$" "$D/err"; then
+		pass "$2"
+	else
+		fail "$2 (status $sw_rc): $(diff "$D/whole.err" "$D/err") $(diff "$D/whole.out" "$D/out")"
+	fi
+}
 # ---- a big plain file, loaded split across threads -------------------------------------
 # 17 MB of small events, one 45 MB event, then a cut inside the next event:
 # with two threads the second part starts at the cut and holds no complete
@@ -363,15 +376,8 @@ with open(sys.argv[1], 'w') as f:
     f.write(', '.join('"k%d": "%s"' % (k, 'z' * 15000000) for k in range(3)))
     f.write('}},\n{"ph": "X", "name": "cut", "ts": 12')
 PY
-"$TRACETOP" report summary -f csv -j 2 --no-split "$D/split.json" >"$D/whole.out" 2>"$D/whole.err"
-"$TRACETOP" report summary -f csv -j 2 "$D/split.json" >"$D/out" 2>"$D/err"
-rc=$?
-if [ $rc -eq 0 ] && cmp -s "$D/whole.out" "$D/out" && cmp -s "$D/whole.err" "$D/err" &&
-	grep -Eq "^tracetop: $D/split.json:[0-9]+: warning: file truncated: events after the cut are lost: 35 bytes after the last complete event lost, 200001 events kept$" "$D/err"; then
-	pass "a truncated big plain file loads split as it does whole"
-else
-	fail "split truncated (status $rc): $(diff "$D/whole.err" "$D/err") $(diff "$D/whole.out" "$D/out")"
-fi
+split_as_whole "35 bytes after the last complete event lost, 200001 events kept" \
+	"a truncated big plain file loads split as it does whole"
 # the same file cut right after a complete event: a truncation either way
 python3 - "$D/split.json" <<'PY'
 import os, sys
@@ -380,15 +386,8 @@ with open(sys.argv[1], 'r+b') as f:
     f.truncate()
     f.write(b'{"ph": "X", "name": "last", "ts": 12, "dur": 1}')
 PY
-"$TRACETOP" report summary -f csv -j 2 --no-split "$D/split.json" >"$D/whole.out" 2>"$D/whole.err"
-"$TRACETOP" report summary -f csv -j 2 "$D/split.json" >"$D/out" 2>"$D/err"
-rc=$?
-if [ $rc -eq 0 ] && cmp -s "$D/whole.out" "$D/out" && cmp -s "$D/whole.err" "$D/err" &&
-	grep -Eq "^tracetop: $D/split.json:[0-9]+: warning: file truncated: events after the cut are lost: 0 bytes after the last complete event lost, 200002 events kept$" "$D/err"; then
-	pass "a big plain file cut right after an event loads split as it does whole"
-else
-	fail "split, cut after an event (status $rc): $(diff "$D/whole.err" "$D/err") $(diff "$D/whole.out" "$D/out")"
-fi
+split_as_whole "0 bytes after the last complete event lost, 200002 events kept" \
+	"a big plain file cut right after an event loads split as it does whole"
 # the same file closed, then cut inside the metadata that follows the events
 python3 - "$D/split.json" <<'PY'
 import os, sys
@@ -396,15 +395,8 @@ with open(sys.argv[1], 'r+b') as f:
     f.seek(0, os.SEEK_END)
     f.write(b'\n], "INFO": ["loaded at 10:52", "more')
 PY
-"$TRACETOP" report summary -f csv -j 2 --no-split "$D/split.json" >"$D/whole.out" 2>"$D/whole.err"
-"$TRACETOP" report summary -f csv -j 2 "$D/split.json" >"$D/out" 2>"$D/err"
-rc=$?
-if [ $rc -eq 0 ] && cmp -s "$D/whole.out" "$D/out" && cmp -s "$D/whole.err" "$D/err" &&
-	grep -Eq "^tracetop: $D/split.json:[0-9]+: warning: file truncated: events after the cut are lost: 0 bytes after the last complete event lost, 200002 events kept$" "$D/err"; then
-	pass "a big plain file cut in its trailing metadata loads split as it does whole"
-else
-	fail "split, cut in metadata (status $rc): $(diff "$D/whole.err" "$D/err") $(diff "$D/whole.out" "$D/out")"
-fi
+split_as_whole "0 bytes after the last complete event lost, 200002 events kept" \
+	"a big plain file cut in its trailing metadata loads split as it does whole"
 OPTS="-j 2 --max-events 1000"
 run "$D/split.json"
 grep -Fxq "tracetop: $D/split.json:$(grep -ob '{"ph": "X", "cat": "cpu_op", "name": "op0", "pid": 1, "tid": 1, "ts": 10000,' "$D/split.json" | cut -d: -f1): more than 1000 events in one file (see --max-events)" "$D/err" &&
