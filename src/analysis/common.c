@@ -23,6 +23,10 @@ bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank)
 
 /* ---- HTA selection ---- */
 
+/* the rank memo's slots: the three selections a rank can have, and its
+ * step names */
+enum { SEL_ALL, SEL_STEPS_INCL, SEL_STEPS_EXCL, SEL_STEP_NAMES };
+
 static bool is_step_name(const char *s)
 {
 	if (strncmp(s, "ProfilerStep#", 13) != 0)
@@ -31,34 +35,42 @@ static bool is_step_name(const char *s)
 	return *s >= '0' && *s <= '9';
 }
 
+/* The first two distinct step numbers among a rank's strings (kept in the
+ * rank's memo: a job without steps would otherwise scan every rank's
+ * strings for every rank of every analysis). */
+struct rank_steps {
+	size_t n;
+	int64_t v[2];
+};
+
+static void *rank_steps_build(const struct tt_rank *r, void *ctx)
+{
+	(void)ctx;
+	struct rank_steps *st = tt_calloc(1, sizeof(*st));
+	for (uint32_t id = 0; id < r->strs.n && st->n < 2; id++) {
+		const char *s = tt_str(r, id);
+		if (!is_step_name(s))
+			continue;
+		int64_t v = strtoll(s + 13, NULL, 10);
+		if (st->n == 0 || st->v[0] != v)
+			st->v[st->n++] = v;
+	}
+	return st;
+}
+
 /* HTA counts ProfilerStep#N names in the symbol table of all ranks (names
- * and categories alike). */
+ * and categories alike): the number of distinct ones, up to 2. */
 static size_t step_names(const struct tt_model *m)
 {
-	/* names are interned per rank; collect the distinct step numbers */
-	size_t cap = 0, n = 0;
-	int64_t *steps = NULL;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct tt_rank *r = m->ranks[ri];
-		for (uint32_t id = 0; id < r->strs.n; id++) {
-			const char *s = tt_str(r, id);
-			if (!is_step_name(s))
-				continue;
-			int64_t v = strtoll(s + 13, NULL, 10);
-			bool seen = false;
-			for (size_t k = 0; k < n && !seen; k++)
-				seen = steps[k] == v;
-			if (!seen) {
-				TT_GROW(steps, cap, n + 1);
-				steps[n++] = v;
-			}
-			if (n >= 2)
-				break;
-		}
-		if (n >= 2)
-			break;
+	size_t n = 0;
+	int64_t steps[2];
+	for (size_t ri = 0; ri < m->nranks && n < 2; ri++) {
+		const struct rank_steps *st =
+			tt_rank_memo(m->ranks[ri], SEL_STEP_NAMES, rank_steps_build, NULL, free);
+		for (size_t k = 0; k < st->n && n < 2; k++)
+			if (n == 0 || steps[0] != st->v[k])
+				steps[n++] = st->v[k];
 	}
-	free(steps);
 	return n;
 }
 
@@ -185,9 +197,6 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	out->nkept = nkept;
 	return out;
 }
-
-/* memo slots of the three selections a rank can have */
-enum { SEL_ALL, SEL_STEPS_INCL, SEL_STEPS_EXCL };
 
 void tt_sel_init(struct tt_sel *s, const struct tt_model *m, size_t ri, const struct tt_aopts *o)
 {
