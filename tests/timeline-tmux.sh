@@ -6,73 +6,10 @@
 # At 120x40 and 80x24.  Every wait polls capture-pane until the text shows;
 # none sleeps a fixed time.  Skips (77) without tmux.
 . "${SRCDIR:-.}/tests/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "skip: no tmux"; exit 77; }
-[ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
-case $TRACETOP in /*) tt=$TRACETOP ;; *) tt=$(pwd)/$TRACETOP ;; esac
+. "${SRCDIR:-.}/tests/tmux-lib.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-tl-tmux.XXXXXX") || exit 99
-sock=ttl$$
-T="tmux -L $sock -f /dev/null"
-cleanup() {
-	$T kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 99' INT TERM
-HOME=$tmp/home
-mkdir -p "$HOME"
-export HOME
-unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR TMUX
-
-start() {
-	$T new-session -d -s "$1" -x "$2" -y "$3" \
-		"sh -c '$4; echo \"tracetop exited \$?\"; exec cat'" || exit 99
-}
-cap() { $T capture-pane -p -t "$1"; }
-# wait_for NAME TEXT: poll the screen until TEXT shows
-wait_for() {
-	n=0
-	while [ $n -lt 300 ]; do
-		cap "$1" | grep -qF -- "$2" && return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "    (timed out waiting for '$2'; the screen:)"
-	cap "$1" | sed 's/^/    | /'
-	return 1
-}
-# wait_re NAME REGEX: ... until a line matches REGEX
-wait_re() {
-	n=0
-	while [ $n -lt 300 ]; do
-		cap "$1" | grep -qE -- "$2" && return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "    (timed out waiting for /$2/; the screen:)"
-	cap "$1" | sed 's/^/    | /'
-	return 1
-}
-wait_gone() {
-	n=0
-	while [ $n -lt 300 ]; do
-		cap "$1" | grep -qF -- "$2" || return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "    (timed out waiting for '$2' to go; the screen:)"
-	cap "$1" | sed 's/^/    | /'
-	return 1
-}
-check() {
-	name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
 # the text of the cursor line
 cursor_line() { cap "$1" | grep -E '^ cursor ' | head -1; }
-
-env_tt="env TERM=xterm-256color LC_ALL=C.UTF-8 $tt"
 
 for size in 120x40 80x24; do
 	w=${size%x*} h=${size#*x}

@@ -7,68 +7,8 @@
 # Every wait polls capture-pane until the text appears; none sleeps a fixed
 # time.  Skips (77) without tmux.
 . "${SRCDIR:-.}/tests/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "skip: no tmux"; exit 77; }
-[ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
-case $TRACETOP in /*) tt=$TRACETOP ;; *) tt=$(pwd)/$TRACETOP ;; esac
+. "${SRCDIR:-.}/tests/tmux-lib.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-ui-tmux.XXXXXX") || exit 99
-sock=ttui$$
-T="tmux -L $sock -f /dev/null"
-cleanup() {
-	$T kill-server 2>/dev/null
-	# a killed server may leave its socket behind
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 99' INT TERM
-HOME=$tmp/home
-mkdir -p "$HOME"
-export HOME
-unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR TMUX
-
-# start NAME W H COMMAND: a session running COMMAND in sh; when tracetop
-# ends, the shell says "tracetop exited N" and keeps the pane open
-start() {
-	$T new-session -d -s "$1" -x "$2" -y "$3" \
-		"sh -c '$4; echo \"tracetop exited \$?\"; exec cat'" || exit 99
-}
-cap() { $T capture-pane -p -t "$1"; }
-# wait_for NAME TEXT [SECONDS]: poll the screen until TEXT shows
-wait_for() {
-	n=0 lim=$((${3:-15} * 20))
-	while [ $n -lt $lim ]; do
-		cap "$1" | grep -qF -- "$2" && return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "    (timed out waiting for '$2'; the screen:)"
-	cap "$1" | sed 's/^/    | /'
-	return 1
-}
-# wait_row NAME ROW REGEX [SECONDS]: ... until row ROW (from 1) matches
-wait_row() {
-	n=0 lim=$((${4:-15} * 20))
-	while [ $n -lt $lim ]; do
-		cap "$1" | sed -n "$2p" | grep -qE -- "$3" && return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "    (timed out waiting for row $2 ~ /$3/; the screen:)"
-	cap "$1" | sed 's/^/    | /'
-	return 1
-}
-# wait_gone NAME TEXT: ... until TEXT is no longer on the screen
-wait_gone() {
-	n=0
-	while [ $n -lt 300 ]; do
-		cap "$1" | grep -qF -- "$2" || return 0
-		sleep 0.05
-		n=$((n + 1))
-	done
-	echo "    (timed out waiting for '$2' to go)"
-	return 1
-}
 # size_is NAME W H: the window has that size, and tracetop drew for it
 size_is() {
 	[ "$($T display -p -t "$1" '#{window_width}x#{window_height}')" = "$2x$3" ]
@@ -85,18 +25,10 @@ tt_pid() {
 	ps -o pid= -o comm= --ppid "$($T display -p -t "$1" '#{pane_pid}')" |
 		awk -v c="$comm" '$2 == c { print $1 }'
 }
-# check NAME COMMAND...: pass when COMMAND succeeds
-check() {
-	name=$1
-	shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
-
 # a session that lives as long as the test, so that killing the others
 # never stops the server under the next new-session
 $T new-session -d -s keep -x 80 -y 24 "exec cat" || exit 99
 
-env_tt="env TERM=xterm-256color LC_ALL=C.UTF-8 $tt"
 titles='Overview Temporal Idle Kernels Overlap Launch Counters Patterns Timeline Diff'
 
 for size in 80x24 160x50; do
