@@ -834,11 +834,12 @@ static int8_t *tb_kernel_types(const struct tt_rank *r)
 {
 	int8_t *t = tt_malloc((size_t)r->strs.n + 1);
 	memset(t, -1, (size_t)r->strs.n + 1);
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (t[e->name] < 0 && (e->flags & TT_EF_STREAM))
-			t[e->name] = (int8_t)tt_kernel_type(tt_ev_name(r, e), NULL);
-	}
+	for (uint32_t ti = 0, i0, i1; tt_next_gpu_track(r, &ti, &i0, &i1);)
+		for (uint32_t i = i0; i < i1; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (t[e->name] < 0 && (e->flags & TT_EF_STREAM))
+				t[e->name] = (int8_t)tt_kernel_type(tt_ev_name(r, e), NULL);
+		}
 	return t;
 }
 
