@@ -100,8 +100,7 @@ static int u32_bcmp(const void *a, const void *b)
 static int u32_cmp(const void *a, const void *b, void *ctx)
 {
 	(void)ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
+	return u32_bcmp(a, b);
 }
 
 /* The kept events of one rank: a bit per event (shared through the rank's
