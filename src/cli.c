@@ -594,28 +594,8 @@ struct tt_model *cli_load_demo(struct cli *c)
 {
 	struct tt_demo_opts d;
 	tt_demo_defaults(&d);
-	int n = d.nranks;
-	char **bufs = tt_calloc((size_t)n, sizeof(*bufs));
-	const void **data = tt_calloc((size_t)n, sizeof(*data));
-	const char **names = tt_calloc((size_t)n, sizeof(*names));
-	size_t *lens = tt_calloc((size_t)n, sizeof(*lens));
-	char namebuf[64];
-	for (int i = 0; i < n; i++) {
-		bufs[i] = tt_demo_rank_json(&d, i, &lens[i]);
-		data[i] = bufs[i];
-		snprintf(namebuf, sizeof(namebuf), "demo/rank-%d.pt.trace.json", i);
-		names[i] = tt_strdup(namebuf);
-	}
 	struct tt_model *m;
-	tt_model_load_mem(&m, names, data, lens, (size_t)n, &c->load);
+	tt_demo_load(&d, &c->load, &m);
 	print_warnings(m);
-	for (int i = 0; i < n; i++) {
-		free(bufs[i]);
-		free((char *)names[i]);
-	}
-	free(bufs);
-	free(data);
-	free(names);
-	free(lens);
 	return m;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "tracetop/err.h"
+#include "tracetop/model.h"
 
 #define TT_DEMO_MAX_STRAGGLERS 16
 
@@ -46,6 +47,12 @@ void tt_demo_set_ranks(struct tt_demo_opts *o, int nranks);
 /* Kineto JSON text of one rank of the job; the caller frees it.  The same
  * options and rank always give the same bytes. */
 char *tt_demo_rank_json(const struct tt_demo_opts *o, int rank, size_t *len);
+
+/* Generate every rank of the job in memory and load it as files
+ * demo/rank-<N>.pt.trace.json would be (tt_model_load_mem with lo).
+ * Returns what tt_model_load_mem returns; *out is the model. */
+int tt_demo_load(const struct tt_demo_opts *o, const struct tt_load_opts *lo,
+		 struct tt_model **out);
 
 /* Write rank files rank-<N>.pt.trace.json (or .json.gz when gzip) into dir,
  * creating dir if needed, on up to one thread per CPU (the files do not

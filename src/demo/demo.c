@@ -1759,3 +1759,28 @@ int tt_demo_write_dir(const struct tt_demo_opts *o, const char *dir, bool gzip,
 	job_free(&j);
 	return w.rc;
 }
+
+int tt_demo_load(const struct tt_demo_opts *o, const struct tt_load_opts *lo,
+		 struct tt_model **out)
+{
+	int n = o->nranks;
+	char **bufs = tt_calloc((size_t)n, sizeof(*bufs));
+	char **names = tt_calloc((size_t)n, sizeof(*names));
+	size_t *lens = tt_calloc((size_t)n, sizeof(*lens));
+	char namebuf[64];
+	for (int i = 0; i < n; i++) {
+		bufs[i] = tt_demo_rank_json(o, i, &lens[i]);
+		snprintf(namebuf, sizeof(namebuf), "demo/rank-%d.pt.trace.json", i);
+		names[i] = tt_strdup(namebuf);
+	}
+	int rc = tt_model_load_mem(out, (const char *const *)names, (const void *const *)bufs, lens,
+				   (size_t)n, lo);
+	for (int i = 0; i < n; i++) {
+		free(bufs[i]);
+		free(names[i]);
+	}
+	free(bufs);
+	free(names);
+	free(lens);
+	return rc;
+}

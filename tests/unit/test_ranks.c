@@ -437,27 +437,10 @@ static void setup_demo(void)
 		return;
 	tt_demo_defaults(&demo_opts);
 	tt_demo_set_ranks(&demo_opts, 24);
-	int n = demo_opts.nranks;
-	char **bufs = tt_calloc((size_t)n, sizeof(*bufs));
-	char **names = tt_calloc((size_t)n, sizeof(*names));
-	size_t *lens = tt_calloc((size_t)n, sizeof(*lens));
-	for (int i = 0; i < n; i++) {
-		bufs[i] = tt_demo_rank_json(&demo_opts, i, &lens[i]);
-		names[i] = tt_malloc(64);
-		snprintf(names[i], 64, "demo/rank-%d.pt.trace.json", i);
-	}
 	struct tt_load_opts lo = {0};
 	lo.threads = 2;
 	lo.no_cache = true;
-	tt_model_load_mem(&demo_model, (const char *const *)names, (const void *const *)bufs,
-			  lens, (size_t)n, &lo);
-	for (int i = 0; i < n; i++) {
-		free(bufs[i]);
-		free(names[i]);
-	}
-	free(bufs);
-	free(names);
-	free(lens);
+	tt_demo_load(&demo_opts, &lo, &demo_model);
 }
 
 static void teardown_demo(void)

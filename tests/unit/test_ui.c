@@ -36,28 +36,11 @@ static struct tt_model *load_demo(void)
 {
 	struct tt_demo_opts d;
 	tt_demo_defaults(&d);
-	int n = d.nranks;
-	char **bufs = tt_calloc((size_t)n, sizeof(*bufs));
-	char **names = tt_calloc((size_t)n, sizeof(*names));
-	size_t *lens = tt_calloc((size_t)n, sizeof(*lens));
-	for (int i = 0; i < n; i++) {
-		bufs[i] = tt_demo_rank_json(&d, i, &lens[i]);
-		names[i] = tt_malloc(64);
-		snprintf(names[i], 64, "demo/rank-%d.pt.trace.json", i);
-	}
 	struct tt_load_opts lo = {0};
 	lo.threads = 2;
 	lo.no_cache = true;
 	struct tt_model *m = NULL;
-	tt_model_load_mem(&m, (const char *const *)names, (const void *const *)bufs, lens,
-			  (size_t)n, &lo);
-	for (int i = 0; i < n; i++) {
-		free(bufs[i]);
-		free(names[i]);
-	}
-	free(bufs);
-	free(names);
-	free(lens);
+	tt_demo_load(&d, &lo, &m);
 	return m;
 }
 
