@@ -38,6 +38,9 @@ struct tt_sel {
 	uint32_t nkept;
 };
 
+/* "ProfilerStep#" followed by a digit: the name of a step annotation */
+bool tt_is_step_name(const char *s);
+
 /* Events with args.stream live only on TT_TRACK_GPU tracks: this steps *t
  * to the next such track from *t on and gives its events [*first, *end).
  * Returns false after the last.  Use:

@@ -27,6 +27,16 @@ enum tt_idle_cat {
 /* "host_wait", "kernel_wait", "other" (HTA's names) */
 const char *tt_idle_cat_name(enum tt_idle_cat c);
 
+/* HTA's category of the gap before a kernel: launch is the start of the
+ * kernel's launching call (INT64_MIN when it has none), prev_end the end
+ * of the stream's previous kernel, dur the gap, delay_ns the consecutive
+ * kernel delay. */
+enum tt_idle_cat tt_idle_gap_cat(int64_t launch, int64_t prev_end, int64_t dur, double delay_ns);
+
+/* Whether an event category is one of HTA's G_k (kernels, memsets,
+ * memcpys) whose gaps the idle breakdown measures. */
+bool tt_idle_gk_cat(const char *cat);
+
 /* pandas Series.describe() of a set of values: count, mean, sample std
  * (n-1), min, linear-interpolation 25/50/75 % quantiles, max.  Fields are
  * NaN where pandas gives NaN (everything when count is 0, std when 1). */

@@ -27,7 +27,7 @@ bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank)
  * step names */
 enum { SEL_ALL, SEL_STEPS_INCL, SEL_STEPS_EXCL, SEL_STEP_NAMES };
 
-static bool is_step_name(const char *s)
+bool tt_is_step_name(const char *s)
 {
 	if (strncmp(s, "ProfilerStep#", 13) != 0)
 		return false;
@@ -49,7 +49,7 @@ static void *rank_steps_build(const struct tt_rank *r, void *ctx)
 	struct rank_steps *st = tt_calloc(1, sizeof(*st));
 	for (uint32_t id = 0; id < r->strs.n && st->n < 2; id++) {
 		const char *s = tt_str(r, id);
-		if (!is_step_name(s))
+		if (!tt_is_step_name(s))
 			continue;
 		int64_t v = strtoll(s + 13, NULL, 10);
 		if (st->n == 0 || st->v[0] != v)
@@ -146,7 +146,7 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	/* the step names of this rank, by string id */
 	uint8_t *is_step = tt_calloc(r->strs.n + 1, 1);
 	for (uint32_t id = 0; id < r->strs.n; id++)
-		is_step[id] = is_step_name(tt_str(r, id));
+		is_step[id] = tt_is_step_name(tt_str(r, id));
 	/* last ProfilerStep start among CPU-side events (HTA rounds first) */
 	int64_t last_start = INT64_MIN, last_end = INT64_MIN, first_cpu = INT64_MAX;
 	for (uint32_t i = 0; i < r->nev; i++) {

@@ -89,8 +89,17 @@ static int kern_cmp(const void *a, const void *b, void *ctx)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+enum tt_idle_cat tt_idle_gap_cat(int64_t launch, int64_t prev_end, int64_t dur, double delay_ns)
+{
+	if (launch != INT64_MIN && launch > prev_end)
+		return TT_IDLE_HOST_WAIT;
+	if ((double)dur < delay_ns)
+		return TT_IDLE_KERNEL_WAIT;
+	return TT_IDLE_OTHER;
+}
+
 /* HTA's G_k categories, spelled exactly */
-static bool gk_cat(const char *s)
+bool tt_idle_gk_cat(const char *s)
 {
 	static const char *const names[] = {"kernel", "Kernel",	"gpu_memset",     "Memset",
 					    "gpu_memcpy", "Memcpy", "mtia_ccp_events"};
@@ -143,12 +152,7 @@ static void one_stream(const struct ctx *c, const struct tt_sel *s, size_t ri, c
 		w->launch = INT64_MIN;
 		if (l != TT_NONE && tt_sel_has(s, l))
 			w->launch = tt_sel_ts(s, &r->ev[l]);
-		if (w->launch != INT64_MIN && w->launch > prev_end)
-			w->cat = TT_IDLE_HOST_WAIT;
-		else if ((double)w->dur < c->delay_ns)
-			w->cat = TT_IDLE_KERNEL_WAIT;
-		else
-			w->cat = TT_IDLE_OTHER;
+		w->cat = (uint8_t)tt_idle_gap_cat(w->launch, prev_end, w->dur, c->delay_ns);
 		st->cat[w->cat].present = true;
 		st->cat[w->cat].idle_ns += w->dur;
 		st->idle_ns += w->dur;
@@ -175,7 +179,7 @@ static void rank_work(size_t ri, void *arg)
 
 	bool *gk = tt_calloc(r->ncats + 1, sizeof(*gk));
 	for (uint32_t i = 0; i < r->ncats; i++)
-		gk[i] = gk_cat(tt_str(r, r->cats[i].name));
+		gk[i] = tt_idle_gk_cat(tt_str(r, r->cats[i].name));
 
 	size_t nk = 0;
 	out->gpu_t0 = INT64_MAX;

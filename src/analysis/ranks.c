@@ -192,16 +192,6 @@ static int name_cmp(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-static bool gk_cat(const char *s)
-{
-	static const char *const names[] = {"kernel", "Kernel",	"gpu_memset",     "Memset",
-					    "gpu_memcpy", "Memcpy", "mtia_ccp_events"};
-	for (size_t i = 0; i < TT_ARRAY_SIZE(names); i++)
-		if (strcmp(s, names[i]) == 0)
-			return true;
-	return false;
-}
-
 /* Unions of intervals that arrive sorted by start: HTA's merge (an
  * interval joins the block when it starts at or before the block's end). */
 struct blocks {
@@ -329,14 +319,9 @@ static void idle_gap(const struct ctx *c, const struct tt_sel *s, const struct k
 {
 	const struct tt_rank *r = s->r;
 	int64_t dur = k->ts - prev->end;
-	int cat;
-	if (launch != TT_NONE && tt_sel_has(s, launch) && tt_sel_ts(s, &r->ev[launch]) > prev->end)
-		cat = TT_IDLE_HOST_WAIT;
-	else if ((double)dur < c->delay_ns)
-		cat = TT_IDLE_KERNEL_WAIT;
-	else
-		cat = TT_IDLE_OTHER;
-	w->idle_cat_ns[cat] += dur;
+	int64_t lts = launch != TT_NONE && tt_sel_has(s, launch) ? tt_sel_ts(s, &r->ev[launch])
+								    : INT64_MIN;
+	w->idle_cat_ns[tt_idle_gap_cat(lts, prev->end, dur, c->delay_ns)] += dur;
 }
 
 /* Idle gaps of the G_k kernels by HTA's category, as tt_idle_breakdown:
@@ -367,11 +352,6 @@ static void idle_cats(const struct ctx *c, const struct tt_sel *s, struct kern *
 			idle_gap(c, s, &k[i - 1], &k[i], tt_launch_of(r, k[i].idx), w);
 }
 
-static bool is_step_name(const char *s)
-{
-	return strncmp(s, "ProfilerStep#", 13) == 0 && s[13] >= '0' && s[13] <= '9';
-}
-
 /* median ProfilerStep duration (exact times, every step) */
 static void step_time(const struct tt_rank *r, struct tt_rank_metrics *w)
 {
@@ -388,7 +368,7 @@ static void step_time(const struct tt_rank *r, struct tt_rank_metrics *w)
 			    e->name >= r->strs.n)
 				continue;
 			if (!isstep[e->name])
-				isstep[e->name] = is_step_name(tt_str(r, e->name)) ? 2 : 1;
+				isstep[e->name] = tt_is_step_name(tt_str(r, e->name)) ? 2 : 1;
 			if (isstep[e->name] != 2)
 				continue;
 			TT_GROW(d, cap, n + 1);
@@ -434,7 +414,7 @@ static void rank_work(size_t ri, void *arg)
 	tt_sel_init(&s, c->m, ri, c->o);
 	bool *gk = tt_calloc(r->ncats + 1, sizeof(*gk));
 	for (uint32_t i = 0; i < r->ncats; i++)
-		gk[i] = gk_cat(tt_str(r, r->cats[i].name));
+		gk[i] = tt_idle_gk_cat(tt_str(r, r->cats[i].name));
 	uint8_t *tcache = tt_calloc((size_t)r->strs.n + 1, 1); /* kernel type + 1 */
 
 	/* the GPU events HTA keeps, track by track: work events (g) and the
