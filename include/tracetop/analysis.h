@@ -40,6 +40,8 @@ struct tt_sel {
 
 /* "ProfilerStep#" followed by a digit: the name of a step annotation */
 bool tt_is_step_name(const char *s);
+/* "ProfilerStep#N" -> N; anything else (a suffix, no digits, overflow) -> -1 */
+int64_t tt_step_number(const char *s);
 
 /* Events with args.stream live only on TT_TRACK_GPU tracks: this steps *t
  * to the next such track from *t on and gives its events [*first, *end).

@@ -27,9 +27,6 @@
 
 /* ---- small shared pieces ---- */
 
-/* N of a "ProfilerStep#N" name, or -1. */
-int64_t tt_tb_step_number(const char *name);
-
 /* Median of v[0..n) (sorts v in place); NaN when n == 0. */
 double tt_tb_median(double *v, size_t n);
 

@@ -35,6 +35,22 @@ bool tt_is_step_name(const char *s)
 	return *s >= '0' && *s <= '9';
 }
 
+int64_t tt_step_number(const char *s)
+{
+	if (strncmp(s, "ProfilerStep#", 13) != 0)
+		return -1;
+	s += 13;
+	if (*s < '0' || *s > '9')
+		return -1;
+	int64_t v = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return *s ? -1 : v;
+}
+
 /* The first two distinct step numbers among a rank's strings (kept in the
  * rank's memo: a job without steps would otherwise scan every rank's
  * strings for every rank of every analysis). */

@@ -20,30 +20,13 @@ static bool parsed(const struct tt_rank *r, const struct tt_event *e)
 	return r->cats[e->cat].kind != TT_K_NONE;
 }
 
-/* "ProfilerStep#N" -> N, anything else -> -1 */
-static int64_t step_number(const char *s)
-{
-	if (strncmp(s, "ProfilerStep#", 13) != 0)
-		return -1;
-	s += 13;
-	if (*s < '0' || *s > '9')
-		return -1;
-	int64_t v = 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (INT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	return *s ? -1 : v;
-}
-
 /* step number of a name id, cached (-2 = not computed yet) */
 static int64_t step_of(const struct tt_rank *r, int64_t *cache, uint32_t id)
 {
 	if (id >= r->strs.n)
 		return -1;
 	if (cache[id] == -2)
-		cache[id] = step_number(tt_str(r, id));
+		cache[id] = tt_step_number(tt_str(r, id));
 	return cache[id];
 }
 

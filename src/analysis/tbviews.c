@@ -76,22 +76,6 @@ static inline uint32_t tb_intern(struct tt_strtab *t, const char *s)
 
 /* ---- small shared pieces ---- */
 
-int64_t tt_tb_step_number(const char *s)
-{
-	if (strncmp(s, "ProfilerStep#", 13) != 0)
-		return -1;
-	s += 13;
-	if (*s < '0' || *s > '9')
-		return -1;
-	int64_t v = 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (INT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	return *s ? -1 : v;
-}
-
 static int dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -867,7 +851,7 @@ static size_t tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_
 			const char *nm = tt_ev_name(r, e);
 			if (nm[0] != 'P')
 				continue;
-			int64_t num = tt_tb_step_number(nm);
+			int64_t num = tt_step_number(nm);
 			if (num < 0)
 				continue;
 			TT_GROW(s, cap, n + 1);
@@ -1711,7 +1695,7 @@ static void ops_rank(size_t ri, void *vctx)
 		uint32_t i = t.order[k];
 		const struct tt_event *e = &r->ev[i];
 		if (is_step[e->name] < 0)
-			is_step[e->name] = tt_tb_step_number(tt_ev_name(r, e)) >= 0;
+			is_step[e->name] = tt_step_number(tt_ev_name(r, e)) >= 0;
 		if (is_step[e->name])
 			continue;
 		uint32_t dims = dims_of(r, e);

@@ -92,9 +92,9 @@ static uint32_t find(const struct tt_rank *r, const char *name)
 
 START_TEST(small_pieces)
 {
-	ck_assert_int_eq(tt_tb_step_number("ProfilerStep#12"), 12);
-	ck_assert_int_eq(tt_tb_step_number("ProfilerStep#"), -1);
-	ck_assert_int_eq(tt_tb_step_number("ProfilerStep#3x"), -1);
+	ck_assert_int_eq(tt_step_number("ProfilerStep#12"), 12);
+	ck_assert_int_eq(tt_step_number("ProfilerStep#"), -1);
+	ck_assert_int_eq(tt_step_number("ProfilerStep#3x"), -1);
 
 	/* [[2,3],[4]] float, long: 6*4 + 4*8 = 56 bytes */
 	ck_assert_int_eq(tt_tb_input_bytes("[[2,3],[4]]", "[\"float\",\"long\"]"), 56);
