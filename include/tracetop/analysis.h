@@ -38,6 +38,16 @@ struct tt_sel {
 	uint32_t nkept;
 };
 
+/* Whether HTA's parser keeps the event at all: it has "dur" and "cat" and
+ * is not the profiler span (cat "Trace"; our markers).  B/E pairs carry no
+ * "dur" in the file: HTA drops them. */
+static inline bool tt_hta_parsed(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & (TT_EF_MARKER | TT_EF_PAIRED)))
+		return false;
+	return r->cats[e->cat].kind != TT_K_NONE;
+}
+
 /* "ProfilerStep#" followed by a digit: the name of a step annotation */
 bool tt_is_step_name(const char *s);
 /* "ProfilerStep#N" -> N; anything else (a suffix, no digits, overflow) -> -1 */

@@ -98,15 +98,6 @@ static bool gpu_side(const struct tt_rank *r, const struct tt_event *e, uint32_t
 	return (e->flags & TT_EF_STREAM) || e->name == sync1 || e->name == sync2;
 }
 
-/* events HTA's parser keeps at all: a duration and a category, not the span
- * (B/E pairs have no "dur" in the file: HTA drops them) */
-static bool hta_parsed(const struct tt_rank *r, const struct tt_event *e)
-{
-	if (e->ph != 'X' || (e->flags & (TT_EF_MARKER | TT_EF_PAIRED)))
-		return false;
-	return r->cats[e->cat].kind != TT_K_NONE;
-}
-
 static int u32_bcmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -148,7 +139,7 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	out->keep = keep;
 	if (!c->filter) {
 		for (uint32_t i = 0; i < r->nev; i++)
-			if (hta_parsed(r, &r->ev[i])) {
+			if (tt_hta_parsed(r, &r->ev[i])) {
 				keep[i >> 6] |= UINT64_C(1) << (i & 63);
 				nkept++;
 			}
@@ -167,7 +158,7 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	int64_t last_start = INT64_MIN, last_end = INT64_MIN, first_cpu = INT64_MAX;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (!hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
+		if (!tt_hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
 			continue;
 		int64_t ts = tt_sel_ts(&s, e);
 		if (ts < first_cpu)
@@ -184,7 +175,7 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	uint32_t *corrs = NULL;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (!hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
+		if (!tt_hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
 			continue;
 		int64_t ts = tt_sel_ts(&s, e);
 		bool keep_it = c->incl ? ts <= last_end : ts < last_start;
@@ -201,7 +192,7 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 		tt_msort(corrs, nc, sizeof(*corrs), u32_cmp, NULL); /* (mostly ascending) */
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (!hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
+		if (!tt_hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
 			continue;
 		if (nc && bsearch(&e->corr, corrs, nc, sizeof(*corrs), u32_bcmp)) {
 			keep[i >> 6] |= UINT64_C(1) << (i & 63);

@@ -11,15 +11,6 @@
 
 /* ---- HTA's parser view without the iteration filter ---- */
 
-/* HTA keeps an event when it has "dur" and "cat" and is not the profiler
- * span (cat "Trace"; our markers).  B/E pairs carry no "dur". */
-static bool parsed(const struct tt_rank *r, const struct tt_event *e)
-{
-	if (e->ph != 'X' || (e->flags & (TT_EF_MARKER | TT_EF_PAIRED)))
-		return false;
-	return r->cats[e->cat].kind != TT_K_NONE;
-}
-
 /* step number of a name id, cached (-2 = not computed yet) */
 static int64_t step_of(const struct tt_rank *r, int64_t *cache, uint32_t id)
 {
@@ -62,7 +53,7 @@ uint32_t tt_diff_iterations(const struct tt_rank *r, bool round, int64_t *iter)
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		iter[i] = -1;
-		if (!parsed(r, e) || (e->flags & TT_EF_STREAM))
+		if (!tt_hta_parsed(r, e) || (e->flags & TT_EF_STREAM))
 			continue;
 		int64_t n = step_of(r, cache, e->name);
 		if (n < 0)
@@ -82,7 +73,7 @@ uint32_t tt_diff_iterations(const struct tt_rank *r, bool round, int64_t *iter)
 		reach[k] = k && reach[k - 1] > st[k].end ? reach[k - 1] : st[k].end;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (!parsed(r, e) || (e->flags & TT_EF_STREAM))
+		if (!tt_hta_parsed(r, e) || (e->flags & TT_EF_STREAM))
 			continue;
 		int64_t t = tt_sel_ts(&s, e);
 		size_t lo = 0, hi = ns; /* first step starting after t */
@@ -103,10 +94,10 @@ uint32_t tt_diff_iterations(const struct tt_rank *r, bool round, int64_t *iter)
 	/* GPU events: the iteration of the call that launched them */
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (!parsed(r, e) || !(e->flags & TT_EF_STREAM))
+		if (!tt_hta_parsed(r, e) || !(e->flags & TT_EF_STREAM))
 			continue;
 		uint32_t l = tt_launch_of(r, i);
-		if (l != TT_NONE && parsed(r, &r->ev[l]) && !(r->ev[l].flags & TT_EF_STREAM))
+		if (l != TT_NONE && tt_hta_parsed(r, &r->ev[l]) && !(r->ev[l].flags & TT_EF_STREAM))
 			iter[i] = iter[l];
 	}
 	free(reach);
@@ -245,7 +236,7 @@ static int collect(struct tt_diff *d, int which, const struct tt_model *m,
 		for (uint32_t i = 0; i < r->nev; i++) {
 			const struct tt_event *e = &r->ev[i];
 			/* each name once per rank: skip ids already looked at */
-			if (!parsed(r, e) || e->name >= r->strs.n || cache[e->name] != -2)
+			if (!tt_hta_parsed(r, e) || e->name >= r->strs.n || cache[e->name] != -2)
 				continue;
 			int64_t n = step_of(r, cache, e->name);
 			if (n < 0)
@@ -293,7 +284,7 @@ static int collect(struct tt_diff *d, int which, const struct tt_model *m,
 		int64_t *sum = tt_calloc((size_t)r->strs.n + 1, sizeof(*sum));
 		for (uint32_t i = 0; i < r->nev; i++) {
 			const struct tt_event *e = &r->ev[i];
-			if (!parsed(r, e) || e->name >= r->strs.n)
+			if (!tt_hta_parsed(r, e) || e->name >= r->strs.n)
 				continue;
 			if (sd->iteration >= 0 && iter[i] != sd->iteration)
 				continue;
