@@ -219,6 +219,26 @@ static void *part_thread(void *arg)
 	return NULL;
 }
 
+/* the offset of an event boundary ("}, {" then '"') in p[0, n), or -1 */
+static int64_t mem_boundary(const char *p, size_t n)
+{
+	for (size_t i = 0; i + 3 < n; i++) {
+		if (p[i] != '}')
+			continue;
+		size_t j = i + 1;
+		while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\r' || p[j] == '\t'))
+			j++;
+		if (j >= n || p[j] != ',')
+			continue;
+		j++;
+		while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\r' || p[j] == '\t'))
+			j++;
+		if (j + 1 < n && p[j] == '{' && (p[j + 1] == '"' || p[j + 1] == '\n' || p[j + 1] == ' '))
+			return (int64_t)j;
+	}
+	return -1;
+}
+
 /* the offset of the '{' of an event boundary at or after `from`, or 0 */
 static uint64_t find_boundary(int fd, uint64_t from, uint64_t end)
 {
@@ -227,21 +247,9 @@ static uint64_t find_boundary(int fd, uint64_t from, uint64_t end)
 		ssize_t n = pread(fd, buf, sizeof(buf), (off_t)from);
 		if (n <= 0)
 			return 0;
-		for (ssize_t i = 0; i < n; i++) {
-			if (buf[i] != '}')
-				continue;
-			ssize_t j = i + 1;
-			while (j < n && (buf[j] == ' ' || buf[j] == '\n' || buf[j] == '\r' || buf[j] == '\t'))
-				j++;
-			if (j >= n || buf[j] != ',')
-				continue;
-			j++;
-			while (j < n && (buf[j] == ' ' || buf[j] == '\n' || buf[j] == '\r' || buf[j] == '\t'))
-				j++;
-			if (j + 1 < n && buf[j] == '{' && (buf[j + 1] == '"' || buf[j + 1] == '\n' ||
-							 buf[j + 1] == ' '))
-				return from + (uint64_t)j;
-		}
+		int64_t at = mem_boundary(buf, (size_t)n);
+		if (at >= 0)
+			return from + (uint64_t)at;
 		/* keep a little overlap so that a boundary across reads is found;
 		 * a short read is the end of the file */
 		if ((size_t)n < sizeof(buf))
@@ -502,26 +510,6 @@ static void block_free(struct gzjob *j, char *p)
 		j->spare[j->nspare++] = p;
 	else
 		munmap(p, GZ_BLOCK + GZ_TAIL);
-}
-
-/* the offset of an event boundary ("}, {" then '"') in p[0, n), or -1 */
-static int64_t mem_boundary(const char *p, size_t n)
-{
-	for (size_t i = 0; i + 3 < n; i++) {
-		if (p[i] != '}')
-			continue;
-		size_t j = i + 1;
-		while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\r' || p[j] == '\t'))
-			j++;
-		if (j >= n || p[j] != ',')
-			continue;
-		j++;
-		while (j < n && (p[j] == ' ' || p[j] == '\n' || p[j] == '\r' || p[j] == '\t'))
-			j++;
-		if (j + 1 < n && p[j] == '{' && (p[j + 1] == '"' || p[j + 1] == '\n' || p[j + 1] == ' '))
-			return (int64_t)j;
-	}
-	return -1;
 }
 
 /* where a block's part starts: a boundary in its first GZ_TAIL - 64 bytes
