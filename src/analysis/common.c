@@ -4,6 +4,7 @@
 
 #include "tracetop/analysis.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -266,6 +267,92 @@ int64_t tt_iv_total(const struct tt_iv *v, size_t n)
 }
 
 /* ---- classification ---- */
+
+/* ---- robust statistics ---- */
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double tt_tb_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void tt_tb_robust_z(const double *v, size_t n, double *z, double *med, double *scale)
+{
+	double *w = tt_malloc((n + 1) * sizeof(*w));
+	if (n)
+		memcpy(w, v, n * sizeof(*w));
+	double md = tt_tb_median(w, n);
+	double mean_ad = 0;
+	for (size_t i = 0; i < n; i++) {
+		w[i] = fabs(v[i] - md);
+		mean_ad += w[i];
+	}
+	mean_ad = n ? mean_ad / (double)n : 0;
+	double mad = tt_tb_median(w, n);
+	double s = mad > 0 ? 1.4826 * mad : 1.2533 * mean_ad;
+	for (size_t i = 0; i < n; i++)
+		z[i] = s > 0 ? (v[i] - md) / s : 0;
+	if (med)
+		*med = md;
+	if (scale)
+		*scale = s;
+	free(w);
+}
+
+/* ---- intervals ---- */
+
+int64_t tt_iv_inter(const struct tt_iv *v, size_t n, int64_t a, int64_t b)
+{
+	if (b <= a || !n)
+		return 0;
+	/* first block ending after a */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int64_t sum = 0;
+	for (size_t i = lo; i < n && v[i].ts < b; i++) {
+		int64_t s = v[i].ts > a ? v[i].ts : a, e = v[i].end < b ? v[i].end : b;
+		if (e > s)
+			sum += e - s;
+	}
+	return sum;
+}
+
+size_t tt_iv_and(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t nb,
+			struct tt_iv **out)
+{
+	size_t cap = 0, n = 0, i = 0, j = 0;
+	struct tt_iv *v = NULL;
+	while (i < na && j < nb) {
+		int64_t s = TT_MAX(a[i].ts, b[j].ts), e = TT_MIN(a[i].end, b[j].end);
+		if (e > s) {
+			TT_GROW(v, cap, n + 1);
+			v[n].ts = s;
+			v[n].end = e;
+			n++;
+		}
+		if (a[i].end < b[j].end)
+			i++;
+		else
+			j++;
+	}
+	*out = v;
+	return n;
+}
+
 
 const char *tt_ktype_name(enum tt_ktype t)
 {

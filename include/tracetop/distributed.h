@@ -1,0 +1,107 @@
+/* analysis: the distributed view: computation / overlap / communication /
+ * other per rank, collective statistics with a transfer / sync split,
+ * stragglers.
+ *
+ * Pure functions over the model: every event of the ranks o selects, with
+ * exact ns times (the plugin's view, not HTA's: no iteration filter, no µs
+ * rounding).  Results are owned by the caller (free with the matching
+ * _free()); strings point into the model or the result, so the model must
+ * outlive them.  Ranks are analysed on o->threads threads. */
+#ifndef TRACETOP_DISTRIBUTED_H
+#define TRACETOP_DISTRIBUTED_H
+
+#include "tracetop/analysis.h"
+
+/* ---- distributed ---- */
+
+struct tt_dist_rank {
+	size_t ri;
+	int64_t rank;
+	bool has_gpu;
+	bool has_steps;     /* false: one window, the rank's span */
+	uint32_t nwindows;
+	/* means per window (step) of the plugin's four parts:
+	 * computation = |non-communication kernels| - overlap,
+	 * overlap = |non-communication kernels ∩ communication kernels|,
+	 * communication = |communication kernels| - overlap,
+	 * other = window - computation - overlap - communication */
+	int64_t step_ns, comp_ns, overlap_ns, comm_ns, other_ns;
+	int64_t idle_ns;    /* mean per window: window - |GPU ops| */
+	uint32_t ncalls;    /* collective calls */
+	int64_t coll_ns, transfer_ns, sync_ns; /* sums over its calls */
+};
+
+/* One collective call: the kernels launched under one CPU collective op
+ * (or one kernel when no CPU op is linked). */
+struct tt_coll_call {
+	size_t ri;
+	int64_t rank;
+	uint32_t stat;      /* index into tt_dist.stats */
+	uint32_t kernel;    /* first kernel (event index) */
+	uint32_t nkernels;
+	uint32_t cpu;       /* the CPU collective op, TT_NONE if none is linked */
+	const char *source; /* where the name came from: "kernel args",
+			     * "record_param_comms", "annotation", "c10d op",
+			     * "kernel name" */
+	uint32_t seq;       /* its place among the rank's calls of that name */
+	int64_t ts;         /* start of the first kernel */
+	int64_t dur;        /* latency: sum of its kernel durations */
+	int64_t bytes;      /* -1 when unknown */
+	bool matched;       /* other ranks have a call of the same seq */
+	int64_t transfer, sync; /* transfer = min latency over the matched
+				 * ranks, sync = dur - transfer; unmatched:
+				 * transfer = dur, sync = 0 */
+};
+
+struct tt_coll_stat {
+	const char *name;   /* as first seen (e.g. "all_reduce") */
+	uint32_t nranks;
+	uint64_t calls, matched, with_bytes;
+	int64_t bytes;      /* sum over calls with known size */
+	int64_t total_ns, transfer_ns, sync_ns;
+	bool counts_differ; /* ranks made different numbers of calls */
+};
+
+struct tt_straggler {
+	size_t ri;
+	int64_t rank;
+	const char *metric; /* "step", "idle", "sync" */
+	double value, median, z; /* value and median in ns */
+	char reason[200];
+};
+
+struct tt_dist {
+	struct tt_dist_rank *ranks; /* selected ranks, model order */
+	size_t nranks;
+	struct tt_coll_call *calls; /* by rank index, then start */
+	size_t ncalls;
+	struct tt_coll_stat *stats; /* total latency descending */
+	size_t nstats;
+	struct tt_straggler *stragglers; /* |z| descending */
+	size_t nstragglers;
+	struct tt_strtab names;    /* collective names */
+};
+
+/* Communication kernels are those tt_kernel_type() calls COMMUNICATION.
+ * A kernel's collective name and size come from, in order of preference:
+ * its own collective args; the chain of collective ops around its
+ * launching runtime call (record_param_comms, "nccl:NAME"/"gloo:NAME"
+ * annotations, "c10d::NAME" ops): collective args, then an annotation's
+ * name, then a c10d op's, the innermost on a tie, with sizes from
+ * collective args (In msg nelems x dtype size), else Input Dims x Input
+ * type; last the kernel name (ncclKernel_AllReduce_... -> AllReduce).  The
+ * kernels launched under one collective op make one call.  Names are
+ * compared ignoring case and everything but letters and digits
+ * ("all_reduce" = "allreduce").  Calls of one name are matched across
+ * ranks by their order.
+ * Stragglers need >= 3 ranks: robust |z| >= 3.5 and >= 5 % from the median
+ * in mean step time, mean GPU idle per step, or total sync time.  Free with
+ * tt_dist_free. */
+void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out);
+void tt_dist_free(struct tt_dist *d);
+
+/* Normalised collective key of a name into buf ("nccl:all_reduce" ->
+ * "allreduce"); returns its length. */
+size_t tt_tb_coll_key(const char *name, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,363 @@
+/* The advice rules: findings over every view, with the numbers behind them. */
+#include "config.h"
+
+#include "tracetop/advice.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+const char tt_hint_memory[] =
+	"no [memory] events: record them with torch.profiler.profile(profile_memory=True, "
+	"record_shapes=True)";
+const char tt_hint_stacks[] =
+	"no Python stacks (no python_function events, no `Call stack` args): record them with "
+	"torch.profiler.profile(with_stack=True)";
+const char tt_advice_thresholds[] =
+	"GPU idle >= 20 %, exposed communication >= 30 %, low-occupancy kernels >= 20 % of "
+	"computation time, SM efficiency < 50 %, short kernels >= 30 %, sync >= 30 % of "
+	"collective time, a step >= 1.5x the median, memory >= 90 % of the device";
+
+struct findings {
+	struct tt_finding *v;
+	size_t n, cap;
+};
+
+static struct tt_finding *add_finding(struct findings *f, enum tt_finding_kind kind,
+				      enum tt_sev sev, double value, const char *pane,
+				      const char *where, int64_t rank)
+{
+	TT_GROW(f->v, f->cap, f->n + 1);
+	struct tt_finding *x = &f->v[f->n++];
+	memset(x, 0, sizeof(*x));
+	x->kind = kind;
+	x->sev = sev;
+	x->value = value;
+	x->pane = pane;
+	x->where = where;
+	x->rank = rank;
+	return x;
+}
+
+static void set_name(struct tt_finding *x, const char *s)
+{
+	snprintf(x->name, sizeof(x->name), "%s", s ? s : "");
+}
+
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct tt_finding *x = a, *y = b;
+	if (x->sev != y->sev)
+		return x->sev < y->sev ? -1 : 1;
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* GPU idle (HTA temporal) and its main cause (HTA idle breakdown) */
+static void advise_idle(const struct tt_model *m, const struct tt_aopts *o,
+			const struct tt_advice_opts *ao, const struct tt_temporal_row *tr,
+			size_t nt, struct findings *f)
+{
+	size_t worst = SIZE_MAX, over = 0, gpu = 0;
+	for (size_t i = 0; i < nt; i++) {
+		if (!tr[i].has_gpu || isnan(tr[i].idle_pct))
+			continue;
+		gpu++;
+		if (tr[i].idle_pct >= 20)
+			over++;
+		if (worst == SIZE_MAX || tr[i].idle_pct > tr[worst].idle_pct)
+			worst = i;
+	}
+	if (worst == SIZE_MAX || tr[worst].idle_pct < 20)
+		return;
+	struct tt_idle *id = tt_idle_breakdown(m, o, ao->kernel_delay_us);
+	const struct tt_temporal_row *w = &tr[worst];
+	int64_t cat[TT_IDLE_NCAT] = {0}, sum = 0;
+	for (size_t j = 0; j < id->nranks; j++) {
+		const struct tt_idle_rank *ir = &id->ranks[j];
+		if (ir->rank_idx != w->ri)
+			continue;
+		for (size_t s = ir->first_stream; s < ir->first_stream + ir->nstreams; s++)
+			for (int c = 0; c < TT_IDLE_NCAT; c++)
+				if (id->streams[s].cat[c].idle_ns > 0) {
+					cat[c] += id->streams[s].cat[c].idle_ns;
+					sum += id->streams[s].cat[c].idle_ns;
+				}
+	}
+	int top = 0;
+	for (int c = 1; c < TT_IDLE_NCAT; c++)
+		if (cat[c] > cat[top])
+			top = c;
+	struct tt_finding *x = add_finding(f, TT_FIND_IDLE,
+					   w->idle_pct >= 40 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+					   w->idle_pct, "idle", "Idle (3)", w->rank);
+	x->x[0] = w->idle_pct;
+	x->n[0] = (int64_t)over;
+	x->n[1] = (int64_t)gpu;
+	x->n[2] = sum > 0 ? top : -1;
+	x->x[1] = sum > 0 ? 100.0 * (double)cat[top] / (double)sum : NAN;
+	tt_idle_free(id);
+}
+
+/* communication not hidden under computation (HTA overlap) */
+static void advise_overlap(const struct tt_model *m, const struct tt_aopts *o,
+			   const struct tt_temporal_row *tr, size_t nt, struct findings *f)
+{
+	size_t no;
+	struct tt_overlap_row *ov = tt_overlap(m, o, &no);
+	double sum = 0, mn = INFINITY, mx = -INFINITY, comm_share = 0;
+	size_t n = 0, nshare = 0;
+	for (size_t i = 0; i < no; i++) {
+		if (!ov[i].ncomm || isnan(ov[i].pct))
+			continue;
+		double exposed = 100.0 - ov[i].pct;
+		sum += exposed;
+		mn = fmin(mn, exposed);
+		mx = fmax(mx, exposed);
+		n++;
+		for (size_t j = 0; j < nt; j++)
+			if (tr[j].ri == ov[i].ri && tr[j].kernel_ns > 0) {
+				comm_share +=
+					100.0 * (double)ov[i].comm_ns / (double)tr[j].kernel_ns;
+				nshare++;
+			}
+	}
+	if (n) {
+		double mean = sum / (double)n;
+		double share = nshare ? comm_share / (double)nshare : 0;
+		if (mean >= 30 && share >= 5) {
+			struct tt_finding *x = add_finding(
+				f, TT_FIND_EXPOSED_COMM,
+				mean >= 50 && share >= 10 ? TT_SEV_HIGH : TT_SEV_MEDIUM, mean,
+				"overlap", "Overlap (5)", -1);
+			x->x[0] = mean;
+			x->x[1] = mn;
+			x->x[2] = mx;
+			x->x[3] = share;
+			x->n[0] = (int64_t)n;
+		}
+	}
+	tt_overlap_free(ov);
+}
+
+/* kernels: low occupancy and low SM efficiency (utilisation); communication
+ * kernels are left out (NCCL runs few blocks on purpose) */
+static void advise_util(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+{
+	struct tt_util u;
+	tt_util_compute(m, o, 1, &u);
+	int64_t total = 0, low = 0;
+	uint32_t nlow = 0;
+	const char *worst = NULL;
+	int64_t worst_ns = 0;
+	double acc = 0, cover = 0;
+	for (size_t i = 0; i < u.nkernels; i++) {
+		const struct tt_util_kernel *k = &u.kernels[i];
+		if (tt_kernel_type(k->name, NULL) == TT_KT_COMM)
+			continue;
+		total += k->sum_ns;
+		if (!isnan(k->sm_eff_pct)) {
+			acc += k->sm_eff_pct * (double)k->sum_ns;
+			cover += (double)k->sum_ns;
+		}
+		if (!isnan(k->occ_pct) && k->occ_pct < 15) {
+			low += k->sum_ns;
+			nlow++;
+			if (k->sum_ns > worst_ns) {
+				worst_ns = k->sum_ns;
+				worst = k->name;
+			}
+		}
+	}
+	double share = total > 0 ? 100.0 * (double)low / (double)total : 0;
+	if (share >= 20) {
+		struct tt_finding *x =
+			add_finding(f, TT_FIND_LOW_OCC, share >= 40 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+				    share, "utilization", "Utilisation", -1);
+		x->x[0] = share;
+		x->n[0] = nlow;
+		set_name(x, worst);
+	}
+	if (cover > 0 && acc / cover < 50) {
+		struct tt_finding *x = add_finding(f, TT_FIND_LOW_SM, TT_SEV_MEDIUM,
+						   100 - acc / cover, "utilization",
+						   "Utilisation", -1);
+		x->x[0] = acc / cover;
+	}
+	tt_util_free(&u);
+}
+
+/* launches: short kernels (HTA launch stats) */
+static void advise_launch(const struct tt_model *m, const struct tt_aopts *o,
+			  const struct tt_advice_opts *ao, struct findings *f)
+{
+	struct tt_launch *l =
+		tt_launch_stats(m, o, ao->runtime_cutoff_us, ao->launch_delay_cutoff_us);
+	/* launch delays are left out: a CPU running ahead of a busy GPU gives
+	 * long delays, which is what one wants */
+	uint64_t rows = 0, shrt = 0;
+	for (size_t i = 0; i < l->nranks; i++) {
+		rows += l->ranks[i].nrows;
+		shrt += l->ranks[i].n_short;
+	}
+	if (rows >= 100) {
+		double p = 100.0 * (double)shrt / (double)rows;
+		if (p >= 30) {
+			struct tt_finding *x = add_finding(f, TT_FIND_SHORT_KERNELS,
+							   p >= 60 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+							   p, "launch", "Launch (6)", -1);
+			x->x[0] = p;
+			x->n[0] = (int64_t)shrt;
+			x->n[1] = (int64_t)rows;
+		}
+	}
+	tt_launch_free(l);
+}
+
+/* stragglers and synchronisation (distributed) */
+static void advise_dist(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+{
+	struct tt_dist d;
+	tt_dist_compute(m, o, &d);
+	for (size_t i = 0; i < d.nstragglers && i < 3; i++) {
+		const struct tt_straggler *s = &d.stragglers[i];
+		struct tt_finding *x = add_finding(f, TT_FIND_STRAGGLER, TT_SEV_HIGH, fabs(s->z),
+						   "distributed", "Distributed", s->rank);
+		set_name(x, s->metric);
+		snprintf(x->detail, sizeof(x->detail), "%s", s->reason);
+	}
+	int64_t lat = 0, sync = 0;
+	for (size_t s = 0; s < d.nstats; s++) {
+		lat += d.stats[s].total_ns;
+		sync += d.stats[s].sync_ns;
+	}
+	double p = lat > 0 ? 100.0 * (double)sync / (double)lat : 0;
+	if (d.nranks >= 2 && p >= 30) {
+		struct tt_finding *x = add_finding(f, TT_FIND_SYNC,
+						   p >= 50 ? TT_SEV_HIGH : TT_SEV_MEDIUM, p,
+						   "distributed", "Distributed", -1);
+		x->x[0] = p;
+		x->n[0] = sync;
+	}
+	tt_dist_free(&d);
+}
+
+/* uneven steps */
+static void advise_steps(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+{
+	struct tt_steps s;
+	tt_steps_compute(m, o, &s);
+	if (s.nsteps >= 3) {
+		double *d = tt_malloc(s.nsteps * sizeof(*d));
+		size_t slow = 0;
+		for (size_t i = 0; i < s.nsteps; i++) {
+			d[i] = (double)(s.steps[i].t1 - s.steps[i].t0);
+			if (d[i] > d[slow])
+				slow = i;
+		}
+		double mx = d[slow];
+		double med = tt_tb_median(d, s.nsteps);
+		if (med > 0 && mx / med >= 1.5) {
+			const struct tt_step *st = &s.steps[slow];
+			struct tt_finding *x = add_finding(
+				f, TT_FIND_SLOW_STEP, mx / med >= 3 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+				100.0 * mx / med, "steps", "Steps", st->rank);
+			x->n[0] = st->num;
+			x->x[0] = mx;
+			x->x[1] = med;
+		}
+		free(d);
+	}
+	tt_steps_free(&s);
+}
+
+static void advise_memory(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+{
+	struct tt_mem mm;
+	tt_mem_compute(m, o, &mm);
+	for (size_t i = 0; i < mm.ndevs; i++) {
+		const struct tt_mem_dev *d = &mm.devs[i];
+		int64_t peak = TT_MAX(d->peak_alloc, d->peak_reserved);
+		if (d->total_mem <= 0 || peak <= 0)
+			continue;
+		double p = 100.0 * (double)peak / (double)d->total_mem;
+		if (p < 90)
+			continue;
+		struct tt_finding *x = add_finding(f, TT_FIND_MEM_PEAK, TT_SEV_HIGH, p, "memory",
+						   "Memory", d->rank);
+		x->n[0] = peak;
+		x->n[1] = d->device;
+		x->x[0] = p;
+	}
+	if (!mm.ndevs)
+		add_finding(f, TT_FIND_NO_MEMORY, TT_SEV_INFO, 0, "memory", "Memory", -1);
+	tt_mem_free(&mm);
+}
+
+static void advise_ops(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+{
+	struct tt_ops p;
+	tt_ops_compute(m, o, false, &p);
+	int64_t total = 0;
+	size_t best = SIZE_MAX;
+	for (size_t i = 0; i < p.n; i++) {
+		total += p.rows[i].host_self;
+		if (!p.rows[i].annotation &&
+		    (best == SIZE_MAX || p.rows[i].host_self > p.rows[best].host_self))
+			best = i;
+	}
+	if (best != SIZE_MAX && total > 0) {
+		double share = 100.0 * (double)p.rows[best].host_self / (double)total;
+		if (share >= 20) {
+			struct tt_finding *x = add_finding(f, TT_FIND_HOT_OP, TT_SEV_MEDIUM, share,
+							   "operators", "Operators", -1);
+			const char *nm = p.rows[best].name;
+			set_name(x, nm);
+			x->x[0] = share;
+			x->n[0] = (int64_t)p.rows[best].calls;
+			x->n[1] = strcmp(nm, "aten::_local_scalar_dense") == 0 ||
+				  strcmp(nm, "aten::item") == 0 || strstr(nm, "Synchronize");
+		}
+	}
+	tt_ops_free(&p);
+	struct tt_src s;
+	tt_src_compute(m, o, &s);
+	if (!s.nstacks)
+		add_finding(f, TT_FIND_NO_STACKS, TT_SEV_INFO, 0, "source", "Source", -1);
+	tt_src_free(&s);
+}
+
+void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
+		       const struct tt_advice_opts *ao, struct tt_advice *out)
+{
+	struct findings f = {0};
+	size_t nt;
+	struct tt_temporal_row *tr = tt_temporal(m, o, &nt); /* idle and overlap use it */
+	advise_idle(m, o, ao, tr, nt, &f);
+	advise_overlap(m, o, tr, nt, &f);
+	tt_temporal_free(tr);
+	advise_util(m, o, &f);
+	advise_launch(m, o, ao, &f);
+	advise_dist(m, o, &f);
+	advise_steps(m, o, &f);
+	advise_ops(m, o, &f);
+	advise_memory(m, o, &f);
+	if (f.n > 1)
+		qsort(f.v, f.n, sizeof(*f.v), finding_cmp);
+	out->v = f.v;
+	out->n = f.n;
+}
+
+void tt_advice_free(struct tt_advice *a)
+{
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}

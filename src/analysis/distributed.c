@@ -1,0 +1,586 @@
+/* The distributed view: computation / communication per rank, collective
+ * calls matched across ranks (transfer and sync), stragglers. */
+#include "config.h"
+
+#include "tracetop/distributed.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/operators.h"
+#include "tracetop/util.h"
+#include "optree.h"
+
+/* ==== distributed ==== */
+
+size_t tt_tb_coll_key(const char *name, char *buf, size_t n)
+{
+	const char *s = strrchr(name, ':');
+	s = s ? s + 1 : name;
+	size_t k = 0;
+	for (; *s && k + 1 < n; s++)
+		if (isalnum((unsigned char)*s))
+			buf[k++] = (char)tolower((unsigned char)*s);
+	if (n)
+		buf[k] = '\0';
+	return k;
+}
+
+/* ---- one rank ---- */
+
+struct pcall {
+	char name[64];
+	const char *source;
+	uint32_t kernel, nkernels, cpu;
+	int64_t ts, dur, bytes;
+};
+
+struct dist_out {
+	bool sel;
+	struct tt_dist_rank row;
+	struct pcall *calls;
+	size_t ncalls;
+};
+
+struct dist_ctx {
+	const struct tt_model *m;
+	struct dist_out *r;
+};
+
+static bool starts(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+static int64_t comm_bytes(const struct tt_rank *r, const struct tt_comm *c)
+{
+	if (c->dtype == TT_NONE)
+		return -1;
+	int64_t ne = c->in_nelems >= 0 ? c->in_nelems : c->out_nelems;
+	int size = tt_tb_dtype_size(tt_str(r, c->dtype), tt_strtab_len(&r->strs, c->dtype));
+	if (ne < 0 || size <= 0)
+		return -1;
+	return ne * size;
+}
+
+static const struct tt_comm *op_comm(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (!(e->flags & TT_EF_OPINFO))
+		return NULL;
+	uint32_t c = r->opinfo[e->aux].comm;
+	return c != TT_NONE && c < r->ncomm ? &r->comm[c] : NULL;
+}
+
+static void copy_name(char *dst, const char *s, size_t n)
+{
+	if (n > 63)
+		n = 63;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* "ncclKernel_AllReduce_RING_LL_Sum_float(...)" -> "AllReduce" */
+static void name_from_kernel(char *dst, const char *k)
+{
+	const char *p = strstr(k, "Kernel_");
+	if (p) {
+		p += 7;
+		size_t n = strcspn(p, "_(<");
+		if (n) {
+			copy_name(dst, p, n);
+			return;
+		}
+	}
+	copy_name(dst, k, strcspn(k, "("));
+}
+
+/* Name, size and CPU op of one communication kernel (see tbviews.h). */
+static void describe(const struct tt_rank *r, const struct tt_optree *t, uint32_t i, struct pcall *c)
+{
+	const struct tt_event *e = &r->ev[i];
+	c->name[0] = '\0';
+	c->source = NULL;
+	c->cpu = TT_NONE;
+	c->bytes = -1;
+	if (e->flags & TT_EF_KINFO) {
+		uint32_t ci = r->kinfo[e->aux].comm;
+		if (ci != TT_NONE && ci < r->ncomm) {
+			const struct tt_comm *cm = &r->comm[ci];
+			if (cm->name != TT_NONE && tt_strtab_len(&r->strs, cm->name)) {
+				copy_name(c->name, tt_str(r, cm->name),
+					  tt_strtab_len(&r->strs, cm->name));
+				c->source = "kernel args";
+			}
+			c->bytes = comm_bytes(r, cm);
+		}
+	}
+	uint32_t launch = tt_launch_of(r, i);
+	uint32_t a = launch != TT_NONE ? t->owner[launch] : TT_NONE;
+	/* the whole chain of collective ops decides: collective args win over
+	 * an annotation's name, which wins over a c10d op's; sizes from
+	 * collective args win over Input Dims; the innermost wins a tie */
+	bool found = false;
+	int name_prio = c->name[0] ? 4 : 0, bytes_prio = c->bytes >= 0 ? 4 : 0;
+	for (int depth = 0; a != TT_NONE && depth < 12; a = t->parent[a], depth++) {
+		const struct tt_event *op = &r->ev[a];
+		const char *nm = tt_ev_name(r, op);
+		const struct tt_comm *cm = op_comm(r, op);
+		const char *name = NULL, *src = NULL;
+		size_t nlen = 0;
+		int prio = 0;
+		if (cm && cm->name != TT_NONE && tt_strtab_len(&r->strs, cm->name)) {
+			name = tt_str(r, cm->name);
+			nlen = tt_strtab_len(&r->strs, cm->name);
+			src = "record_param_comms";
+			prio = 3;
+		} else if (starts(nm, "nccl:") || starts(nm, "gloo:") || starts(nm, "ucc:") ||
+			   starts(nm, "mpi:") || starts(nm, "xccl:")) {
+			name = strchr(nm, ':') + 1;
+			nlen = strlen(name);
+			src = "annotation";
+			prio = 2;
+		} else if (starts(nm, "c10d::")) {
+			name = nm + 6;
+			nlen = strlen(name);
+			src = "c10d op";
+			prio = 1;
+		}
+		bool collective = name || cm || strcmp(nm, "record_param_comms") == 0;
+		if (!collective) {
+			if (found)
+				break; /* left the collective's ops */
+			continue;      /* ops the library wraps around the launch */
+		}
+		found = true;
+		if (c->cpu == TT_NONE)
+			c->cpu = a;
+		if (name && prio > name_prio) {
+			copy_name(c->name, name, nlen);
+			c->source = src;
+			name_prio = prio;
+		}
+		int64_t b = -1;
+		if (cm && bytes_prio < 2 && (b = comm_bytes(r, cm)) >= 0) {
+			c->bytes = b;
+			bytes_prio = 2;
+		}
+		if (bytes_prio < 1 && (op->flags & TT_EF_OPINFO)) {
+			const struct tt_opinfo *oi = &r->opinfo[op->aux];
+			if (oi->input_dims != TT_NONE && oi->input_type != TT_NONE)
+				b = tt_tb_input_bytes(tt_str(r, oi->input_dims),
+						      tt_str(r, oi->input_type));
+			if (b > 0) {
+				c->bytes = b;
+				bytes_prio = 1;
+			}
+		}
+	}
+	if (!c->name[0]) {
+		name_from_kernel(c->name, tt_ev_name(r, e));
+		c->source = "kernel name";
+	}
+	/* strip trailing '_' of c10d names ("allreduce_") */
+	size_t l = strlen(c->name);
+	while (l > 1 && c->name[l - 1] == '_')
+		c->name[--l] = '\0';
+}
+
+static int pcall_cmp(const void *a, const void *b)
+{
+	const struct pcall *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
+}
+
+static void dist_rank(size_t ri, void *vctx)
+{
+	struct dist_ctx *c = vctx;
+	const struct tt_rank *r = c->m->ranks[ri];
+	struct dist_out *d = &c->r[ri];
+	d->sel = true;
+	struct tt_dist_rank *w = &d->row;
+	w->ri = ri;
+	w->rank = r->rank;
+	int8_t *kt = tt_tb_kernel_types(r);
+	struct tt_iv *all, *comp, *comm, *both;
+	size_t nall = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, kt, &all);
+	size_t ncomp = tt_tb_gpu_blocks(r, TT_TB_GPU_COMP, kt, &comp);
+	size_t ncomm = tt_tb_gpu_blocks(r, TT_TB_GPU_COMM, kt, &comm);
+	size_t nboth = tt_iv_and(comp, ncomp, comm, ncomm, &both);
+	w->has_gpu = nall > 0;
+	struct tt_step *st;
+	size_t ns = tt_tb_rank_steps(r, ri, all, nall, &st);
+	w->has_steps = ns > 0;
+	size_t nw = ns ? ns : 1;
+	int64_t sum[6] = {0};
+	for (size_t k = 0; k < nw; k++) {
+		int64_t a = ns ? st[k].t0 : r->t0, b = ns ? st[k].t1 : r->t1;
+		if (!ns && nall) { /* the span of the rank's work, GPU included */
+			a = TT_MIN(a, all[0].ts);
+			b = TT_MAX(b, all[nall - 1].end);
+		}
+		int64_t win = b - a;
+		int64_t cp = tt_iv_inter(comp, ncomp, a, b), cm = tt_iv_inter(comm, ncomm, a, b);
+		int64_t ov = tt_iv_inter(both, nboth, a, b), busy = tt_iv_inter(all, nall, a, b);
+		sum[0] += win;
+		sum[1] += cp - ov;
+		sum[2] += ov;
+		sum[3] += cm - ov;
+		sum[4] += win - (cp + cm - ov);
+		sum[5] += win - busy;
+	}
+	w->nwindows = (uint32_t)nw;
+	w->step_ns = sum[0] / (int64_t)nw;
+	w->comp_ns = sum[1] / (int64_t)nw;
+	w->overlap_ns = sum[2] / (int64_t)nw;
+	w->comm_ns = sum[3] / (int64_t)nw;
+	w->other_ns = sum[4] / (int64_t)nw;
+	w->idle_ns = sum[5] / (int64_t)nw;
+	free(st);
+	free(all);
+	free(comp);
+	free(comm);
+	free(both);
+	/* collective calls */
+	struct tt_optree t;
+	bool any = false;
+	for (uint32_t i = 0; i < r->nev && !any; i++)
+		any = kt[r->ev[i].name] == TT_KT_COMM && tt_tb_is_gpu_op(r, &r->ev[i]) &&
+		      tt_ev_kind(r, &r->ev[i]) == TT_K_KERNEL;
+	if (!any) {
+		free(kt);
+		return;
+	}
+	tt_optree_build(r, &t, false);
+	uint32_t *by_cpu = tt_malloc(((size_t)r->nev + 1) * sizeof(*by_cpu));
+	memset(by_cpu, 0xff, ((size_t)r->nev + 1) * sizeof(*by_cpu));
+	size_t cap = 0;
+	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
+		const struct tt_track *tr = &r->tracks[ti];
+		if (tr->kind != TT_TRACK_GPU)
+			continue;
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (!tt_tb_is_gpu_op(r, e) || tt_ev_kind(r, e) != TT_K_KERNEL ||
+			    kt[e->name] != TT_KT_COMM)
+				continue;
+			struct pcall pc;
+			describe(r, &t, i, &pc);
+			if (pc.cpu != TT_NONE && by_cpu[pc.cpu] != TT_NONE) {
+				struct pcall *q = &d->calls[by_cpu[pc.cpu]];
+				q->nkernels++;
+				q->dur += e->dur;
+				if (e->ts < q->ts) {
+					q->ts = e->ts;
+					q->kernel = i;
+				}
+				continue;
+			}
+			pc.kernel = i;
+			pc.nkernels = 1;
+			pc.ts = e->ts;
+			pc.dur = e->dur;
+			TT_GROW(d->calls, cap, d->ncalls + 1);
+			if (pc.cpu != TT_NONE)
+				by_cpu[pc.cpu] = (uint32_t)d->ncalls;
+			d->calls[d->ncalls++] = pc;
+		}
+	}
+	if (d->ncalls > 1)
+		qsort(d->calls, d->ncalls, sizeof(*d->calls), pcall_cmp);
+	free(by_cpu);
+	tt_optree_free(&t);
+	free(kt);
+}
+
+/* ---- across ranks ---- */
+
+static int call_match_cmp(const void *a, const void *b, void *vctx)
+{
+	const struct tt_coll_call *v = vctx;
+	const struct tt_coll_call *x = &v[*(const uint32_t *)a], *y = &v[*(const uint32_t *)b];
+	if (x->stat != y->stat)
+		return x->stat < y->stat ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->ri < y->ri ? -1 : x->ri > y->ri;
+}
+
+static int stat_cmp(const void *a, const void *b)
+{
+	const struct tt_coll_stat *x = a, *y = b;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int strag_cmp(const void *a, const void *b)
+{
+	const struct tt_straggler *x = a, *y = b;
+	if (fabs(x->z) != fabs(y->z))
+		return fabs(x->z) > fabs(y->z) ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->metric, y->metric);
+}
+
+static void fmt_ns(char *buf, size_t n, double ns)
+{
+	double a = fabs(ns);
+	if (a >= 1e9)
+		snprintf(buf, n, "%.2f s", ns / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, n, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, n, "%.0f us", ns / 1e3);
+}
+
+static void stragglers(struct tt_dist *d)
+{
+	static const char *const metrics[] = {"step", "idle", "sync"};
+	double *v = tt_calloc(d->nranks + 1, sizeof(*v)), *z = tt_calloc(d->nranks + 1, sizeof(*z));
+	size_t *who = tt_calloc(d->nranks + 1, sizeof(*who));
+	size_t cap = 0;
+	for (int mi = 0; mi < 3; mi++) {
+		size_t n = 0;
+		size_t with_steps = 0;
+		for (size_t i = 0; i < d->nranks; i++)
+			with_steps += d->ranks[i].has_steps;
+		for (size_t i = 0; i < d->nranks; i++) {
+			const struct tt_dist_rank *w = &d->ranks[i];
+			if (mi == 0 && w->has_steps) {
+				v[n] = (double)w->step_ns;
+			} else if (mi == 1 && w->has_gpu && (w->has_steps || !with_steps)) {
+				v[n] = (double)w->idle_ns;
+			} else if (mi == 2 && w->ncalls) {
+				v[n] = (double)w->sync_ns;
+			} else {
+				continue;
+			}
+			who[n++] = i;
+		}
+		if (n < 3)
+			continue;
+		double med, scale;
+		tt_tb_robust_z(v, n, z, &med, &scale);
+		for (size_t k = 0; k < n; k++) {
+			double diff = v[k] - med;
+			if (fabs(z[k]) < 3.5 || fabs(diff) < 0.05 * fabs(med) || diff == 0)
+				continue;
+			/* a fast step or little idle is no straggler; little sync
+			 * is: the others wait for this rank */
+			if (mi < 2 && diff < 0)
+				continue;
+			const struct tt_dist_rank *w = &d->ranks[who[k]];
+			TT_GROW(d->stragglers, cap, d->nstragglers + 1);
+			struct tt_straggler *s = &d->stragglers[d->nstragglers++];
+			memset(s, 0, sizeof(*s));
+			s->ri = w->ri;
+			s->rank = w->rank;
+			s->metric = metrics[mi];
+			s->value = v[k];
+			s->median = med;
+			s->z = z[k];
+			char a[32], b[32];
+			fmt_ns(a, sizeof(a), v[k]);
+			fmt_ns(b, sizeof(b), med);
+			double pct = med != 0 ? 100.0 * diff / fabs(med) : 0;
+			if (mi == 0)
+				snprintf(s->reason, sizeof(s->reason),
+					 "mean step %s vs median %s across ranks (%+.0f %%)", a, b,
+					 pct);
+			else if (mi == 1)
+				snprintf(s->reason, sizeof(s->reason),
+					 "GPU idle %s per step vs median %s (%+.0f %%): its GPU "
+					 "waits "
+					 "for its host",
+					 a, b, pct);
+			else if (diff > 0)
+				snprintf(
+					s->reason, sizeof(s->reason),
+					"waits %s in collectives vs median %s: it waits for slower "
+					"ranks",
+					a, b);
+			else
+				snprintf(s->reason, sizeof(s->reason),
+					 "waits only %s in collectives vs median %s: the others "
+					 "wait "
+					 "for it",
+					 a, b);
+		}
+	}
+	if (d->nstragglers > 1)
+		qsort(d->stragglers, d->nstragglers, sizeof(*d->stragglers), strag_cmp);
+	free(v);
+	free(z);
+	free(who);
+}
+
+void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out)
+{
+	memset(out, 0, sizeof(*out));
+	tt_strtab_init(&out->names);
+	struct dist_ctx c = {m, tt_calloc(m->nranks + 1, sizeof(*c.r))};
+	tt_for_ranks(m, o, dist_rank, &c);
+	size_t ncalls = 0;
+	for (size_t ri = 0; ri < m->nranks; ri++)
+		ncalls += c.r[ri].ncalls;
+	out->ranks = tt_calloc(m->nranks + 1, sizeof(*out->ranks));
+	out->calls = tt_calloc(ncalls + 1, sizeof(*out->calls));
+	uint32_t *key2stat = NULL;
+	size_t kcap = 0, scap = 0;
+	/* calls per (stat, rank): for seq and counts_differ */
+	uint32_t *seqs = NULL;
+	size_t seqcap = 0;
+	char key[64];
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		struct dist_out *d = &c.r[ri];
+		if (!d->sel)
+			continue;
+		out->ranks[out->nranks++] = d->row;
+		/* seq counters of this rank */
+		if (seqcap < out->nstats + d->ncalls + 1) {
+			seqs = tt_realloc_array(seqs, out->nstats + d->ncalls + 1, sizeof(*seqs));
+			seqcap = out->nstats + d->ncalls + 1;
+		}
+		memset(seqs, 0, seqcap * sizeof(*seqs));
+		for (size_t k = 0; k < d->ncalls; k++) {
+			const struct pcall *pc = &d->calls[k];
+			tt_tb_coll_key(pc->name, key, sizeof(key));
+			uint32_t kid = tt_tb_intern(&out->names, key);
+			if (kid >= kcap) {
+				size_t old = kcap;
+				TT_GROW(key2stat, kcap, (size_t)kid + 1);
+				memset(key2stat + old, 0xff, (kcap - old) * sizeof(*key2stat));
+			}
+			if (key2stat[kid] == TT_NONE) {
+				TT_GROW(out->stats, scap, out->nstats + 1);
+				struct tt_coll_stat *s = &out->stats[out->nstats];
+				memset(s, 0, sizeof(*s));
+				/* the display name: interning it does not disturb key ids,
+				 * which are only looked up */
+				s->name = tt_strtab_get(&out->names,
+							tt_tb_intern(&out->names, pc->name));
+				/* at most one new name per call: seqs is big enough */
+				key2stat[kid] = (uint32_t)out->nstats++;
+			}
+			uint32_t si = key2stat[kid];
+			struct tt_coll_call *w = &out->calls[out->ncalls++];
+			w->ri = ri;
+			w->rank = m->ranks[ri]->rank;
+			w->stat = si;
+			w->kernel = pc->kernel;
+			w->nkernels = pc->nkernels;
+			w->cpu = pc->cpu;
+			w->source = pc->source;
+			w->seq = seqs[si]++;
+			w->ts = pc->ts;
+			w->dur = pc->dur;
+			w->bytes = pc->bytes;
+			w->transfer = pc->dur;
+		}
+		free(d->calls);
+	}
+	/* match calls of one name across ranks by their order */
+	uint32_t *idx = tt_malloc((out->ncalls + 1) * sizeof(*idx));
+	for (size_t i = 0; i < out->ncalls; i++)
+		idx[i] = (uint32_t)i;
+	tt_msort(idx, out->ncalls, sizeof(*idx), call_match_cmp, out->calls);
+	for (size_t a = 0; a < out->ncalls;) {
+		size_t b = a + 1;
+		const struct tt_coll_call *x = &out->calls[idx[a]];
+		while (b < out->ncalls && out->calls[idx[b]].stat == x->stat &&
+		       out->calls[idx[b]].seq == x->seq)
+			b++;
+		if (b - a >= 2) {
+			int64_t mn = INT64_MAX;
+			for (size_t k = a; k < b; k++)
+				mn = TT_MIN(mn, out->calls[idx[k]].dur);
+			for (size_t k = a; k < b; k++) {
+				struct tt_coll_call *w = &out->calls[idx[k]];
+				w->matched = true;
+				w->transfer = mn;
+				w->sync = w->dur - mn;
+			}
+		}
+		a = b;
+	}
+	free(idx);
+	/* statistics per name and per rank */
+	uint32_t *cnt = tt_calloc((out->nstats + 1) * (out->nranks + 1), sizeof(*cnt));
+	size_t *rpos = tt_calloc(m->nranks + 1, sizeof(*rpos));
+	for (size_t i = 0; i < out->nranks; i++)
+		rpos[out->ranks[i].ri] = i;
+	for (size_t i = 0; i < out->ncalls; i++) {
+		const struct tt_coll_call *w = &out->calls[i];
+		struct tt_coll_stat *s = &out->stats[w->stat];
+		s->calls++;
+		s->matched += w->matched;
+		if (w->bytes >= 0) {
+			s->bytes += w->bytes;
+			s->with_bytes++;
+		}
+		s->total_ns += w->dur;
+		s->transfer_ns += w->transfer;
+		s->sync_ns += w->sync;
+		cnt[(size_t)w->stat * (out->nranks + 1) + rpos[w->ri]]++;
+		struct tt_dist_rank *dr = &out->ranks[rpos[w->ri]];
+		dr->ncalls++;
+		dr->coll_ns += w->dur;
+		dr->transfer_ns += w->transfer;
+		dr->sync_ns += w->sync;
+	}
+	/* ranks with communication at all take part in the count comparison */
+	for (size_t s = 0; s < out->nstats; s++) {
+		uint32_t first = UINT32_MAX;
+		for (size_t k = 0; k < out->nranks; k++) {
+			uint32_t x = cnt[s * (out->nranks + 1) + k];
+			if (x)
+				out->stats[s].nranks++;
+			if (!out->ranks[k].ncalls)
+				continue;
+			if (first == UINT32_MAX)
+				first = x;
+			else if (x != first)
+				out->stats[s].counts_differ = true;
+		}
+	}
+	/* sort the statistics; calls keep pointing at them through a map */
+	uint32_t *newpos = tt_malloc((out->nstats + 1) * sizeof(*newpos));
+	struct tt_coll_stat *old = tt_malloc((out->nstats + 1) * sizeof(*old));
+	if (out->nstats)
+		memcpy(old, out->stats, out->nstats * sizeof(*old));
+	if (out->nstats > 1)
+		qsort(out->stats, out->nstats, sizeof(*out->stats), stat_cmp);
+	for (size_t s = 0; s < out->nstats; s++)
+		for (size_t k = 0; k < out->nstats; k++)
+			if (old[s].name == out->stats[k].name) {
+				newpos[s] = (uint32_t)k;
+				break;
+			}
+	for (size_t i = 0; i < out->ncalls; i++)
+		out->calls[i].stat = newpos[out->calls[i].stat];
+	free(newpos);
+	free(old);
+	free(cnt);
+	free(rpos);
+	free(seqs);
+	free(key2stat);
+	free(c.r);
+	stragglers(out);
+}
+
+void tt_dist_free(struct tt_dist *d)
+{
+	free(d->ranks);
+	free(d->calls);
+	free(d->stats);
+	free(d->stragglers);
+	tt_strtab_free(&d->names);
+	memset(d, 0, sizeof(*d));
+}
+

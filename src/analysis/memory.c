@@ -1,0 +1,271 @@
+/* [memory] instants per rank and device: curves, peaks, the allocations
+ * alive at the peak. */
+#include "config.h"
+
+#include "tracetop/memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+#include "optree.h"
+
+/* ==== memory ==== */
+
+#define DEAD (TT_NONE - 1) /* a freed address in the map */
+
+struct mem_out {
+	bool sel;
+	struct tt_mem_dev *devs;
+	size_t ndevs;
+	struct tt_mem_live *live; /* .dev is the local device index */
+	size_t nlive, clive;
+};
+
+struct mem_ctx {
+	const struct tt_model *m;
+	struct mem_out *r;
+};
+
+struct mev {
+	int64_t ts;
+	uint32_t ev;
+};
+
+static int mev_cmp(const void *a, const void *b)
+{
+	const struct mev *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+static int live_cmp(const void *a, const void *b)
+{
+	const struct tt_mem_live *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+static int64_t total_mem(const struct tt_rank *r, int64_t device)
+{
+	if (device < 0)
+		return 0;
+	for (size_t i = 0; i < r->meta.ndevprops; i++)
+		if (r->meta.devprops[i].id == device)
+			return r->meta.devprops[i].total_mem;
+	return 0;
+}
+
+static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optree *t,
+		       const struct mev *v, size_t n, int64_t device, struct mem_out *d)
+{
+	struct tt_mem_dev *w = &d->devs[d->ndevs];
+	memset(w, 0, sizeof(*w));
+	w->ri = ri;
+	w->rank = r->rank;
+	w->device = device;
+	w->total_mem = total_mem(r, device);
+	w->pts = tt_malloc((n + 1) * sizeof(*w->pts));
+	w->peak_alloc = w->peak_reserved = -1;
+	w->peak_reserved_ts = -1;
+	int64_t running = 0;
+	size_t peak = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct tt_meminfo *mi = &r->meminfo[r->ev[v[k].ev].aux];
+		if (mi->device != device)
+			continue;
+		int64_t alloc = mi->total_alloc >= 0 ? mi->total_alloc : running + mi->bytes;
+		running = alloc;
+		struct tt_mem_point *p = &w->pts[w->npts];
+		p->ts = v[k].ts;
+		p->alloc = alloc;
+		p->reserved = mi->total_reserved;
+		if (alloc > w->peak_alloc) {
+			w->peak_alloc = alloc;
+			w->peak_ts = p->ts;
+			peak = k;
+		}
+		if (mi->total_reserved > w->peak_reserved) {
+			w->peak_reserved = mi->total_reserved;
+			w->peak_reserved_ts = p->ts;
+		}
+		w->npts++;
+		w->nevents++;
+		if (mi->bytes > 0)
+			w->nallocs++;
+		else if (mi->bytes < 0)
+			w->nfrees++;
+	}
+	/* allocations by address up to the peak; frees after it only for
+	 * the unmatched count */
+	struct tt_tb_u64map h = {0};
+	struct tt_mem_live *al = NULL;
+	size_t nal = 0, cap = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct tt_event *e = &r->ev[v[k].ev];
+		const struct tt_meminfo *mi = &r->meminfo[e->aux];
+		if (mi->device != device)
+			continue;
+		uint32_t *slot = mi->bytes ? tt_tb_u64map_slot(&h, (uint64_t)mi->addr) : NULL;
+		if (mi->bytes > 0) {
+			if (k <= peak && mi->addr != 0) {
+				TT_GROW(al, cap, nal + 1);
+				struct tt_mem_live *a = &al[nal];
+				a->dev = d->ndevs;
+				a->ri = ri;
+				a->ev = v[k].ev;
+				a->ts = e->ts;
+				a->bytes = mi->bytes;
+				a->addr = mi->addr;
+				a->op = t->owner[v[k].ev];
+				*slot = (uint32_t)nal++;
+			} else {
+				*slot = DEAD - 1; /* allocated after the peak */
+			}
+		} else if (mi->bytes < 0) {
+			if (*slot == TT_NONE || *slot == DEAD)
+				w->unmatched_frees++;
+			*slot = DEAD;
+		}
+		if (k == peak) {
+			/* the live set at the peak */
+			w->first_live = d->nlive;
+			for (size_t j = 0; j < nal; j++) {
+				uint32_t *s = tt_tb_u64map_slot(&h, (uint64_t)al[j].addr);
+				if (*s != j)
+					continue;
+				TT_GROW(d->live, d->clive, d->nlive + 1);
+				d->live[d->nlive] = al[j];
+				w->live_bytes += al[j].bytes;
+				d->nlive++;
+				w->nlive++;
+			}
+		}
+	}
+	tt_tb_u64map_free(&h);
+	free(al);
+	d->ndevs++;
+}
+
+static void mem_rank(size_t ri, void *vctx)
+{
+	struct mem_ctx *c = vctx;
+	const struct tt_rank *r = c->m->ranks[ri];
+	struct mem_out *d = &c->r[ri];
+	d->sel = true;
+	size_t n = 0;
+	for (uint32_t i = 0; i < r->nev; i++)
+		n += (r->ev[i].flags & TT_EF_MEMEV) != 0;
+	if (!n)
+		return;
+	struct mev *v = tt_malloc((n + 1) * sizeof(*v));
+	n = 0;
+	for (uint32_t i = 0; i < r->nev; i++)
+		if (r->ev[i].flags & TT_EF_MEMEV)
+			v[n++] = (struct mev){r->ev[i].ts, i};
+	qsort(v, n, sizeof(*v), mev_cmp);
+	/* the devices, ascending (-1, the CPU, first) */
+	int64_t *dev = NULL;
+	size_t ndev = 0, cdev = 0;
+	for (size_t k = 0; k < n; k++) {
+		int64_t x = r->meminfo[r->ev[v[k].ev].aux].device;
+		bool seen = false;
+		for (size_t j = 0; j < ndev && !seen; j++)
+			seen = dev[j] == x;
+		if (!seen) {
+			TT_GROW(dev, cdev, ndev + 1);
+			dev[ndev++] = x;
+		}
+	}
+	for (size_t a = 1; a < ndev; a++)
+		for (size_t b = a; b > 0 && dev[b - 1] > dev[b]; b--) {
+			int64_t tmp = dev[b];
+			dev[b] = dev[b - 1];
+			dev[b - 1] = tmp;
+		}
+	struct tt_optree t;
+	tt_optree_build(r, &t, false);
+	d->devs = tt_calloc(ndev + 1, sizeof(*d->devs));
+	for (size_t j = 0; j < ndev; j++)
+		mem_device(r, ri, &t, v, n, dev[j], d);
+	tt_optree_free(&t);
+	free(dev);
+	free(v);
+}
+
+void tt_mem_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_mem *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct mem_ctx c = {m, tt_calloc(m->nranks + 1, sizeof(*c.r))};
+	tt_for_ranks(m, o, mem_rank, &c);
+	size_t ndevs = 0, nlive = 0;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		ndevs += c.r[ri].ndevs;
+		nlive += c.r[ri].nlive;
+		out->nranks_sel += c.r[ri].sel;
+	}
+	out->devs = tt_calloc(ndevs + 1, sizeof(*out->devs));
+	out->live = tt_calloc(nlive + 1, sizeof(*out->live));
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		struct mem_out *d = &c.r[ri];
+		size_t base = out->ndevs;
+		for (size_t j = 0; j < d->ndevs; j++) {
+			struct tt_mem_dev *w = &out->devs[out->ndevs++];
+			*w = d->devs[j];
+			w->first_live += out->nlive;
+		}
+		for (size_t k = 0; k < d->nlive; k++) {
+			struct tt_mem_live *a = &out->live[out->nlive++];
+			*a = d->live[k];
+			a->dev += base;
+		}
+		free(d->devs);
+		free(d->live);
+	}
+	/* by device, bytes descending; first_live stays right: the live
+	 * entries of each device are contiguous and in device order */
+	if (out->nlive > 1)
+		qsort(out->live, out->nlive, sizeof(*out->live), live_cmp);
+	free(c.r);
+}
+
+void tt_mem_free(struct tt_mem *mm)
+{
+	for (size_t i = 0; i < mm->ndevs; i++)
+		free(mm->devs[i].pts);
+	free(mm->devs);
+	free(mm->live);
+	memset(mm, 0, sizeof(*mm));
+}
+
+int64_t tt_mem_max(const struct tt_mem_dev *d, int64_t a, int64_t b, bool reserved)
+{
+	/* the last point at or before a */
+	size_t lo = 0, hi = d->npts;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->pts[mid].ts <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int64_t best = -1;
+	size_t i = lo;
+	if (lo > 0) {
+		const struct tt_mem_point *p = &d->pts[lo - 1];
+		best = reserved ? p->reserved : p->alloc;
+	}
+	for (; i < d->npts && d->pts[i].ts < b; i++) {
+		int64_t x = reserved ? d->pts[i].reserved : d->pts[i].alloc;
+		if (x > best)
+			best = x;
+	}
+	return best;
+}
+

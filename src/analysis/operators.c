@@ -1,0 +1,459 @@
+/* The operator view: host and device self / total time per operator, the
+ * GPU ops under an operator, and the sizes of op inputs. */
+#include "config.h"
+
+#include "tracetop/operators.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+#include "optree.h"
+
+int tt_tb_dtype_size(const char *type, size_t n)
+{
+	static const struct {
+		const char *name;
+		int size;
+	} sizes[] = {
+		{"float", 4},
+		{"float32", 4},
+		{"double", 8},
+		{"float64", 8},
+		{"half", 2},
+		{"c10::half", 2},
+		{"float16", 2},
+		{"bfloat16", 2},
+		{"c10::bfloat16", 2},
+		{"long", 8},
+		{"long int", 8},
+		{"int64", 8},
+		{"long long", 8},
+		{"int", 4},
+		{"int32", 4},
+		{"short", 2},
+		{"int16", 2},
+		{"short int", 2},
+		{"char", 1},
+		{"signed char", 1},
+		{"unsigned char", 1},
+		{"byte", 1},
+		{"bool", 1},
+		{"uint8", 1},
+		{"int8", 1},
+		{"complexfloat", 8},
+		{"c10::complex<float>", 8},
+		{"complexdouble", 16},
+		{"c10::complex<double>", 16},
+		{"float8_e4m3fn", 1},
+		{"float8_e5m2", 1},
+		{"c10::float8_e4m3fn", 1},
+		{"c10::float8_e5m2", 1},
+	};
+	char low[32];
+	if (n == 0 || n >= sizeof(low))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)type[i]);
+	low[n] = '\0';
+	for (size_t i = 0; i < TT_ARRAY_SIZE(sizes); i++)
+		if (strcmp(low, sizes[i].name) == 0)
+			return sizes[i].size;
+	return 0;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* the next string of a JSON list of strings: [*s, *s + *n); returns the
+ * position after it, or NULL at the end of the list */
+static const char *next_json_str(const char *p, const char **s, size_t *n)
+{
+	p = skip_ws(p);
+	if (*p == '[' || *p == ',')
+		p = skip_ws(p + 1);
+	if (*p != '"')
+		return NULL;
+	p++;
+	*s = p;
+	while (*p && *p != '"') {
+		if (*p == '\\' && p[1])
+			p++;
+		p++;
+	}
+	*n = (size_t)(p - *s);
+	return *p ? p + 1 : p;
+}
+
+int64_t tt_tb_input_bytes(const char *dims, const char *types)
+{
+	if (!dims || !types)
+		return -1;
+	const char *d = skip_ws(dims), *t = types;
+	if (*d != '[')
+		return -1;
+	d++;
+	int64_t total = 0;
+	bool known = false;
+	for (;;) {
+		d = skip_ws(d);
+		if (*d == ',')
+			d = skip_ws(d + 1);
+		if (*d != '[')
+			break;
+		/* one input: a list of integers (nested lists count as unknown) */
+		d++;
+		int64_t prod = 1;
+		bool ok = true;
+		for (;;) {
+			d = skip_ws(d);
+			if (*d == ',')
+				d = skip_ws(d + 1);
+			if (*d == ']') {
+				d++;
+				break;
+			}
+			if (*d == '\0')
+				return known ? total : -1;
+			if ((*d >= '0' && *d <= '9') || *d == '-') {
+				char *e;
+				long long v = strtoll(d, &e, 10);
+				if (v < 0 || (v > 0 && prod > INT64_MAX / v))
+					ok = false;
+				else
+					prod *= v;
+				d = e;
+			} else {
+				ok = false;
+				/* skip a nested value */
+				int depth = 0;
+				while (*d && !(depth == 0 && (*d == ',' || *d == ']'))) {
+					if (*d == '[')
+						depth++;
+					else if (*d == ']')
+						depth--;
+					d++;
+				}
+			}
+		}
+		const char *ts = NULL;
+		size_t tn = 0;
+		if (t)
+			t = next_json_str(t, &ts, &tn);
+		int size = ts ? tt_tb_dtype_size(ts, tn) : 0;
+		if (ok && size > 0) {
+			known = true;
+			if (prod <= (INT64_MAX - total) / size)
+				total += prod * size;
+		}
+	}
+	return known ? total : -1;
+}
+
+/* ---- operators ---- */
+
+struct opacc {
+	uint32_t name, dims; /* rank string ids (dims TT_NONE: absent) */
+	bool annot;
+	uint64_t calls, gself, gtotal;
+	int64_t htotal, hself, dtotal, dself;
+	int64_t longest_dur;
+	uint32_t longest;
+};
+
+struct ops_out {
+	bool sel;
+	struct opacc *acc;
+	size_t n;
+	bool any_shapes;
+};
+
+struct ops_ctx {
+	const struct tt_model *m;
+	bool by_shapes;
+	struct ops_out *r;
+};
+
+static uint32_t dims_of(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (!(e->flags & TT_EF_OPINFO))
+		return TT_NONE;
+	return r->opinfo[e->aux].input_dims;
+}
+
+static void ops_rank(size_t ri, void *vctx)
+{
+	struct ops_ctx *c = vctx;
+	const struct tt_rank *r = c->m->ranks[ri];
+	struct ops_out *d = &c->r[ri];
+	d->sel = true;
+	struct tt_optree t;
+	tt_optree_build(r, &t, false);
+	size_t nev = (size_t)r->nev + 1;
+	int64_t *child = tt_calloc(nev, sizeof(*child));
+	int64_t *dself = tt_calloc(nev, sizeof(*dself)), *dtotal = tt_calloc(nev, sizeof(*dtotal));
+	uint64_t *gself = tt_calloc(nev, sizeof(*gself)), *gtotal = tt_calloc(nev, sizeof(*gtotal));
+	for (uint32_t k = 0; k < t.norder; k++) {
+		uint32_t i = t.order[k], p = t.parent[i];
+		if (p == TT_NONE)
+			continue;
+		int64_t end = TT_MIN(tt_ev_end(&r->ev[i]), tt_ev_end(&r->ev[p]));
+		if (end > r->ev[i].ts)
+			child[p] += end - r->ev[i].ts;
+	}
+	for (uint32_t l = 0; l < r->nlinks; l++) {
+		uint32_t g = r->links[l].gpu, o = t.owner[r->links[l].cpu];
+		if (o == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
+			continue;
+		dself[o] += r->ev[g].dur;
+		gself[o]++;
+	}
+	for (uint32_t k = 0; k < t.norder; k++) {
+		uint32_t i = t.order[k];
+		dtotal[i] += dself[i];
+		gtotal[i] += gself[i];
+	}
+	/* children after parents in order: add up from the end */
+	for (uint32_t k = t.norder; k-- > 0;) {
+		uint32_t i = t.order[k], p = t.parent[i];
+		if (p != TT_NONE) {
+			dtotal[p] += dtotal[i];
+			gtotal[p] += gtotal[i];
+		}
+	}
+	uint32_t *by_name =
+		c->by_shapes ? NULL : tt_malloc(((size_t)r->strs.n + 1) * sizeof(*by_name));
+	if (by_name)
+		memset(by_name, 0xff, ((size_t)r->strs.n + 1) * sizeof(*by_name));
+	struct tt_tb_u64map h = {0};
+	int8_t *is_step = tt_malloc((size_t)r->strs.n + 1);
+	memset(is_step, -1, (size_t)r->strs.n + 1);
+	size_t cap = 0;
+	for (uint32_t k = 0; k < t.norder; k++) {
+		uint32_t i = t.order[k];
+		const struct tt_event *e = &r->ev[i];
+		if (is_step[e->name] < 0)
+			is_step[e->name] = tt_step_number(tt_ev_name(r, e)) >= 0;
+		if (is_step[e->name])
+			continue;
+		uint32_t dims = dims_of(r, e);
+		if (dims != TT_NONE)
+			d->any_shapes = true;
+		uint32_t *slot;
+		if (by_name)
+			slot = &by_name[e->name];
+		else
+			slot = tt_tb_u64map_slot(&h, ((uint64_t)e->name << 32) | dims);
+		if (*slot == TT_NONE) {
+			TT_GROW(d->acc, cap, d->n + 1);
+			struct opacc *a = &d->acc[d->n];
+			memset(a, 0, sizeof(*a));
+			a->name = e->name;
+			a->dims = by_name ? TT_NONE : dims;
+			a->annot = tt_ev_kind(r, e) == TT_K_USER_ANNOT;
+			a->longest_dur = -1;
+			*slot = (uint32_t)d->n++;
+		}
+		struct opacc *a = &d->acc[*slot];
+		a->calls++;
+		a->htotal += e->dur;
+		a->hself += e->dur - child[i] > 0 ? e->dur - child[i] : 0;
+		a->dself += dself[i];
+		a->dtotal += dtotal[i];
+		a->gself += gself[i];
+		a->gtotal += gtotal[i];
+		if (e->dur > a->longest_dur) {
+			a->longest_dur = e->dur;
+			a->longest = i;
+		}
+	}
+	tt_tb_u64map_free(&h);
+	free(by_name);
+	free(is_step);
+	free(child);
+	free(dself);
+	free(dtotal);
+	free(gself);
+	free(gtotal);
+	tt_optree_free(&t);
+}
+
+static int oprow_cmp(const void *a, const void *b)
+{
+	const struct tt_op_row *x = a, *y = b;
+	if (x->dev_self != y->dev_self)
+		return x->dev_self > y->dev_self ? -1 : 1;
+	if (x->host_self != y->host_self)
+		return x->host_self > y->host_self ? -1 : 1;
+	int d = strcmp(x->name, y->name);
+	if (d)
+		return d;
+	return strcmp(x->shapes ? x->shapes : "", y->shapes ? y->shapes : "");
+}
+
+void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_shapes,
+		    struct tt_ops *out)
+{
+	memset(out, 0, sizeof(*out));
+	tt_strtab_init(&out->keys);
+	struct ops_ctx c = {m, by_shapes, tt_calloc(m->nranks + 1, sizeof(*c.r))};
+	tt_for_ranks(m, o, ops_rank, &c);
+	uint32_t *map = NULL;
+	size_t mcap = 0, rcap = 0;
+	int64_t *last = NULL;
+	char *buf = NULL;
+	size_t bcap = 0;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		struct ops_out *d = &c.r[ri];
+		if (!d->sel)
+			continue;
+		const struct tt_rank *r = m->ranks[ri];
+		out->any_shapes |= d->any_shapes;
+		for (size_t k = 0; k < d->n; k++) {
+			const struct opacc *a = &d->acc[k];
+			const char *nm = tt_str(r, a->name);
+			size_t nl = tt_strtab_len(&r->strs, a->name);
+			const char *dm = a->dims != TT_NONE ? tt_str(r, a->dims) : "";
+			size_t dl = a->dims != TT_NONE ? tt_strtab_len(&r->strs, a->dims) : 0;
+			/* the key: name, or name \x1f dims */
+			size_t kl = nl + (by_shapes ? 1 + dl : 0);
+			TT_GROW(buf, bcap, kl + 1);
+			memcpy(buf, nm, nl);
+			if (by_shapes) {
+				buf[nl] = '\x1f';
+				memcpy(buf + nl + 1, dm, dl);
+			}
+			uint32_t id = tt_tb_key_index(&out->keys, buf, kl, &map, &mcap);
+			if (map[id] == TT_NONE) {
+				TT_GROW(out->rows, rcap, out->n + 1);
+				last = tt_realloc_array(last, rcap, sizeof(*last));
+				struct tt_op_row *w = &out->rows[out->n];
+				memset(w, 0, sizeof(*w));
+				w->name = tt_strtab_get(&out->keys,
+							tt_strtab_intern(&out->keys, nm, nl));
+				if (by_shapes && a->dims != TT_NONE)
+					w->shapes = tt_strtab_get(
+						&out->keys, tt_strtab_intern(&out->keys, dm, dl));
+				w->annotation = a->annot;
+				w->ev = TT_NONE;
+				last[out->n] = -1;
+				map[id] = (uint32_t)out->n++;
+			}
+			size_t wi = map[id];
+			struct tt_op_row *w = &out->rows[wi];
+			if (last[wi] != (int64_t)ri) {
+				w->nranks++;
+				last[wi] = (int64_t)ri;
+			}
+			w->calls += a->calls;
+			w->host_total += a->htotal;
+			w->host_self += a->hself;
+			w->dev_total += a->dtotal;
+			w->dev_self += a->dself;
+			w->gpu_ops_self += a->gself;
+			w->gpu_ops_total += a->gtotal;
+			if (w->ev == TT_NONE || a->longest_dur > m->ranks[w->ri]->ev[w->ev].dur) {
+				w->ri = ri;
+				w->ev = a->longest;
+			}
+		}
+		free(d->acc);
+	}
+	if (out->n > 1)
+		qsort(out->rows, out->n, sizeof(*out->rows), oprow_cmp);
+	free(buf);
+	free(map);
+	free(last);
+	free(c.r);
+}
+
+void tt_ops_free(struct tt_ops *p)
+{
+	free(p->rows);
+	tt_strtab_free(&p->keys);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- kernels under an operator ---- */
+
+static int opk_cmp(const void *a, const void *b)
+{
+	const struct tt_op_kernel *x = a, *y = b;
+	if (x->sum_ns != y->sum_ns)
+		return x->sum_ns > y->sum_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const char *op,
+		     const char *shapes, struct tt_op_kernel **out)
+{
+	struct tt_strtab names;
+	tt_strtab_init(&names);
+	uint32_t *map = NULL;
+	size_t mcap = 0, n = 0, cap = 0;
+	struct tt_op_kernel *v = NULL;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		const struct tt_rank *r = m->ranks[ri];
+		if (!tt_aopts_has_rank(o, r->rank))
+			continue;
+		uint32_t nid = tt_strtab_find(&r->strs, op, strlen(op));
+		uint32_t did = shapes ? tt_strtab_find(&r->strs, shapes, strlen(shapes)) : TT_NONE;
+		if (nid == TT_NO_STR || (shapes && did == TT_NO_STR))
+			continue;
+		struct tt_optree t;
+		tt_optree_build(r, &t, false);
+		for (uint32_t l = 0; l < r->nlinks; l++) {
+			uint32_t g = r->links[l].gpu, own = t.owner[r->links[l].cpu];
+			if (own == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
+				continue;
+			bool self = false, under = false;
+			for (uint32_t a = own; a != TT_NONE; a = t.parent[a]) {
+				const struct tt_event *e = &r->ev[a];
+				if (e->name != nid || (shapes && dims_of(r, e) != did))
+					continue;
+				under = true;
+				self = a == own;
+				break;
+			}
+			if (!under)
+				continue;
+			const struct tt_event *ge = &r->ev[g];
+			uint32_t id = tt_tb_key_index(&names, tt_ev_name(r, ge),
+						tt_strtab_len(&r->strs, ge->name), &map, &mcap);
+			if (map[id] == TT_NONE) {
+				TT_GROW(v, cap, n + 1);
+				memset(&v[n], 0, sizeof(v[n]));
+				v[n].ri = ri;
+				v[n].longest = g;
+				map[id] = (uint32_t)n++;
+			}
+			struct tt_op_kernel *k = &v[map[id]];
+			k->count++;
+			k->sum_ns += ge->dur;
+			if (self) {
+				k->count_self++;
+				k->self_ns += ge->dur;
+			}
+			if (ge->dur > m->ranks[k->ri]->ev[k->longest].dur) {
+				k->ri = ri;
+				k->longest = g;
+			}
+		}
+		tt_optree_free(&t);
+	}
+	/* names point into the model: the longest instance's rank */
+	for (size_t i = 0; i < n; i++)
+		v[i].name = tt_ev_name(m->ranks[v[i].ri], &m->ranks[v[i].ri]->ev[v[i].longest]);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), opk_cmp);
+	free(map);
+	tt_strtab_free(&names);
+	*out = v;
+	return n;
+}
+

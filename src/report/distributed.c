@@ -1,0 +1,286 @@
+/* tracetop report distributed: computation / communication per rank,
+ * collectives, stragglers. */
+#include "config.h"
+
+#include "tracetop/report.h"
+
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/grid.h"
+#include "tracetop/distributed.h"
+#include "tracetop/util.h"
+#include "tb_int.h"
+
+/* ---- distributed ---- */
+
+static struct tt_table *dist_overview_table(const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "steps", .type = TT_C_INT},
+		{.name = "step_time(us)", .title = "step", .type = TT_C_DUR},
+		{.name = "computation(us)", .title = "computation", .type = TT_C_DUR},
+		{.name = "overlapping(us)", .title = "overlapping", .type = TT_C_DUR},
+		{.name = "communication(us)", .title = "communication", .type = TT_C_DUR},
+		{.name = "other(us)", .title = "other", .type = TT_C_DUR},
+		{.name = "computation_pctg", .type = TT_C_PCT, .prec = 1, .hidden_text = true},
+		{.name = "overlapping_pctg", .type = TT_C_PCT, .prec = 1, .hidden_text = true},
+		{.name = "communication_pctg", .type = TT_C_PCT, .prec = 1, .hidden_text = true},
+		{.name = "other_pctg", .type = TT_C_PCT, .prec = 1, .hidden_text = true},
+		{.name = "bar",
+		 .title = "of the step",
+		 .type = TT_C_STACK,
+		 .width = 24,
+		 .bar_max = 100,
+		 .stack = {7, 8, 9, 10},
+		 .nstack = 4,
+		 .role = {TT_ROLE_BAR_COMP, TT_ROLE_BAR_OTHER, TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
+		 .glyphs = "#%=."},
+		{.name = "gpu_idle(us)", .title = "GPU idle", .type = TT_C_DUR},
+		{.name = "collective_calls", .title = "calls", .type = TT_C_INT},
+		{.name = "sync(us)", .title = "sync", .type = TT_C_DUR},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("distributed_overview", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Computation / communication per rank, mean per step (the "
+			      "TensorBoard plugin's distributed view)");
+	bool no_steps = false;
+	for (size_t i = 0; i < d->nranks; i++) {
+		const struct tt_dist_rank *w = &d->ranks[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, w->rank);
+		tt_table_set_int(t, k, 1, w->has_steps ? w->nwindows : 0);
+		tt_table_set_int(t, k, 2, w->step_ns);
+		tt_table_set_int(t, k, 3, w->comp_ns);
+		tt_table_set_int(t, k, 4, w->overlap_ns);
+		tt_table_set_int(t, k, 5, w->comm_ns);
+		tt_table_set_int(t, k, 6, w->other_ns);
+		const int64_t part[4] = {w->comp_ns, w->overlap_ns, w->comm_ns, w->other_ns};
+		for (int j = 0; j < 4; j++)
+			tt_table_set_num(t, k, 7 + j,
+					 w->step_ns > 0
+						 ? 100.0 * (double)part[j] / (double)w->step_ns
+						 : NAN);
+		tt_table_set_int(t, k, 12, w->idle_ns);
+		tt_table_set_int(t, k, 13, w->ncalls);
+		tt_table_set_int(t, k, 14, w->sync_ns);
+		tt_table_set_int(t, k, 15, (int64_t)w->ri);
+		no_steps |= !w->has_steps;
+	}
+	tt_table_add_note(t, "computation: only non-communication kernels run; overlapping: "
+			     "both; communication: only communication kernels; other: the rest of "
+			     "the step (idle, memcpy, memset)");
+	if (no_steps)
+		tt_table_add_note(t,
+				  "ranks without ProfilerStep#N (steps 0) count their whole span "
+				  "as one step");
+	if (!d->nranks)
+		tt_table_add_note(t, "no rank selected");
+	return t;
+}
+
+static const char *stat_source(const struct tt_dist *d, size_t s)
+{
+	for (size_t i = 0; i < d->ncalls; i++)
+		if (d->calls[i].stat == s)
+			return d->calls[i].source;
+	return "";
+}
+
+static struct tt_table *coll_table(const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "name", .type = TT_C_STR, .width = 40},
+		{.name = "ranks", .type = TT_C_INT},
+		{.name = "calls", .type = TT_C_INT},
+		{.name = "total_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "mean_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "mean_size", .title = "size/call", .type = TT_C_STR, .hidden_csv = true},
+		{.name = "total_latency(us)", .title = "latency", .type = TT_C_DUR},
+		{.name = "mean_latency(us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "data_transfer(us)", .title = "transfer", .type = TT_C_DUR},
+		{.name = "mean_data_transfer(us)", .type = TT_C_DUR, .hidden_text = true},
+		{.name = "sync(us)", .title = "sync", .type = TT_C_DUR},
+		{.name = "sync_pctg", .title = "sync %", .type = TT_C_PCT, .prec = 1},
+		{.name = "matched_calls", .title = "matched", .type = TT_C_INT},
+		{.name = "name_from", .title = "name from", .type = TT_C_STR},
+	};
+	struct tt_table *t = tt_table_new("collectives", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Collective operations over the ranks shown: latency split into "
+			      "data transfer and synchronisation (waiting for the slowest rank)");
+	bool differ = false;
+	for (size_t s = 0; s < d->nstats; s++) {
+		const struct tt_coll_stat *c = &d->stats[s];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_str(t, k, 0, c->name);
+		tt_table_set_int(t, k, 1, c->nranks);
+		tt_table_set_int(t, k, 2, (int64_t)c->calls);
+		if (c->with_bytes) {
+			int64_t mean = c->bytes / (int64_t)c->with_bytes;
+			tt_table_set_int(t, k, 3, c->bytes);
+			tt_tb_set_bytes(t, k, 4, 5, mean);
+		}
+		tt_table_set_int(t, k, 6, c->total_ns);
+		tt_table_set_num(t, k, 7, (double)c->total_ns / (double)c->calls);
+		tt_table_set_int(t, k, 8, c->transfer_ns);
+		tt_table_set_num(t, k, 9, (double)c->transfer_ns / (double)c->calls);
+		tt_table_set_int(t, k, 10, c->sync_ns);
+		tt_table_set_num(t, k, 11,
+				 c->total_ns > 0 ? 100.0 * (double)c->sync_ns / (double)c->total_ns
+						 : NAN);
+		tt_table_set_int(t, k, 12, (int64_t)c->matched);
+		tt_table_set_str(t, k, 13, stat_source(d, s));
+		differ |= c->counts_differ;
+	}
+	tt_table_add_note(t, "latency: the communication kernels of a call; the calls of a "
+			     "collective are matched across ranks by their order, the fastest "
+			     "rank's latency estimates the transfer and the rest on each rank is "
+			     "sync; unmatched calls count as transfer");
+	tt_table_add_note(t, "size: In msg nelems x dtype size (collective args), else the "
+			     "Input Dims x Input type of the collective op");
+	if (differ) {
+		char names[200];
+		size_t k = 0;
+		names[0] = '\0';
+		for (size_t s = 0; s < d->nstats && k < sizeof(names) - 50; s++)
+			if (d->stats[s].counts_differ)
+				k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s",
+						      k ? ", " : "", d->stats[s].name);
+		tt_table_add_note(t,
+				  "ranks made different numbers of calls of %s (sampled or cut "
+				  "traces?): calls are matched only among the ranks that have "
+				  "them",
+				  names);
+	}
+	if (d->nranks < 2 && d->ncalls)
+		tt_table_add_note(t, "one rank: no synchronisation estimate (every call counts as "
+				     "transfer)");
+	if (!d->nstats)
+		tt_table_add_note(t, "no communication kernels");
+	return t;
+}
+
+static struct tt_table *coll_rank_table(const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "name", .type = TT_C_STR, .width = 40},
+		{.name = "calls", .type = TT_C_INT},
+		{.name = "total_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "size", .title = "size", .type = TT_C_STR, .hidden_csv = true},
+		{.name = "total_latency(us)", .title = "latency", .type = TT_C_DUR},
+		{.name = "mean_latency(us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "data_transfer(us)", .title = "transfer", .type = TT_C_DUR},
+		{.name = "sync(us)", .title = "sync", .type = TT_C_DUR},
+		{.name = "sync_pctg", .title = "sync %", .type = TT_C_PCT, .prec = 1},
+		{.name = "bar",
+		 .title = "transfer/sync",
+		 .type = TT_C_STACK,
+		 .width = 20,
+		 .stack = {7, 8},
+		 .nstack = 2,
+		 .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
+		 .glyphs = "=."},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("collectives_by_rank", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Collective operations per rank");
+	/* calls are by rank index then time: one row per (rank, name) in the
+	 * order of the names' total latency */
+	size_t ns = d->nstats;
+	struct acc {
+		uint64_t calls, with_bytes;
+		int64_t bytes, lat, tr, sy;
+	} *a = tt_calloc(ns + 1, sizeof(*a));
+	for (size_t i = 0; i < d->ncalls;) {
+		size_t ri = d->calls[i].ri, j = i;
+		memset(a, 0, (ns + 1) * sizeof(*a));
+		for (; j < d->ncalls && d->calls[j].ri == ri; j++) {
+			const struct tt_coll_call *c = &d->calls[j];
+			struct acc *x = &a[c->stat];
+			x->calls++;
+			if (c->bytes >= 0) {
+				x->bytes += c->bytes;
+				x->with_bytes++;
+			}
+			x->lat += c->dur;
+			x->tr += c->transfer;
+			x->sy += c->sync;
+		}
+		for (size_t s = 0; s < ns; s++) {
+			if (!a[s].calls)
+				continue;
+			size_t k = tt_table_add_row(t);
+			tt_table_set_int(t, k, 0, d->calls[i].rank);
+			tt_table_set_str(t, k, 1, d->stats[s].name);
+			tt_table_set_int(t, k, 2, (int64_t)a[s].calls);
+			if (a[s].with_bytes)
+				tt_tb_set_bytes(t, k, 3, 4, a[s].bytes);
+			tt_table_set_int(t, k, 5, a[s].lat);
+			tt_table_set_num(t, k, 6, (double)a[s].lat / (double)a[s].calls);
+			tt_table_set_int(t, k, 7, a[s].tr);
+			tt_table_set_int(t, k, 8, a[s].sy);
+			tt_table_set_num(t, k, 9,
+					 a[s].lat > 0 ? 100.0 * (double)a[s].sy / (double)a[s].lat
+						      : NAN);
+			tt_table_set_int(t, k, 11, (int64_t)ri);
+		}
+		i = j;
+	}
+	free(a);
+	return t;
+}
+
+static struct tt_table *straggler_table(const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "metric", .type = TT_C_STR},
+		{.name = "value(us)", .title = "value", .type = TT_C_DUR},
+		{.name = "median(us)", .title = "median", .type = TT_C_DUR},
+		{.name = "robust_z", .title = "z", .type = TT_C_NUM, .prec = 1},
+		{.name = "reason", .type = TT_C_STR, .width = 100},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("stragglers", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Ranks far from the others: robust z-score (median, MAD) of the "
+			      "mean step time, GPU idle per step and sync time");
+	for (size_t i = 0; i < d->nstragglers; i++) {
+		const struct tt_straggler *s = &d->stragglers[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, s->rank);
+		tt_table_set_str(t, k, 1, s->metric);
+		tt_table_set_num(t, k, 2, s->value);
+		tt_table_set_num(t, k, 3, s->median);
+		tt_table_set_num(t, k, 4, s->z);
+		tt_table_set_str(t, k, 5, s->reason);
+		tt_table_set_int(t, k, 6, (int64_t)s->ri);
+	}
+	tt_table_add_note(t, "flagged: |z| >= 3.5 and >= 5 %% from the median (z = (x - median) "
+			     "/ (1.4826 MAD)); high step time or idle, high or low sync");
+	if (d->nranks < 3)
+		tt_table_add_note(t, "stragglers need at least 3 ranks (%zu shown)", d->nranks);
+	else if (!d->nstragglers)
+		tt_table_add_note(t, "no rank stands out");
+	return t;
+}
+
+int tt_report_distributed(const struct tt_model *m, const struct tt_report_opts *o,
+			  struct tt_table ***out, size_t *n, struct tt_err *err)
+{
+	(void)err;
+	struct tt_dist d;
+	tt_dist_compute(m, &o->a, &d);
+	struct tt_table *t[4];
+	t[0] = dist_overview_table(&d);
+	t[1] = coll_table(&d);
+	t[2] = coll_rank_table(&d);
+	t[3] = straggler_table(&d);
+	tt_dist_free(&d);
+	tt_tb_give(out, n, t, 4);
+	return 0;
+}
+

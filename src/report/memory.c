@@ -1,0 +1,208 @@
+/* tracetop report memory: peaks per device, allocations alive at the peak,
+ * the curve. */
+#include "config.h"
+
+#include "tracetop/report.h"
+
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/grid.h"
+#include "tracetop/memory.h"
+#include "tracetop/util.h"
+#include "tb_int.h"
+#include "tracetop/advice.h"
+
+/* ---- memory ---- */
+
+
+static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_mem *mm)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "device", .type = TT_C_STR},
+		{.name = "events", .type = TT_C_INT},
+		{.name = "allocations", .title = "allocs", .type = TT_C_INT},
+		{.name = "frees", .type = TT_C_INT},
+		{.name = "peak_allocated", .type = TT_C_INT, .hidden_text = true},
+		{.name = "peak_allocated_text",
+		 .title = "peak allocated",
+		 .type = TT_C_STR,
+		 .hidden_csv = true},
+		{.name = "peak_time(us)", .title = "at", .type = TT_C_DUR},
+		{.name = "peak_reserved", .type = TT_C_INT, .hidden_text = true},
+		{.name = "peak_reserved_text",
+		 .title = "peak reserved",
+		 .type = TT_C_STR,
+		 .hidden_csv = true},
+		{.name = "device_memory_pctg", .title = "of device", .type = TT_C_PCT, .prec = 1},
+		{.name = "live_at_peak", .title = "alive at peak", .type = TT_C_INT},
+		{.name = "live_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "live_bytes_text",
+		 .title = "their size",
+		 .type = TT_C_STR,
+		 .hidden_csv = true},
+		{.name = "before_trace", .type = TT_C_INT, .hidden_text = true},
+		{.name = "before_trace_text",
+		 .title = "from before",
+		 .type = TT_C_STR,
+		 .hidden_csv = true},
+		{.name = "allocated_over_time",
+		 .title = "allocated over time",
+		 .type = TT_C_STR,
+		 .width = 64,
+		 .hidden_csv = true},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "device_id", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("memory_devices", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Memory per rank and device from [memory] events: the peak of the "
+			      "allocated total, and the allocations alive at the peak");
+	char buf[64], spark[400];
+	float series[TT_UTIL_BUCKETS];
+	for (size_t i = 0; i < mm->ndevs; i++) {
+		const struct tt_mem_dev *d = &mm->devs[i];
+		const struct tt_rank *r = m->ranks[d->ri];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, d->rank);
+		tt_tb_dev_label(buf, sizeof(buf), d->device);
+		tt_table_set_str(t, k, 1, buf);
+		tt_table_set_int(t, k, 2, d->nevents);
+		tt_table_set_int(t, k, 3, d->nallocs);
+		tt_table_set_int(t, k, 4, d->nfrees);
+		tt_tb_set_bytes(t, k, 5, 6, d->peak_alloc);
+		tt_table_set_int(t, k, 7, d->peak_ts - r->t0);
+		tt_tb_set_bytes(t, k, 8, 9, d->peak_reserved);
+		if (d->total_mem > 0)
+			tt_table_set_num(t, k, 10,
+					 100.0 * (double)TT_MAX(d->peak_alloc, d->peak_reserved) /
+						 (double)d->total_mem);
+		tt_table_set_int(t, k, 11, (int64_t)d->nlive);
+		tt_tb_set_bytes(t, k, 12, 13, d->live_bytes);
+		tt_tb_set_bytes(t, k, 14, 15, TT_MAX(0, d->peak_alloc - d->live_bytes));
+		/* the curve over the rank's span */
+		int64_t a = r->t0, span = r->t1 - r->t0;
+		for (int b = 0; b < TT_UTIL_BUCKETS; b++) {
+			int64_t x = a + span * b / TT_UTIL_BUCKETS;
+			int64_t y = a + span * (b + 1) / TT_UTIL_BUCKETS;
+			int64_t v = tt_mem_max(d, x, y > x ? y : x + 1, false);
+			series[b] = v > 0 ? (float)v : 0;
+		}
+		tt_sparkline(spark, sizeof(spark), series, TT_UTIL_BUCKETS, (double)d->peak_alloc);
+		tt_table_set_str(t, k, 16, spark);
+		tt_table_set_int(t, k, 17, (int64_t)d->ri);
+		tt_table_set_int(t, k, 18, d->device);
+	}
+	if (!mm->ndevs)
+		tt_table_add_note(t, "%s", tt_hint_memory);
+	else
+		tt_table_add_note(t, "from before: allocated before the trace started (the peak "
+				     "minus the allocations alive at it that the trace saw)");
+	return t;
+}
+
+static struct tt_table *mem_live_table(const struct tt_model *m, const struct tt_mem *mm,
+				       const struct tt_report_opts *o)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "device", .type = TT_C_STR},
+		{.name = "bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "size", .type = TT_C_STR, .hidden_csv = true},
+		{.name = "allocated_at(us)", .title = "allocated at", .type = TT_C_DUR},
+		{.name = "age_at_peak(us)", .title = "age at peak", .type = TT_C_DUR},
+		{.name = "address", .type = TT_C_STR},
+		{.name = "operator", .type = TT_C_STR, .width = 60},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+		{.name = "op_event", .type = TT_C_INT, .hidden_text = true},
+		{.name = "device_id", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("memory_live_at_peak", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Allocations alive at the peak, largest first, with the operator "
+			      "that made each (times since the rank's first event)");
+	size_t top = o->top > 0 ? (size_t)o->top : 20;
+	char buf[64];
+	for (size_t i = 0; i < mm->ndevs; i++) {
+		const struct tt_mem_dev *d = &mm->devs[i];
+		const struct tt_rank *r = m->ranks[d->ri];
+		size_t n = d->nlive;
+		if (o->format == TT_FMT_TABLE && n > top)
+			n = top;
+		for (size_t j = 0; j < n; j++) {
+			const struct tt_mem_live *a = &mm->live[d->first_live + j];
+			size_t k = tt_table_add_row(t);
+			tt_table_set_int(t, k, 0, d->rank);
+			tt_tb_dev_label(buf, sizeof(buf), d->device);
+			tt_table_set_str(t, k, 1, buf);
+			tt_tb_set_bytes(t, k, 2, 3, a->bytes);
+			tt_table_set_int(t, k, 4, a->ts - r->t0);
+			tt_table_set_int(t, k, 5, d->peak_ts - a->ts);
+			snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)a->addr);
+			tt_table_set_str(t, k, 6, buf);
+			tt_table_set_str(t, k, 7,
+					 a->op != TT_NONE ? tt_ev_name(r, &r->ev[a->op])
+							  : "(no operator)");
+			tt_table_set_int(t, k, 8, (int64_t)a->ri);
+			tt_table_set_int(t, k, 9, a->ev);
+			if (a->op != TT_NONE)
+				tt_table_set_int(t, k, 10, a->op);
+			tt_table_set_int(t, k, 11, d->device);
+		}
+		if (n < d->nlive)
+			tt_table_add_note(t, "rank %lld %s: %zu of %zu allocations shown (--top N)",
+					  (long long)d->rank, buf, n, d->nlive);
+	}
+	if (!mm->ndevs)
+		tt_table_add_note(t, "%s", tt_hint_memory);
+	return t;
+}
+
+static struct tt_table *mem_curve_table(const struct tt_model *m, const struct tt_mem *mm)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "device", .type = TT_C_STR},
+		{.name = "time(us)", .title = "time", .type = TT_C_DUR},
+		{.name = "allocated", .type = TT_C_INT},
+		{.name = "reserved", .type = TT_C_INT},
+	};
+	struct tt_table *t = tt_table_new("memory_curve", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Allocated and reserved totals after each [memory] event (time "
+			      "since the rank's first event)");
+	char buf[32];
+	for (size_t i = 0; i < mm->ndevs; i++) {
+		const struct tt_mem_dev *d = &mm->devs[i];
+		tt_tb_dev_label(buf, sizeof(buf), d->device);
+		for (size_t j = 0; j < d->npts; j++) {
+			size_t k = tt_table_add_row(t);
+			tt_table_set_int(t, k, 0, d->rank);
+			tt_table_set_str(t, k, 1, buf);
+			tt_table_set_int(t, k, 2, d->pts[j].ts - m->ranks[d->ri]->t0);
+			tt_table_set_int(t, k, 3, d->pts[j].alloc);
+			if (d->pts[j].reserved >= 0)
+				tt_table_set_int(t, k, 4, d->pts[j].reserved);
+		}
+	}
+	return t;
+}
+
+int tt_report_memory(const struct tt_model *m, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err)
+{
+	(void)err;
+	struct tt_mem mm;
+	tt_mem_compute(m, &o->a, &mm);
+	struct tt_table *t[3];
+	size_t k = 0;
+	t[k++] = mem_dev_table(m, &mm);
+	t[k++] = mem_live_table(m, &mm, o);
+	if (tt_tb_want(o, "memory_curve"))
+		t[k++] = mem_curve_table(m, &mm);
+	tt_mem_free(&mm);
+	tt_tb_give(out, n, t, k);
+	return 0;
+}
+

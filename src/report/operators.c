@@ -1,0 +1,102 @@
+/* tracetop report operators: host and device time per operator. */
+#include "config.h"
+
+#include "tracetop/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/grid.h"
+#include "tracetop/operators.h"
+#include "tracetop/util.h"
+#include "tb_int.h"
+
+/* ---- operators ---- */
+
+static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
+				  const struct tt_report_opts *o)
+{
+	static const struct tt_col base[] = {
+		{.name = "name", .type = TT_C_STR, .width = 50},
+		{.name = "input_dims", .title = "input dims", .type = TT_C_STR, .width = 40},
+		{.name = "type", .type = TT_C_STR},
+		{.name = "calls", .type = TT_C_INT},
+		{.name = "host_total(us)", .title = "host total", .type = TT_C_DUR},
+		{.name = "host_self(us)", .title = "host self", .type = TT_C_DUR},
+		{.name = "device_total(us)", .title = "device total", .type = TT_C_DUR},
+		{.name = "device_self(us)", .title = "device self", .type = TT_C_DUR},
+		{.name = "gpu_ops_self", .title = "GPU ops", .type = TT_C_INT},
+		{.name = "gpu_ops_total", .type = TT_C_INT, .hidden_text = true},
+		{.name = "ranks", .type = TT_C_INT},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_col cols[TT_ARRAY_SIZE(base)];
+	int nc = 0;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(base); i++)
+		if (by_shapes || i != 1)
+			cols[nc++] = base[i];
+	int s = by_shapes ? 1 : 0; /* column shift after the name */
+	struct tt_table *t =
+		tt_table_new(by_shapes ? "operators_by_shapes" : "operators", cols, nc);
+	tt_table_set_title(
+		t, by_shapes ? "Operators by name and input shapes (Input Dims)"
+			     : "Operators (cpu_op and user_annotation) by device self time, "
+			       "then host self time");
+	size_t n = p->n, top = o->top > 0 ? (size_t)o->top : 40;
+	if (o->format == TT_FMT_TABLE && n > top)
+		n = top;
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_op_row *w = &p->rows[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_str(t, k, 0, w->name);
+		if (by_shapes && w->shapes)
+			tt_table_set_str(t, k, 1, w->shapes);
+		tt_table_set_str(t, k, 1 + s, w->annotation ? "user_annotation" : "cpu_op");
+		tt_table_set_int(t, k, 2 + s, (int64_t)w->calls);
+		tt_table_set_int(t, k, 3 + s, w->host_total);
+		tt_table_set_int(t, k, 4 + s, w->host_self);
+		tt_table_set_int(t, k, 5 + s, w->dev_total);
+		tt_table_set_int(t, k, 6 + s, w->dev_self);
+		tt_table_set_int(t, k, 7 + s, (int64_t)w->gpu_ops_self);
+		tt_table_set_int(t, k, 8 + s, (int64_t)w->gpu_ops_total);
+		tt_table_set_int(t, k, 9 + s, w->nranks);
+		tt_table_set_int(t, k, 10 + s, (int64_t)w->ri);
+		tt_table_set_int(t, k, 11 + s, w->ev);
+	}
+	if (n < p->n)
+		tt_table_add_note(t, "%zu of %zu operators shown (--top N; CSV and JSON list all)",
+				  n, p->n);
+	if (!by_shapes)
+		tt_table_add_note(
+			t, "host self: the op's time minus its direct child ops (same "
+			   "thread); device self: GPU ops launched by its own runtime calls; "
+			   "totals include the children; ProfilerStep#N left out");
+	else if (!p->any_shapes)
+		tt_table_add_note(t, "no Input Dims recorded: use torch.profiler.profile("
+				     "record_shapes=True)");
+	if (!p->n)
+		tt_table_add_note(t, "no CPU operators in the ranks shown");
+	return t;
+}
+
+int tt_report_operators(const struct tt_model *m, const struct tt_report_opts *o,
+			struct tt_table ***out, size_t *n, struct tt_err *err)
+{
+	(void)err;
+	struct tt_table *t[2];
+	struct tt_ops p;
+	tt_ops_compute(m, &o->a, false, &p);
+	t[0] = ops_table(&p, false, o);
+	tt_ops_free(&p);
+	size_t k = 1;
+	if (!o->table || strcmp(o->table, "operators_by_shapes") == 0) {
+		tt_ops_compute(m, &o->a, true, &p);
+		t[k++] = ops_table(&p, true, o);
+		tt_ops_free(&p);
+	}
+	tt_tb_give(out, n, t, k);
+	return 0;
+}
+

@@ -1,0 +1,244 @@
+/* tracetop report steps: ProfilerStep#N per rank, every step, each step
+ * number across ranks, the slowest steps. */
+#include "config.h"
+
+#include "tracetop/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/grid.h"
+#include "tracetop/steps.h"
+#include "tracetop/util.h"
+#include "tb_int.h"
+
+/* ---- steps ---- */
+
+static struct tt_table *steps_rank_table(const struct tt_steps *s)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "steps", .type = TT_C_INT},
+		{.name = "first_step", .title = "first", .type = TT_C_INT},
+		{.name = "last_step", .title = "last", .type = TT_C_INT},
+		{.name = "mean(us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "median(us)", .title = "median", .type = TT_C_DUR},
+		{.name = "min(us)", .title = "min", .type = TT_C_DUR},
+		{.name = "max(us)", .title = "max", .type = TT_C_DUR},
+		{.name = "bar",
+		 .title = "",
+		 .type = TT_C_BAR,
+		 .bar_of = 4,
+		 .width = 20,
+		 .role = {TT_ROLE_BAR_CPU}},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("step_ranges", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "ProfilerStep#N per rank: the steps recorded and their durations");
+	for (size_t i = 0; i < s->nranks; i++) {
+		const struct tt_steps_rank *sr = &s->ranks[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, sr->rank);
+		tt_table_set_int(t, k, 1, (int64_t)sr->n);
+		tt_table_set_int(t, k, 9, (int64_t)sr->ri);
+		if (!sr->n)
+			continue;
+		tt_table_set_int(t, k, 2, sr->first_num);
+		tt_table_set_int(t, k, 3, sr->last_num);
+		tt_table_set_int(t, k, 4, sr->mean_ns);
+		tt_table_set_int(t, k, 5, sr->median_ns);
+		tt_table_set_int(t, k, 6, sr->min_ns);
+		tt_table_set_int(t, k, 7, sr->max_ns);
+	}
+	tt_table_add_note(t, "a step lasts from its CPU start to the end of its CPU span or of "
+			     "the last GPU op launched inside it, whichever is later (the "
+			     "TensorBoard plugin's steps; never before the previous step's end)");
+	if (!s->nsteps)
+		tt_table_add_note(t,
+				  "no ProfilerStep#N annotations: call prof.step() each iteration "
+				  "under torch.profiler.profile(schedule=...)");
+	return t;
+}
+
+static struct tt_table *steps_table(const struct tt_model *m, const struct tt_steps *s)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "step", .type = TT_C_INT},
+		{.name = "start(us)", .title = "start", .type = TT_C_DUR},
+		{.name = "cpu_duration(us)", .title = "CPU", .type = TT_C_DUR},
+		{.name = "duration(us)", .title = "duration", .type = TT_C_DUR},
+		{.name = "gpu_busy_pctg", .title = "GPU busy %", .type = TT_C_PCT, .prec = 1},
+		{.name = "bar",
+		 .title = "",
+		 .type = TT_C_BAR,
+		 .bar_of = 4,
+		 .width = 20,
+		 .role = {TT_ROLE_BAR_CPU}},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("steps", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Every step of every rank (start: since the rank's first event)");
+	for (size_t i = 0; i < s->nsteps; i++) {
+		const struct tt_step *st = &s->steps[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, st->rank);
+		tt_table_set_int(t, k, 1, st->num);
+		tt_table_set_int(t, k, 2, st->t0 - m->ranks[st->ri]->t0);
+		tt_table_set_int(t, k, 3, st->cpu_dur);
+		tt_table_set_int(t, k, 4, st->t1 - st->t0);
+		int64_t d = st->t1 - st->t0;
+		tt_table_set_num(t, k, 5,
+				 d > 0 ? 100.0 * (double)st->gpu_busy_ns / (double)d : NAN);
+		tt_table_set_int(t, k, 7, (int64_t)st->ri);
+		tt_table_set_int(t, k, 8, st->ev);
+	}
+	return t;
+}
+
+struct stepnum {
+	int64_t num;
+	size_t i; /* index into steps */
+};
+
+static int stepnum_cmp(const void *a, const void *b)
+{
+	const struct stepnum *x = a, *y = b;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* per step number: median across ranks, into med[i] for each step i */
+static struct tt_table *steps_across_table(const struct tt_steps *s, double *med)
+{
+	static const struct tt_col cols[] = {
+		{.name = "step", .type = TT_C_INT},
+		{.name = "ranks", .type = TT_C_INT},
+		{.name = "min(us)", .title = "min", .type = TT_C_DUR},
+		{.name = "median(us)", .title = "median", .type = TT_C_DUR},
+		{.name = "max(us)", .title = "max", .type = TT_C_DUR},
+		{.name = "slowest_rank", .title = "slowest rank", .type = TT_C_INT},
+		{.name = "max_over_median_pctg",
+		 .title = "max vs median",
+		 .type = TT_C_PCT,
+		 .prec = 1},
+		{.name = "bar",
+		 .title = "",
+		 .type = TT_C_BAR,
+		 .bar_of = 4,
+		 .width = 20,
+		 .role = {TT_ROLE_BAR_CPU}},
+	};
+	struct tt_table *t = tt_table_new("steps_across_ranks", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Each step number across ranks: the spread of its duration");
+	struct stepnum *v = tt_malloc((s->nsteps + 1) * sizeof(*v));
+	double *d = tt_malloc((s->nsteps + 1) * sizeof(*d));
+	for (size_t i = 0; i < s->nsteps; i++)
+		v[i] = (struct stepnum){s->steps[i].num, i};
+	if (s->nsteps > 1)
+		qsort(v, s->nsteps, sizeof(*v), stepnum_cmp);
+	for (size_t a = 0; a < s->nsteps;) {
+		size_t b = a;
+		int64_t mn = INT64_MAX, mx = INT64_MIN;
+		size_t slow = v[a].i;
+		while (b < s->nsteps && v[b].num == v[a].num) {
+			const struct tt_step *st = &s->steps[v[b].i];
+			int64_t dur = st->t1 - st->t0;
+			d[b - a] = (double)dur;
+			mn = TT_MIN(mn, dur);
+			if (dur > mx) {
+				mx = dur;
+				slow = v[b].i;
+			}
+			b++;
+		}
+		double md = tt_tb_median(d, b - a);
+		for (size_t k = a; k < b; k++)
+			med[v[k].i] = md;
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, v[a].num);
+		tt_table_set_int(t, k, 1, (int64_t)(b - a));
+		tt_table_set_int(t, k, 2, mn);
+		tt_table_set_num(t, k, 3, md);
+		tt_table_set_int(t, k, 4, mx);
+		tt_table_set_int(t, k, 5, s->steps[slow].rank);
+		tt_table_set_num(t, k, 6, md > 0 ? 100.0 * ((double)mx - md) / md : NAN);
+		a = b;
+	}
+	free(v);
+	free(d);
+	return t;
+}
+
+struct slow {
+	int64_t dur;
+	size_t i;
+};
+
+static int slow_cmp(const void *a, const void *b)
+{
+	const struct slow *x = a, *y = b;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static struct tt_table *slowest_table(const struct tt_steps *s, const double *med, int top)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "step", .type = TT_C_INT},
+		{.name = "duration(us)", .title = "duration", .type = TT_C_DUR},
+		{.name = "step_median(us)", .title = "median of the step", .type = TT_C_DUR},
+		{.name = "vs_median_pctg", .title = "vs median", .type = TT_C_PCT, .prec = 1},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("slowest_steps", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "The slowest steps across ranks, against the median of the same "
+			      "step number over the ranks");
+	struct slow *v = tt_malloc((s->nsteps + 1) * sizeof(*v));
+	for (size_t i = 0; i < s->nsteps; i++)
+		v[i] = (struct slow){s->steps[i].t1 - s->steps[i].t0, i};
+	if (s->nsteps > 1)
+		qsort(v, s->nsteps, sizeof(*v), slow_cmp);
+	size_t n = TT_MIN(s->nsteps, (size_t)top);
+	for (size_t j = 0; j < n; j++) {
+		const struct tt_step *st = &s->steps[v[j].i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, st->rank);
+		tt_table_set_int(t, k, 1, st->num);
+		tt_table_set_int(t, k, 2, v[j].dur);
+		tt_table_set_num(t, k, 3, med[v[j].i]);
+		tt_table_set_num(t, k, 4,
+				 med[v[j].i] > 0
+					 ? 100.0 * ((double)v[j].dur - med[v[j].i]) / med[v[j].i]
+					 : NAN);
+		tt_table_set_int(t, k, 5, (int64_t)st->ri);
+		tt_table_set_int(t, k, 6, st->ev);
+	}
+	free(v);
+	return t;
+}
+
+int tt_report_steps(const struct tt_model *m, const struct tt_report_opts *o,
+		    struct tt_table ***out, size_t *n, struct tt_err *err)
+{
+	(void)err;
+	struct tt_steps s;
+	tt_steps_compute(m, &o->a, &s);
+	double *med = tt_calloc(s.nsteps + 1, sizeof(*med));
+	struct tt_table *t[4];
+	t[0] = steps_rank_table(&s);
+	t[2] = steps_across_table(&s, med);
+	t[3] = slowest_table(&s, med, o->top > 0 ? o->top : 10);
+	t[1] = steps_table(m, &s);
+	free(med);
+	tt_steps_free(&s);
+	tt_tb_give(out, n, t, 4);
+	return 0;
+}
+
