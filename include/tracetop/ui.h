@@ -4,9 +4,10 @@
  *
  * A pane implements struct tt_pane_ops.  A list pane fills p->table in open()
  * and gets scrolling, the cursor, sorting, filtering and CSV writing from the
- * generic code; a free-form pane (the timeline) draws itself.  A NULL op
- * means "use the generic behaviour".  Handlers return what must happen next
- * (TT_R_* bits) and never draw. */
+ * generic code (src/tui/pane.c); a free-form pane (the timeline) draws
+ * itself.  A NULL op means "use the generic behaviour".  Handlers return
+ * what must happen next (TT_R_* bits) and never draw.  src/tui/pane.h says
+ * which src/tui file may call which. */
 #ifndef TRACETOP_UI_H
 #define TRACETOP_UI_H
 
@@ -25,6 +26,7 @@ enum tt_react {
 	TT_R_UNHANDLED = 1,
 	TT_R_REDRAW = 2,
 	TT_R_QUIT = 16,
+	TT_R_BACK = 32, /* close this pane: back to the one below */
 };
 
 #define TT_UI_MIN_W 50
@@ -97,10 +99,17 @@ struct tt_app {
 	int w, h;
 	int64_t last_draw_ns; /* how long the last draw took */
 	struct tt_rcache *rcache; /* reports built once (see tt_app_table) */
+	/* a pane's request, carried out once its handler has returned:
+	 * show req_pane, or the registered view named req_view */
+	struct tt_pane *req_pane;
+	char req_view[32];
+	/* data the panes share for the app's life (src/tui/pane.h) */
+	struct {
+		const void *tag;
+		void *data;
+		void (*drop)(void *);
+	} shared[4];
 };
-
-/* The ten top-level panes, in key order 1..9, 0. */
-extern const struct tt_pane_ops *const tt_top_panes[10];
 
 struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
 			  const struct tt_report_opts *o, struct tt_keymap *keys, const char *label);
@@ -115,8 +124,6 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g);
 /* The pane in view, and its keymap section. */
 struct tt_pane *tt_app_pane(struct tt_app *a);
 const char *tt_app_section(struct tt_app *a);
-void tt_app_status(struct tt_app *a, enum tt_role role, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* Show top-level pane i (0..9). */
 void tt_app_show(struct tt_app *a, int i);
 /* Drill down into p (the app owns it from now on). */
@@ -140,46 +147,5 @@ const struct tt_counters *tt_app_counters(struct tt_app *a);
 void tt_app_wait_prefetch(struct tt_app *a);
 void tt_rcache_invalidate(struct tt_app *a);
 void tt_rcache_free(struct tt_app *a);
-
-/* ---- for panes ---- */
-struct tt_pane *tt_pane_new(struct tt_app *a, const struct tt_pane_ops *ops);
-void tt_pane_free(struct tt_pane *p);
-/* Take t as the pane's table; all rows shown in the table's order. */
-void tt_pane_set_table(struct tt_pane *p, struct tt_table *t);
-void tt_pane_head(struct tt_pane *p, enum tt_role role, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* The table row under the cursor, or SIZE_MAX. */
-size_t tt_pane_row(const struct tt_pane *p);
-/* Move the cursor to table row `row` if it is shown. */
-void tt_pane_goto(struct tt_pane *p, size_t row);
-/* Sort by column c (the generic 's'). */
-void tt_pane_sort(struct tt_pane *p, int c, bool desc);
-/* Apply p->filter again (after the table changed). */
-void tt_pane_refilter(struct tt_pane *p);
-/* Build report `name` for the app's ranks and take table `table` of it
- * (the others are freed).  0, or -1 with p->msg filled. */
-int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
-
-/* More views (src/tui/tbpanes.c): the TensorBoard profiler's views,
- * reached from the views menu: utilization, distributed, operators, memory,
- * source, steps, advice. */
-extern const struct tt_pane_ops *const tt_more_panes[7];
-extern const size_t tt_more_npanes;
-
-/* ---- many ranks: the heatmap (src/tui/heatmap.c) ---- */
-/* Should the Overview be a heatmap (more ranks than fit as `rows` rows)? */
-bool tt_heatmap_wanted(const struct tt_app *a, int rows);
-/* A heatmap pane of the app's ranks (push it, or use its ops as a top pane). */
-struct tt_pane *tt_heatmap_new(struct tt_app *a);
-extern const struct tt_pane_ops tt_heatmap_ops;
-
-/* The streams and threads of one rank (the drill-down of rank rows). */
-struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank);
-/* The menu of more views (key v). */
-struct tt_pane *tt_views_menu(struct tt_app *a);
-
-/* The timeline pane's ops (a free-form pane); its state knows where to go. */
-extern const struct tt_pane_ops tt_timeline_ops;
-struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
 
 #endif

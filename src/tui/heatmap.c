@@ -13,11 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/ui.h"
 #include "tracetop/util.h"
-
-/* The rank pane of panes.c, when it is exported; until then Enter opens the
- * rank's timeline. */
+#include "pane.h"
 
 /* the density ramp: low to high; a rank without a value is blank */
 static const char ramp[] = ".:-=+*#%@";
@@ -431,13 +428,13 @@ static int heat_key(struct tt_pane *p, enum tt_action act)
 		break;
 	case TT_ACT_NEXT_METRIC:
 		pick_metric(st, (st->metric + 1) % TT_RM_COUNT);
-		tt_app_status(p->app, TT_ROLE_DEFAULT, "shaded by %s",
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "shaded by %s",
 			      tt_rmetric_title((enum tt_rmetric)st->metric));
 		return TT_R_REDRAW;
 	case TT_ACT_NEXT_MATCH:
 	case TT_ACT_PREV_MATCH: {
 		if (!st->nflagged) {
-			tt_app_status(p->app, TT_ROLE_DIM, "no outlier in %s",
+			tt_ui_status(p->app, TT_ROLE_DIM, "no outlier in %s",
 				      tt_rmetric_title((enum tt_rmetric)st->metric));
 			return TT_R_REDRAW;
 		}
@@ -452,16 +449,15 @@ static int heat_key(struct tt_pane *p, enum tt_action act)
 			j = at >= st->nflagged ? st->nflagged - 1 :
 						 (at + st->nflagged - 1) % st->nflagged;
 		r = st->out[j].i;
-		tt_app_status(p->app, TT_ROLE_DEFAULT, "outlier %zu of %zu", j + 1, st->nflagged);
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "outlier %zu of %zu", j + 1, st->nflagged);
 		break;
 	}
 	case TT_ACT_ENTER: {
 		const struct tt_rank_metrics *w = &st->s->rows[st->cur];
 		struct tt_pane *np = tt_rank_pane(p->app, w->rank);
-		if (np)
-			tt_app_push(p->app, np);
-		else
-			tt_app_open_timeline(p->app, w->ri, TT_NONE, p->app->m->ranks[w->ri]->t0);
+		if (!np)
+			np = tt_timeline_new(p->app, w->ri, TT_NONE, p->app->m->ranks[w->ri]->t0);
+		tt_ui_open(p->app, np);
 		return TT_R_REDRAW;
 	}
 	default:
@@ -476,7 +472,7 @@ static int heat_key(struct tt_pane *p, enum tt_action act)
 
 const struct tt_pane_ops tt_heatmap_ops = {
 	.name = "heatmap",
-	.title = "Ranks",
+	.title = "Heatmap",
 	.help = "Every rank as one cell, shaded by a metric from low (.) to high (@): idle %, "
 		"compute %, communication %, exposed communication % (not hidden by computation), transfer "
 		"% (collective time after every rank joined), step time, and the time of the "

@@ -10,13 +10,8 @@
 #include <string.h>
 
 #include "tracetop/tbviews.h"
-#include "tracetop/ui.h"
 #include "tracetop/util.h"
-#include "paneutil.h"
-
-/* The seven panes, for a second row of pane keys or a pane menu. */
-extern const struct tt_pane_ops *const tt_more_panes[7];
-extern const size_t tt_more_npanes;
+#include "pane.h"
 
 /* sparklines in panes: fewer slices than the reports, to fit beside the
  * other columns */
@@ -220,7 +215,7 @@ static struct tt_pane *util_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
-static const struct tt_pane_ops util_ops = {
+const struct tt_pane_ops tt_util_ops = {
 	.name = "utilization",
 	.title = "Utilisation",
 	.help = "GPU utilisation per rank and device (the TensorBoard plugin's GPU view): the "
@@ -414,7 +409,7 @@ static struct tt_pane *dist_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
-static const struct tt_pane_ops dist_ops = {
+const struct tt_pane_ops tt_dist_ops = {
 	.name = "distributed",
 	.title = "Distributed",
 	.help = "The TensorBoard plugin's distributed view, per rank and mean per step: "
@@ -507,7 +502,7 @@ static struct tt_pane *ops_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
-static const struct tt_pane_ops ops_ops = {
+const struct tt_pane_ops tt_operators_ops = {
 	.name = "operators",
 	.title = "Operators",
 	.help = "The TensorBoard plugin's operator view: per operator name (cpu_op and "
@@ -618,7 +613,7 @@ static int mem_key(struct tt_pane *p, enum tt_action a)
 		char a0[32], a1[32];
 		tt_fmt_dur(a0, sizeof(a0), x - r->t0);
 		tt_fmt_dur(a1, sizeof(a1), y - r->t0);
-		tt_app_status(p->app, TT_ROLE_STATUS,
+		tt_ui_status(p->app, TT_ROLE_STATUS,
 			      "memory curves: %s to %s of each rank (zoom %d)", a0, a1, s->zoom);
 	}
 	return TT_R_REDRAW;
@@ -674,7 +669,7 @@ static struct tt_pane *mem_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
-static const struct tt_pane_ops mem_ops = {
+const struct tt_pane_ops tt_memory_ops = {
 	.name = "memory",
 	.title = "Memory",
 	.help = "The TensorBoard plugin's memory view from [memory] events (recorded with "
@@ -753,12 +748,12 @@ static struct tt_pane *frames_drill(struct tt_pane *p, size_t row)
 	const char *file = pane_str(p->table, row, "file");
 	double line = pane_num(p->table, row, "line");
 	if (!file[0] || isnan(line)) {
-		tt_app_status(p->app, TT_ROLE_WARNING, "this frame names no file and line");
+		tt_ui_status(p->app, TT_ROLE_WARNING, "this frame names no file and line");
 		return NULL;
 	}
 	char cmd[1200];
 	tt_tb_editor_command(cmd, sizeof(cmd), getenv("EDITOR"), file, (int64_t)line);
-	tt_app_status(p->app, TT_ROLE_STATUS, "e: %s", cmd);
+	tt_ui_status(p->app, TT_ROLE_STATUS, "e: %s", cmd);
 	return NULL;
 }
 
@@ -794,7 +789,7 @@ static struct tt_pane *src_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
-static const struct tt_pane_ops src_ops = {
+const struct tt_pane_ops tt_source_ops = {
 	.name = "source",
 	.title = "Source",
 	.help = "Operators by the Python stack that called them (with_stack=True traces: the "
@@ -890,7 +885,7 @@ static struct tt_pane *steps_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
-static const struct tt_pane_ops steps_ops = {
+const struct tt_pane_ops tt_steps_ops = {
 	.name = "steps",
 	.title = "Steps",
 	.help = "ProfilerStep#N across ranks: for each step number the shortest, median and "
@@ -920,19 +915,16 @@ static int advice_open(struct tt_pane *p)
 
 static struct tt_pane *advice_drill(struct tt_pane *p, size_t row)
 {
+	/* the registered view of that name (a warning when there is none) */
 	const char *pane = pane_str(p->table, row, "pane");
-	for (size_t i = 0; i < tt_more_npanes; i++)
-		if (strcmp(tt_more_panes[i]->name, pane) == 0 &&
-		    tt_more_panes[i]->open != advice_open)
-			return tt_pane_new(p->app, tt_more_panes[i]);
-	for (size_t i = 0; i < 10; i++)
-		if (tt_top_panes[i] && strcmp(tt_top_panes[i]->name, pane) == 0)
-			return tt_pane_new(p->app, tt_top_panes[i]);
-	tt_app_status(p->app, TT_ROLE_WARNING, "no pane named %s", pane);
+	if (strcmp(pane, p->ops->name) == 0)
+		tt_ui_status(p->app, TT_ROLE_WARNING, "no pane named %s", pane);
+	else
+		tt_ui_open_view(p->app, pane);
 	return NULL;
 }
 
-static const struct tt_pane_ops advice_ops = {
+const struct tt_pane_ops tt_advice_ops = {
 	.name = "advice",
 	.title = "Advice",
 	.help = "Findings from the other analyses, most important first, each with the numbers "
@@ -942,8 +934,3 @@ static const struct tt_pane_ops advice_ops = {
 	.open = advice_open,
 	.drill = advice_drill,
 };
-
-const struct tt_pane_ops *const tt_more_panes[7] = {
-	&util_ops, &dist_ops, &ops_ops, &mem_ops, &src_ops, &steps_ops, &advice_ops,
-};
-const size_t tt_more_npanes = 7;

@@ -15,6 +15,7 @@
 #include "tracetop/report.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
+#include "../../src/tui/pane.h"
 
 #define US 1000 /* ns */
 #define EPS 1e-9

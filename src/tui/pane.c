@@ -1,0 +1,506 @@
+/* The generic table pane: its table, head lines, cursor, sort, filter,
+ * drawing and CSV writing; the services panes get from the explorer; small
+ * helpers the pane files share.  See pane.h for who may call what. */
+#include "config.h"
+
+#include "pane.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracetop/util.h"
+
+/* ---- a pane ---- */
+
+struct tt_pane *tt_pane_new(struct tt_app *a, const struct tt_pane_ops *ops)
+{
+	struct tt_pane *p = tt_calloc(1, sizeof(*p));
+	p->ops = ops;
+	p->app = a;
+	p->sort_col = -1;
+	return p;
+}
+
+static void pane_clear(struct tt_pane *p)
+{
+	if (p->ops->close)
+		p->ops->close(p);
+	p->state = NULL;
+	tt_table_free(p->table);
+	p->table = NULL;
+	free(p->rows);
+	p->rows = NULL;
+	p->nrows = 0;
+	free(p->row_role);
+	p->row_role = NULL;
+	for (size_t i = 0; i < p->nhead; i++)
+		free(p->head[i].text);
+	free(p->head);
+	p->head = NULL;
+	p->nhead = 0;
+	p->msg[0] = '\0';
+	p->opened = false;
+}
+
+void tt_pane_free(struct tt_pane *p)
+{
+	if (!p)
+		return;
+	pane_clear(p);
+	free(p);
+}
+
+void tt_pane_open(struct tt_pane *p)
+{
+	if (p->opened)
+		return;
+	p->opened = true;
+	if (p->ops->open && p->ops->open(p) != 0 && !p->msg[0])
+		snprintf(p->msg, sizeof(p->msg), "nothing to show");
+	/* a pane opens on its first row, whatever sorting open() did */
+	p->cursor = 0;
+	p->top = 0;
+}
+
+void tt_pane_head(struct tt_pane *p, enum tt_role role, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p->head = tt_realloc_array(p->head, p->nhead + 1, sizeof(*p->head));
+	p->head[p->nhead].role = (uint8_t)role;
+	p->head[p->nhead].text = tt_strdup(buf);
+	p->nhead++;
+}
+
+size_t tt_pane_row(const struct tt_pane *p)
+{
+	if (!p->table || p->cursor >= p->nrows)
+		return SIZE_MAX;
+	return p->rows[p->cursor];
+}
+
+void tt_pane_goto(struct tt_pane *p, size_t row)
+{
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->rows[i] == row) {
+			p->cursor = i;
+			return;
+		}
+}
+
+struct sort_ctx {
+	const struct tt_table *t;
+	int col;
+	bool desc;
+};
+
+static int row_cmp(const void *a, const void *b, void *vctx)
+{
+	const struct sort_ctx *c = vctx;
+	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
+	const struct tt_cell *x = tt_table_cell(c->t, ra, c->col), *y = tt_table_cell(c->t, rb, c->col);
+	bool nx = x->kind == TT_CV_NONE, ny = y->kind == TT_CV_NONE;
+	int r;
+	if (nx || ny) {
+		r = nx == ny ? 0 : nx ? 1 : -1;
+		return r ? r : (ra < rb ? -1 : 1);
+	}
+	if (x->kind == TT_CV_S || y->kind == TT_CV_S) {
+		r = strcmp(x->kind == TT_CV_S ? x->v.s : "", y->kind == TT_CV_S ? y->v.s : "");
+	} else {
+		double dx = tt_cell_num(x), dy = tt_cell_num(y);
+		r = dx < dy ? -1 : dx > dy;
+	}
+	if (c->desc)
+		r = -r;
+	return r ? r : (ra < rb ? -1 : 1);
+}
+
+static void pane_order(struct tt_pane *p)
+{
+	size_t keep = tt_pane_row(p);
+	free(p->rows);
+	p->rows = tt_malloc((p->table->nrows + 1) * sizeof(*p->rows));
+	p->nrows = 0;
+	for (size_t r = 0; r < p->table->nrows; r++)
+		if (!p->filter[0] || tt_table_row_matches(p->table, r, p->filter))
+			p->rows[p->nrows++] = r;
+	if (p->sort_col >= 0) {
+		struct sort_ctx c = {p->table, p->sort_col, p->sort_desc};
+		tt_msort(p->rows, p->nrows, sizeof(*p->rows), row_cmp, &c);
+	}
+	p->cursor = 0;
+	p->top = 0;
+	if (keep != SIZE_MAX)
+		tt_pane_goto(p, keep);
+}
+
+void tt_pane_refilter(struct tt_pane *p)
+{
+	if (p->table)
+		pane_order(p);
+}
+
+void tt_pane_sort(struct tt_pane *p, int c, bool desc)
+{
+	p->sort_col = c;
+	p->sort_desc = desc;
+	if (p->table)
+		pane_order(p);
+}
+
+void tt_pane_set_table(struct tt_pane *p, struct tt_table *t)
+{
+	if (p->table != t) {
+		tt_table_free(p->table);
+		p->table = t;
+		free(p->row_role);
+		p->row_role = NULL;
+	}
+	/* row roles survive a column added to the same table */
+	if (!p->row_role)
+		p->row_role = tt_calloc(t->nrows + 1, 1);
+	pane_order(p);
+}
+
+int tt_pane_report(struct tt_pane *p, const char *name, const char *table)
+{
+	struct tt_table *keep = tt_app_table(p->app, name, table, p->msg, sizeof(p->msg));
+	if (!keep)
+		return -1;
+	for (size_t i = 0; i < keep->nnotes; i++)
+		tt_pane_head(p, TT_ROLE_DIM, "%s", keep->notes[i]);
+	tt_pane_set_table(p, keep);
+	return 0;
+}
+
+/* ---- the generic list's keys ---- */
+
+int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
+{
+	size_t page = p->page > 1 ? (size_t)p->page - 1 : 1;
+	if (!p->table)
+		return TT_R_UNHANDLED;
+	switch (act) {
+	case TT_ACT_MOVE_DOWN:
+		if (p->cursor + 1 < p->nrows)
+			p->cursor++;
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_UP:
+		if (p->cursor > 0)
+			p->cursor--;
+		return TT_R_REDRAW;
+	case TT_ACT_PAGE_DOWN:
+		p->cursor = p->nrows ? TT_MIN(p->cursor + page, p->nrows - 1) : 0;
+		p->top = TT_MIN(p->top + page, p->cursor);
+		return TT_R_REDRAW;
+	case TT_ACT_PAGE_UP:
+		p->cursor = p->cursor > page ? p->cursor - page : 0;
+		p->top = p->top > page ? p->top - page : 0;
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_FIRST:
+		p->cursor = 0;
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_LAST:
+		p->cursor = p->nrows ? p->nrows - 1 : 0;
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_RIGHT:
+		p->xoff += 8;
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_LEFT:
+		p->xoff = p->xoff > 8 ? p->xoff - 8 : 0;
+		return TT_R_REDRAW;
+	case TT_ACT_SORT_NEXT: {
+		/* the next column that can be sorted: not a bar, not hidden */
+		int c = p->sort_col;
+		for (int k = 0; k < p->table->ncols; k++) {
+			c = (c + 1) % p->table->ncols;
+			const struct tt_col *col = &p->table->cols[c];
+			if (col->type != TT_C_BAR && col->type != TT_C_STACK && !col->hidden_text)
+				break;
+		}
+		/* numbers sort largest first, names A to Z; the view goes to the
+		 * top, where the largest values now are */
+		tt_pane_sort(p, c, p->table->cols[c].type != TT_C_STR);
+		p->cursor = p->top = 0;
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "sorted by %s",
+			     p->table->cols[c].title ? p->table->cols[c].title :
+						       p->table->cols[c].name);
+		return TT_R_REDRAW;
+	}
+	case TT_ACT_SORT_REVERSE:
+		if (p->sort_col >= 0) {
+			tt_pane_sort(p, p->sort_col, !p->sort_desc);
+			p->cursor = p->top = 0;
+		} else {
+			tt_ui_status(p->app, TT_ROLE_DIM, "not sorted yet: press s first");
+		}
+		return TT_R_REDRAW;
+	case TT_ACT_NEXT_MATCH:
+	case TT_ACT_PREV_MATCH: {
+		if (!p->filter[0] || !p->nrows) {
+			tt_ui_status(p->app, TT_ROLE_WARNING, "no filter: press / first");
+			return TT_R_REDRAW;
+		}
+		int dir = act == TT_ACT_NEXT_MATCH ? 1 : -1;
+		for (size_t k = 1; k <= p->nrows; k++) {
+			size_t i = (p->cursor + p->nrows + (size_t)(dir * (long)k)) % p->nrows;
+			if (tt_table_row_matches(p->table, p->rows[i], p->filter)) {
+				p->cursor = i;
+				break;
+			}
+		}
+		return TT_R_REDRAW;
+	}
+	case TT_ACT_ENTER: {
+		size_t row = tt_pane_row(p);
+		if (row == SIZE_MAX || !p->ops->drill)
+			return TT_R_UNHANDLED;
+		struct tt_pane *np = p->ops->drill(p, row);
+		if (np)
+			tt_ui_open(p->app, np);
+		return TT_R_REDRAW;
+	}
+	default:
+		return TT_R_UNHANDLED;
+	}
+}
+
+/* ---- drawing ---- */
+
+/* Text wrapped at spaces into width w, at most maxl rows from (x, y); with
+ * g NULL only counts.  Returns the rows used. */
+static int put_wrapped(struct tt_grid *g, int x, int y, enum tt_role role, const char *t, int w,
+		       int maxl)
+{
+	int rows = 0;
+	if (w < 1 || maxl < 1)
+		return 0;
+	while (*t && rows < maxl) {
+		/* columns and bytes of the longest prefix that fits, cut at a space */
+		int cols = 0, cut_cols = 0;
+		size_t i = 0, cut = 0;
+		while (t[i] && cols < w) {
+			size_t k = 1;
+			while ((t[i + k] & 0xC0) == 0x80)
+				k++;
+			i += k;
+			cols++;
+			if (t[i] == ' ' || !t[i]) {
+				cut = i;
+				cut_cols = cols;
+			}
+		}
+		if (!t[i] || rows == maxl - 1 || !cut) {
+			cut = i; /* the rest fits, the last row, or one long word */
+			cut_cols = cols;
+		}
+		if (g) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
+			tt_grid_put(g, x, y + rows, role, line, cut_cols);
+		}
+		rows++;
+		t += cut;
+		while (*t == ' ')
+			t++;
+	}
+	return rows;
+}
+
+void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
+{
+	/* the lines above the table wrap when the table keeps enough rows */
+	int want = 0;
+	for (size_t i = 0; i < p->nhead; i++)
+		want += put_wrapped(NULL, 1, 0, 0, p->head[i].text, g->w - 2, 1000);
+	int need = p->table ? (int)p->nrows + 1 : 2;
+	bool wrap = body - want >= TT_MIN(need, TT_MAX(body / 2, 4));
+	for (size_t i = 0; i < p->nhead && body > 3; i++) {
+		int n = 1;
+		if (wrap)
+			n = put_wrapped(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text,
+					g->w - 2, body - 3);
+		else
+			tt_grid_put(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text, g->w - 2);
+		y += n;
+		body -= n;
+	}
+	if (p->ops->draw) {
+		p->ops->draw(p, g, y, body);
+	} else if (p->table && p->nrows) {
+		int rows = body - 1;
+		p->page = rows;
+		if (p->cursor >= p->nrows)
+			p->cursor = p->nrows - 1;
+		if (p->cursor < p->top)
+			p->top = p->cursor;
+		if (rows > 0 && p->cursor >= p->top + (size_t)rows)
+			p->top = p->cursor - (size_t)rows + 1;
+		struct tt_table_view v = {p->rows, p->nrows, p->top, p->cursor, true,
+					  p->sort_col, p->sort_desc, p->filter[0] ? p->filter : NULL,
+					  p->xoff, p->row_role};
+		tt_table_draw(p->table, &v, g, y, body);
+	} else {
+		const char *m = p->msg[0] ? p->msg :
+				p->table ? (p->filter[0] ? "no row matches the filter (Esc clears it)" :
+							   "no rows") :
+					   "nothing to show";
+		tt_grid_put(g, 2, y + 1, TT_ROLE_DIM, m, g->w - 4);
+	}
+}
+
+/* ---- CSV ---- */
+
+void tt_pane_write_csv(struct tt_pane *p)
+{
+	struct tt_app *a = p->app;
+	if (!p->table) {
+		tt_ui_status(a, TT_ROLE_WARNING, "this view has no table to write");
+		return;
+	}
+	char path[256];
+	for (int i = 0; i < 1000; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "tracetop-%s.csv", p->ops->name);
+		else
+			snprintf(path, sizeof(path), "tracetop-%s-%d.csv", p->ops->name, i);
+		if (access(path, F_OK) != 0)
+			break;
+	}
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		tt_ui_status(a, TT_ROLE_ERROR, "cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	/* the rows as shown: filtered and sorted */
+	struct tt_table *t = tt_table_new(p->table->name, p->table->cols, p->table->ncols);
+	for (size_t i = 0; i < p->nrows; i++) {
+		size_t r = tt_table_add_row(t);
+		for (int c = 0; c < t->ncols; c++) {
+			const struct tt_cell *x = tt_table_cell(p->table, p->rows[i], c);
+			if (x->kind == TT_CV_S)
+				tt_table_set_str(t, r, c, x->v.s);
+			else if (x->kind == TT_CV_I)
+				tt_table_set_int(t, r, c, x->v.i);
+			else if (x->kind == TT_CV_D)
+				tt_table_set_num(t, r, c, x->v.d);
+		}
+	}
+	tt_table_print(t, TT_FMT_CSV, NULL, f);
+	tt_table_free(t);
+	bool ok = !ferror(f);
+	ok = (fclose(f) == 0) && ok;
+	char cwd[200];
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
+	if (ok)
+		tt_ui_status(a, TT_ROLE_DEFAULT, "wrote %zu rows to %s/%s", p->nrows, cwd, path);
+	else
+		tt_ui_status(a, TT_ROLE_ERROR, "error writing %s", path);
+}
+
+/* ---- services of the explorer ---- */
+
+void tt_ui_status(struct tt_app *a, enum tt_role role, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof(a->status), fmt, ap);
+	va_end(ap);
+	a->status_role = (uint8_t)role;
+}
+
+void tt_ui_open(struct tt_app *a, struct tt_pane *np)
+{
+	/* one request per handler: a later one wins */
+	tt_pane_free(a->req_pane);
+	a->req_pane = np;
+	a->req_view[0] = '\0';
+}
+
+void tt_ui_open_view(struct tt_app *a, const char *name)
+{
+	tt_pane_free(a->req_pane);
+	a->req_pane = NULL;
+	snprintf(a->req_view, sizeof(a->req_view), "%s", name);
+}
+
+void *tt_ui_shared(struct tt_app *a, const void *tag)
+{
+	for (size_t i = 0; i < TT_ARRAY_SIZE(a->shared); i++)
+		if (a->shared[i].tag == tag)
+			return a->shared[i].data;
+	return NULL;
+}
+
+bool tt_ui_share(struct tt_app *a, const void *tag, void *data, void (*drop)(void *))
+{
+	for (size_t i = 0; i < TT_ARRAY_SIZE(a->shared); i++)
+		if (!a->shared[i].tag) {
+			a->shared[i].tag = tag;
+			a->shared[i].data = data;
+			a->shared[i].drop = drop;
+			return true;
+		}
+	return false;
+}
+
+void tt_ui_shared_free(struct tt_app *a)
+{
+	for (size_t i = 0; i < TT_ARRAY_SIZE(a->shared); i++) {
+		if (a->shared[i].tag && a->shared[i].drop)
+			a->shared[i].drop(a->shared[i].data);
+		memset(&a->shared[i], 0, sizeof(a->shared[i]));
+	}
+}
+
+/* ---- helpers ---- */
+
+double pane_num(const struct tt_table *t, size_t row, const char *name)
+{
+	int c = tt_table_col(t, name);
+	return c < 0 ? NAN : tt_cell_num(tt_table_cell(t, row, c));
+}
+
+const char *pane_str(const struct tt_table *t, size_t row, const char *name)
+{
+	int c = tt_table_col(t, name);
+	if (c < 0)
+		return "";
+	const struct tt_cell *x = tt_table_cell(t, row, c);
+	return x->kind == TT_CV_S ? x->v.s : "";
+}
+
+void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
+		  double max)
+{
+	int src = tt_table_col(t, of);
+	if (src < 0)
+		return;
+	struct tt_col c = {
+		.name = "bar", .title = title, .type = TT_C_BAR, .bar_of = src, .bar_max = max};
+	c.role[0] = (uint8_t)role;
+	tt_table_add_col(t, &c);
+}
+
+void pane_free_state(struct tt_pane *p)
+{
+	free(p->state);
+}
+
+size_t pane_rank_index(const struct tt_model *m, int64_t rank)
+{
+	for (size_t i = 0; i < m->nranks; i++)
+		if (m->ranks[i]->rank == rank)
+			return i;
+	return SIZE_MAX;
+}

@@ -1,0 +1,141 @@
+/* tui room private: the generic table pane, what a pane may ask of the
+ * explorer, and the constructors of the panes that other panes open.
+ *
+ * Calls among the src/tui object files go one way:
+ *
+ *     term.c, headless.c -> app.c -> help.c, views.c -> registry.c
+ *         -> the pane files -> pane.c
+ *
+ * (registry.c names every pane's ops; a pane file is overview.c,
+ * temporal.c, idle.c, kernels.c, overlap.c, launch.c, counters.c,
+ * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, timeline.c and its
+ * tl*.c helpers, event.c.)
+ *
+ * The rule for pane files: they call pane.c (this header), the rooms below
+ * the TUI (analysis, render, report), and the constructors of the panes
+ * they drill into, declared at the end of this header.  Drilling goes from
+ * the broad panes to the narrow ones and ends at the timeline and the event
+ * pane, so these calls form no cycle.  A pane file never calls app.c or
+ * registry.c: what it needs from the explorer it asks through the services
+ * below (tt_ui_*), which pane.c implements over the data of struct tt_app --
+ * the status line, a request to show a pane (carried out by app.c once the
+ * handler has returned), and data shared by the panes of one app.
+ * tests/layering-test.sh checks this from the object files' symbols.
+ *
+ * A NULL op in struct tt_pane_ops means "use the generic behaviour": a list
+ * pane fills p->table in open() and gets scrolling, the cursor, sorting,
+ * filtering and CSV writing from pane.c. */
+#ifndef TRACETOP_PANE_H
+#define TRACETOP_PANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/ui.h"
+
+/* ---- the generic pane (pane.c) ---- */
+
+/* A new pane of ops for app a, not opened yet (open() runs when it is first
+ * shown).  The caller owns it until it is handed to the app. */
+struct tt_pane *tt_pane_new(struct tt_app *a, const struct tt_pane_ops *ops);
+/* Close (ops->close) and free p and everything it holds; NULL is fine. */
+void tt_pane_free(struct tt_pane *p);
+/* Run ops->open once (a pane opens on its first row); a failing open with
+ * no message says "nothing to show". */
+void tt_pane_open(struct tt_pane *p);
+/* Take t as the pane's table; all rows shown in the table's order (or the
+ * pane's sort and filter).  Calling it again with the same table after
+ * adding a column keeps the row roles. */
+void tt_pane_set_table(struct tt_pane *p, struct tt_table *t);
+/* A line above the table (wrapped when there is room). */
+void tt_pane_head(struct tt_pane *p, enum tt_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The table row under the cursor, or SIZE_MAX. */
+size_t tt_pane_row(const struct tt_pane *p);
+/* Move the cursor to table row `row` if it is shown. */
+void tt_pane_goto(struct tt_pane *p, size_t row);
+/* Sort by column c (the generic 's'); largest first when desc. */
+void tt_pane_sort(struct tt_pane *p, int c, bool desc);
+/* Apply p->filter again (after the table or the filter changed). */
+void tt_pane_refilter(struct tt_pane *p);
+/* Table `table` of report `name` for the app's ranks (the results built
+ * once per app), with its notes as head lines.  0, or -1 with p->msg set. */
+int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
+/* The generic keys of a list pane: cursor, paging, scrolling, sorting,
+ * filter matches, Enter (ops->drill).  TT_R_UNHANDLED for the others. */
+int tt_pane_list_key(struct tt_pane *p, enum tt_action act);
+/* Draw the head lines and the table (or ops->draw, or the message) into
+ * rows [y, y + h) of g. */
+void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int h);
+/* Write the rows shown (filtered, sorted) as CSV to tracetop-NAME[-N].csv
+ * in the current directory; the status line says where or why not. */
+void tt_pane_write_csv(struct tt_pane *p);
+
+/* ---- what a pane may ask of the explorer (pane.c) ---- */
+
+/* Set the status line. */
+void tt_ui_status(struct tt_app *a, enum tt_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Show np above the pane in view (a drill-down) once the current handler
+ * has returned; the app owns np from now on. */
+void tt_ui_open(struct tt_app *a, struct tt_pane *np);
+/* Show the registered view `name` ("memory", "idle") above the pane in view
+ * once the current handler has returned (a warning when there is none). */
+void tt_ui_open_view(struct tt_app *a, const char *name);
+/* Data the panes of one app share, by tag (the address of something of the
+ * pane file's own): NULL when there is none yet.  tt_ui_share stores data
+ * with the function that frees it when the app ends (after every pane);
+ * false when the app has no free slot (the caller keeps data). */
+void *tt_ui_shared(struct tt_app *a, const void *tag);
+bool tt_ui_share(struct tt_app *a, const void *tag, void *data, void (*drop)(void *));
+/* Free the shared data (app.c, when the app ends). */
+void tt_ui_shared_free(struct tt_app *a);
+
+/* ---- small helpers the pane files share (pane.c) ---- */
+
+/* Cell (row, column named name) of t as a number; NAN when there is no
+ * such column. */
+double pane_num(const struct tt_table *t, size_t row, const char *name);
+/* Cell (row, column named name) of t as text; "" when there is no such
+ * column or the cell is not text. */
+const char *pane_str(const struct tt_table *t, size_t row, const char *name);
+/* Append a bar column drawing column `of` (nothing when t has no such
+ * column), coloured by role, scaled to max (0: the column's maximum). */
+void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
+		  double max);
+/* A pane's close when its state is one malloc'd block. */
+void pane_free_state(struct tt_pane *p);
+/* Index in m->ranks of rank number `rank`, or SIZE_MAX. */
+size_t pane_rank_index(const struct tt_model *m, int64_t rank);
+
+/* ---- panes that other panes open ---- */
+
+/* The streams and threads of one rank (rank.c); NULL when the model has no
+ * such rank. */
+struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank);
+/* Enter on a row with a "rank" column: that rank's pane (rank.c). */
+struct tt_pane *tt_rank_drill(struct tt_pane *p, size_t row);
+
+/* The timeline of rank index ri at event ev, or at time t when ev is
+ * TT_NONE (timeline.c). */
+struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
+
+/* One event's details (event.c). */
+struct tt_pane *tt_event_pane(struct tt_app *a, const struct tt_rank *r, uint32_t ev);
+
+/* The heatmap of the app's ranks (heatmap.c). */
+struct tt_pane *tt_heatmap_new(struct tt_app *a);
+/* Should the Overview be a heatmap (more ranks than fit as `rows` rows)? */
+bool tt_heatmap_wanted(const struct tt_app *a, int rows);
+
+/* ---- the registered panes' ops (one file each; registry.c lists them) ---- */
+
+extern const struct tt_pane_ops tt_overview_ops, tt_temporal_ops, tt_idle_ops, tt_kernels_ops,
+	tt_overlap_ops, tt_launch_ops, tt_counters_ops, tt_patterns_ops, tt_timeline_ops,
+	tt_diff_ops, tt_heatmap_ops;
+/* the TensorBoard profiler's views (tbpanes.c) */
+extern const struct tt_pane_ops tt_util_ops, tt_dist_ops, tt_operators_ops, tt_memory_ops,
+	tt_source_ops, tt_steps_ops, tt_advice_ops;
+
+#endif

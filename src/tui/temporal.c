@@ -1,0 +1,41 @@
+/* Pane 2, Temporal: HTA's temporal breakdown per rank with a stacked bar. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+#include "pane.h"
+
+static int temporal_open(struct tt_pane *p)
+{
+	if (tt_pane_report(p, "temporal", "temporal_breakdown"))
+		return -1;
+	struct tt_table *t = p->table;
+	struct tt_col stack = {.name = "bar", .title = "compute/non-compute/idle",
+			       .type = TT_C_STACK, .nstack = 3, .bar_max = 100, .glyphs = "#=."};
+	stack.stack[0] = tt_table_col(t, "compute_time_pctg");
+	stack.stack[1] = tt_table_col(t, "non_compute_time_pctg");
+	stack.stack[2] = tt_table_col(t, "idle_time_pctg");
+	stack.role[0] = TT_ROLE_BAR_COMP;
+	stack.role[1] = TT_ROLE_BAR_OTHER;
+	stack.role[2] = TT_ROLE_BAR_IDLE;
+	tt_table_add_col(t, &stack);
+	tt_pane_set_table(p, t);
+	tt_pane_head(p, TT_ROLE_DIM, "%s compute  %s non-compute (communication, memory, other)  %s idle",
+		     tt_stack_glyph("#=.", 0), tt_stack_glyph("#=.", 1), tt_stack_glyph("#=.", 2));
+	return 0;
+}
+
+const struct tt_pane_ops tt_temporal_ops = {
+	.name = "temporal",
+	.title = "Temporal",
+	.help = "HTA's temporal breakdown per rank: over the GPU span (first GPU event to the "
+		"last), the time idle (no GPU event running on any stream), computing (union of "
+		"computation kernels) and the rest (communication, memory, other).  Enter shows "
+		"the rank's streams.",
+	.open = temporal_open,
+	.drill = tt_rank_drill,
+};
