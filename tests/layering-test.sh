@@ -1,17 +1,101 @@
 #!/bin/sh
 # Rooms: cJSON only under src/json, curses and termkey only under src/tui.
+# From the includes, and from the object files' symbols (nm): curses and
+# termkey only in term.c's object, the core never calls the TUI, and the
+# src/tui object files call one way (app -> help, views -> registry ->
+# panes -> pane.c; src/tui/pane.h states the rule) with no cycle.
 . "${SRCDIR:-.}/tests/lib.sh"
+B=${TRACETOP_BUILDDIR:-.}
 cd "$SRCDIR" || exit 99
 bad=$(grep -rlE '#include <cjson/cJSON.h>|#include <cJSON.h>' src include | grep -v '^src/json/')
 [ -z "$bad" ] && pass "cJSON only in src/json" || fail "cJSON included outside src/json: $bad"
 bad=$(grep -rlE '#include <(n?curses|ncursesw/curses|termkey)\.h>' src include | grep -v '^src/tui/')
 [ -z "$bad" ] && pass "curses and termkey only in src/tui" || fail "curses/termkey outside src/tui: $bad"
 # the core library links without curses: no curses symbol is undefined in it
-if command -v nm >/dev/null && [ -f "$TRACETOP_BUILDDIR/libttcore.a" ]; then
-	bad=$(nm -u "$TRACETOP_BUILDDIR/libttcore.a" 2>/dev/null | grep -E ' U (initscr|newterm|wrefresh|termkey_)' | head -3)
+if command -v nm >/dev/null && [ -f "$B/libttcore.a" ]; then
+	bad=$(nm -u "$B/libttcore.a" 2>/dev/null | grep -E ' U (initscr|newterm|wrefresh|termkey_)' | head -3)
 	[ -z "$bad" ] && pass "libttcore.a needs no curses" || fail "libttcore.a uses curses: $bad"
 fi
 # analyses and the model never print
 bad=$(grep -lE '\b(printf|fprintf|puts|fputs)\(' src/analysis/*.c src/model/*.c 2>/dev/null)
 [ -z "$bad" ] && pass "analysis and model do not print" || fail "printing in: $bad"
+
+# ---- from the symbols of the object files ----
+term=$B/src/tui/tracetop-term.o
+if ! command -v nm >/dev/null || [ ! -f "$B/libttui.a" ] || [ ! -f "$term" ]; then
+	echo "no nm or no objects: symbol checks skipped"
+	summary
+	exit $?
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-layering.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+# "object symbol" lines: what each object defines and what it needs
+{
+	nm -A -g --defined-only "$B/libttui.a"
+	nm -A -g --defined-only "$term"
+} 2>/dev/null | awk '{ n = split($1, p, ":"); o = p[n - 1]; sub(/.*\//, "", o); print o, $NF }' >"$tmp/defs"
+{
+	nm -A -u "$B/libttui.a"
+	nm -A -u "$term"
+} 2>/dev/null | awk '{ n = split($1, p, ":"); o = p[n - 1]; sub(/.*\//, "", o); print o, $NF }' >"$tmp/refs"
+
+# (a) curses and termkey: the symbols their shared libraries define, else
+# the best-known names; referenced by term.c's object only
+libs=$(ldd "$TRACETOP" 2>/dev/null | awk '/curses|tinfo|termkey/ && $3 ~ /^\// { print $3 }')
+: >"$tmp/curses"
+for l in $libs; do
+	nm -D --defined-only "$l" 2>/dev/null | awk '{ print $NF }' >>"$tmp/curses"
+done
+[ -s "$tmp/curses" ] || printf '%s\n' initscr newterm endwin wrefresh wnoutrefresh doupdate \
+	start_color init_pair use_default_colors resizeterm termkey_new termkey_getkey \
+	termkey_destroy termkey_strfkey >"$tmp/curses"
+sort -u "$tmp/curses" -o "$tmp/curses"
+awk 'NR == FNR { c[$1] = 1; next } ($2 in c) { print }' "$tmp/curses" "$tmp/refs" >"$tmp/uses"
+n=$(grep -c '^tracetop-term\.o ' "$tmp/uses")
+[ "$n" -gt 0 ] && pass "term.c's object uses curses/termkey ($n symbols)" ||
+	fail "no curses symbol found in term.c's object (is the check broken?)"
+bad=$(grep -v '^tracetop-term\.o ' "$tmp/uses" | head -5)
+[ -z "$bad" ] && pass "curses/termkey symbols only in term.c's object" ||
+	fail "curses/termkey used outside term.c: $bad"
+bad=$(nm -u "$B/libttcore.a" 2>/dev/null | awk 'NR == FNR { c[$1] = 1; next } ($NF in c) { print $NF }' "$tmp/curses" - | sort -u | head -5)
+[ -z "$bad" ] && pass "the core references no curses/termkey symbol" || fail "core uses curses: $bad"
+
+# (b) the calls between src/tui objects: "from to" edges
+awk 'NR == FNR { def[$2] = $1; next } ($2 in def) && def[$2] != $1 { print $1, def[$2] }' \
+	"$tmp/defs" "$tmp/refs" | sort -u >"$tmp/edges"
+for e in 'app.o registry.o' 'registry.o overview.o' 'overview.o pane.o' 'tracetop-term.o app.o'; do
+	grep -qx "$e" "$tmp/edges" && pass "call seen: ${e% *} -> ${e#* }" ||
+		fail "expected call ${e% *} -> ${e#* } not seen (is the check broken?)"
+done
+# levels: a call goes to a lower level; pane files (level 2) may call each
+# other (the drill-downs) as long as there is no cycle
+awk '
+function level(o) {
+	if (o == "tracetop-term.o" || o == "headless.o") return 6
+	if (o == "app.o") return 5
+	if (o == "help.o" || o == "views.o") return 4
+	if (o == "registry.o") return 3
+	if (o == "pane.o") return 1
+	if (o == "rcache.o") return 0
+	return 2
+}
+{ if (level($1) < level($2) || (level($1) == level($2) && level($1) != 2)) print $1 " -> " $2 }
+' "$tmp/edges" >"$tmp/up"
+bad=$(head -5 "$tmp/up" | tr '\n' ' ')
+[ -z "$bad" ] && pass "src/tui calls go one way (app -> registry -> panes -> pane.c)" ||
+	fail "src/tui calls against the direction: $bad"
+# cycles: an object that reaches itself
+cyc=$(awk '
+{ n[$1] = 1; n[$2] = 1; r[$1, $2] = 1 }
+END {
+	for (k in n) for (i in n) if ((i, k) in r) for (j in n) if ((k, j) in r) r[i, j] = 1
+	for (i in n) if ((i, i) in r) print i
+}' "$tmp/edges" | sort | tr '\n' ' ')
+[ -z "$cyc" ] && pass "no call cycle among the src/tui objects" || fail "call cycle through: $cyc"
+
+# (c) the core never calls the TUI
+awk '{ print $2 }' "$tmp/defs" | sort -u >"$tmp/tuisyms"
+bad=$(nm -u "$B/libttcore.a" 2>/dev/null | awk 'NR == FNR { t[$1] = 1; next } ($NF in t) { print $NF }' "$tmp/tuisyms" - | sort -u | head -5)
+[ -s "$tmp/tuisyms" ] && [ -z "$bad" ] && pass "the core references no TUI symbol" ||
+	fail "the core calls the TUI: $bad"
 summary
