@@ -45,7 +45,10 @@ for size in 120x40 80x24; do
 	# rows and events: the NCCL stream, Tab to its first kernel
 	$T send-keys -t $s j
 	check "$size: j moves to the next row" wait_for $s '>r0 GPU 0 stream 20'
-	$T send-keys -t $s g Tab
+	# (the cursor line shows an NCCL kernel already: wait for g first)
+	$T send-keys -t $s g
+	check "$size: g goes to the start" wait_re $s '^ cursor 0 ms'
+	$T send-keys -t $s Tab
 	check "$size: Tab selects the first NCCL kernel" wait_re $s '^ cursor .*= nccl'
 	first=$(cursor_line $s)
 	$T send-keys -t $s Tab
