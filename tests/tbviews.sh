@@ -11,7 +11,7 @@
 # then exits 77 (skip) when they passed.
 . "${SRCDIR:-.}/tests/lib.sh"
 
-REPORTS="utilization distributed operators memory source steps advice"
+REPORTS="overview utilization distributed operators memory source steps advice"
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 HAVE_PY=0

@@ -129,6 +129,11 @@ int64_t tt_iv_inter(const struct tt_iv *v, size_t n, int64_t a, int64_t b);
 size_t tt_iv_and(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t nb,
 		 struct tt_iv **out);
 
+/* Blocks of a not covered by b (both merged and sorted) into *out
+ * (malloc'd, freed by the caller; NULL when empty); returns the count. */
+size_t tt_iv_sub(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t nb,
+		 struct tt_iv **out);
+
 /* ---- robust statistics ---- */
 
 /* Median of v[0..n) (sorts v in place); NaN when n == 0. */

@@ -27,15 +27,20 @@ int64_t tt_tb_input_bytes(const char *dims, const char *types);
 struct tt_op_row {
 	const char *name;
 	const char *shapes;  /* Input Dims (by_shapes), else NULL */
-	bool annotation;     /* user_annotation (else cpu_op) */
 	uint32_t nranks;
 	uint64_t calls;
-	/* host: total = durations; self = total - time of direct child ops on
-	 * the same thread (clipped to the op).  device: self = GPU ops launched
-	 * by runtime calls whose innermost op is this one; total = self plus
-	 * that of every descendant op */
+	/* the plugin's definitions (node.py): host total = durations; host
+	 * self = total - child nodes - the op's own runtime calls; device self
+	 * = the GPU ops (kernels, memcpy, memset) its own runtime calls
+	 * launched; device total = self plus that of every descendant node */
 	int64_t host_total, host_self, dev_total, dev_self;
+	int64_t runtime_ns;  /* its own runtime calls */
 	uint64_t gpu_ops_self, gpu_ops_total;
+	/* tensor cores: eligible (the plugin's op list, a tensor-core eligible
+	 * child, or launched tensor-core kernels); time of tensor-core kernels
+	 * launched by its own runtime calls / under it */
+	bool tc_eligible;
+	int64_t tc_self_ns, tc_total_ns;
 	size_t ri;           /* longest call */
 	uint32_t ev;
 };
@@ -44,16 +49,29 @@ struct tt_ops {
 	struct tt_op_row *rows; /* device self desc, host self desc, name, shapes */
 	size_t n;
 	bool any_shapes;     /* some op had Input Dims */
+	uint32_t ndropped;   /* ops partly overlapping an open op: left out */
+	uint32_t nmerged;    /* calls merged into a same-name parent */
 	struct tt_strtab keys;
 };
 
-/* Every cpu_op and user_annotation of the CPU threads except
- * ProfilerStep#N, grouped by name (and Input Dims when by_shapes).  Nesting
- * is by time on each thread (start ascending, longer first); a partial
- * overlap nests the later op under the earlier.  Free with tt_ops_free. */
+/* The plugin's operators: plain cpu_ops of the CPU threads (not
+ * ProfilerStep#N, DataLoader, Optimizer.*, DataParallel.forward,
+ * DistributedDataParallel.forward, python functions or user annotations),
+ * nested by time as the plugin's op tree does (an op partly overlapping
+ * the open one is dropped; a cpu_op whose only child has its name absorbs
+ * it), grouped by name (and Input Dims when by_shapes).  Runtime calls
+ * belong to the innermost node around them on their thread, a
+ * collective's user annotation passing them to the op around it (the
+ * plugin links them by External id, which newer traces break: it then
+ * shows no device time).  Free with tt_ops_free. */
 void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_shapes,
 		    struct tt_ops *out);
 void tt_ops_free(struct tt_ops *p);
+
+/* The plugin's tensor-core kernel names (a substring list) and eligible
+ * operators (an exact list). */
+bool tt_tb_kernel_uses_tc(const char *name);
+bool tt_tb_op_tc_eligible(const char *name);
 
 /* GPU ops launched under the ops named `op` (with Input Dims `shapes` when
  * not NULL), grouped by GPU op name: all = under the op or a descendant,

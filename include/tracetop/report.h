@@ -74,7 +74,9 @@ int tt_report_patterns(const struct tt_model *m, const struct tt_report_opts *o,
 int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
 		   const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
 		   struct tt_err *err);
-/* The TensorBoard profiler's views (report/tbviews.c) */
+/* The TensorBoard profiler's views (report/overview.c, utilization.c, ...) */
+int tt_report_overview(const struct tt_model *m, const struct tt_report_opts *o,
+		       struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_utilization(const struct tt_model *m, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_distributed(const struct tt_model *m, const struct tt_report_opts *o,

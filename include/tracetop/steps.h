@@ -15,13 +15,19 @@
 struct tt_step {
 	size_t ri;
 	int64_t rank;
-	int64_t num;        /* N of ProfilerStep#N */
-	uint32_t ev;        /* the annotation */
+	int64_t num;        /* N of ProfilerStep#N; 0 for the pseudo-step */
+	uint32_t ev;        /* the annotation; TT_NONE for the pseudo-step */
+	bool pseudo;        /* no ProfilerStep#N on the rank: one step over its CPU ops */
+	bool dropped;       /* a tail step the plugin drops (no GPU ops, or fewer than
+			     * 80 % of the previous step's) */
 	int64_t cpu_ts, cpu_dur;
-	/* the plugin's window: start = max(end of the previous window, CPU
-	 * start), end = max(end of the previous window, CPU end, end of the
-	 * last GPU op launched by a runtime call inside the CPU span) */
+	/* the plugin's window (event_parser.py, StepParser): start = max(end of
+	 * the previous window, CPU start), the first step's start moved to the
+	 * end of the last GPU op no step launched that ends before the step's
+	 * first GPU op; end = max(CPU end, end of the GPU ops launched by the
+	 * runtime calls lying wholly inside the CPU span), never before start */
 	int64_t t0, t1;
+	uint32_t ngpu;       /* GPU ops launched inside the CPU span */
 	int64_t gpu_busy_ns; /* |union of the rank's GPU ops ∩ window| */
 };
 
@@ -29,8 +35,12 @@ struct tt_steps_rank {
 	size_t ri;
 	int64_t rank;
 	size_t first, n;    /* tt_steps.steps[first .. first+n), by start */
-	int64_t first_num, last_num; /* -1 without steps */
-	int64_t min_ns, median_ns, max_ns, mean_ns, sum_ns; /* window durations */
+	size_t nkept;       /* the first nkept of them are kept (the rest dropped) */
+	bool pseudo;        /* its one step is the pseudo-step */
+	int64_t t0, t1;     /* the steps window: first kept start to last kept end */
+	int64_t first_num, last_num; /* of the kept ProfilerSteps; -1 without */
+	/* durations of the kept windows; 0 without */
+	int64_t min_ns, median_ns, max_ns, mean_ns, sum_ns;
 };
 
 struct tt_steps {
@@ -40,8 +50,10 @@ struct tt_steps {
 	size_t nranks;
 };
 
-/* ProfilerStep#N annotations (any CPU thread; cpu_op or user_annotation),
- * by start per rank.  Never fails.  Free with tt_steps_free. */
+/* The plugin's steps of every rank o selects: ProfilerStep#N annotations
+ * (cpu_op or user_annotation, any thread) by start, or, without any, one
+ * pseudo-step spanning the rank's cpu_ops (none without cpu_ops).  Never
+ * fails.  Free with tt_steps_free. */
 void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_steps *out);
 void tt_steps_free(struct tt_steps *s);
 

@@ -13,6 +13,7 @@
 #define TRACETOP_TBVIEWS_H
 
 #include "tracetop/distributed.h"
+#include "tracetop/overview.h"
 #include "tracetop/memory.h"
 #include "tracetop/operators.h"
 #include "tracetop/source.h"

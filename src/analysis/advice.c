@@ -255,16 +255,27 @@ static void advise_steps(const struct tt_model *m, const struct tt_aopts *o, str
 {
 	struct tt_steps s;
 	tt_steps_compute(m, o, &s);
-	if (s.nsteps >= 3) {
-		double *d = tt_malloc(s.nsteps * sizeof(*d));
+	size_t nk = 0;
+	for (size_t i = 0; i < s.nsteps; i++)
+		nk += !s.steps[i].pseudo && !s.steps[i].dropped;
+	if (nk >= 3) {
+		double *d = tt_malloc(nk * sizeof(*d));
+		size_t *who = tt_malloc(nk * sizeof(*who));
 		size_t slow = 0;
+		nk = 0;
 		for (size_t i = 0; i < s.nsteps; i++) {
-			d[i] = (double)(s.steps[i].t1 - s.steps[i].t0);
-			if (d[i] > d[slow])
-				slow = i;
+			if (s.steps[i].pseudo || s.steps[i].dropped)
+				continue;
+			who[nk] = i;
+			d[nk] = (double)(s.steps[i].t1 - s.steps[i].t0);
+			if (d[nk] > d[slow])
+				slow = nk;
+			nk++;
 		}
 		double mx = d[slow];
-		double med = tt_tb_median(d, s.nsteps);
+		slow = who[slow];
+		free(who);
+		double med = tt_tb_median(d, nk);
 		if (med > 0 && mx / med >= 1.5) {
 			const struct tt_step *st = &s.steps[slow];
 			struct tt_finding *x = add_finding(
@@ -310,8 +321,7 @@ static void advise_ops(const struct tt_model *m, const struct tt_aopts *o, struc
 	size_t best = SIZE_MAX;
 	for (size_t i = 0; i < p.n; i++) {
 		total += p.rows[i].host_self;
-		if (!p.rows[i].annotation &&
-		    (best == SIZE_MAX || p.rows[i].host_self > p.rows[best].host_self))
+		if (best == SIZE_MAX || p.rows[i].host_self > p.rows[best].host_self)
 			best = i;
 	}
 	if (best != SIZE_MAX && total > 0) {

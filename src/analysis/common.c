@@ -354,6 +354,32 @@ size_t tt_iv_and(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t
 }
 
 
+size_t tt_iv_sub(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t nb,
+		 struct tt_iv **out)
+{
+	size_t cap = 0, n = 0, j = 0;
+	struct tt_iv *v = NULL;
+	for (size_t i = 0; i < na; i++) {
+		int64_t s = a[i].ts, e = a[i].end;
+		while (j < nb && b[j].end <= s)
+			j++;
+		for (size_t k = j; k < nb && b[k].ts < e; k++) {
+			if (b[k].ts > s) {
+				TT_GROW(v, cap, n + 1);
+				v[n++] = (struct tt_iv){s, b[k].ts};
+			}
+			if (b[k].end > s)
+				s = b[k].end;
+		}
+		if (e > s) {
+			TT_GROW(v, cap, n + 1);
+			v[n++] = (struct tt_iv){s, e};
+		}
+	}
+	*out = v;
+	return n;
+}
+
 const char *tt_ktype_name(enum tt_ktype t)
 {
 	static const char *const n[] = {"COMPUTATION", "COMMUNICATION", "MEMORY", "OTHER"};

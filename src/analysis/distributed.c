@@ -213,7 +213,8 @@ static void dist_rank(size_t ri, void *vctx)
 	size_t nboth = tt_iv_and(comp, ncomp, comm, ncomm, &both);
 	w->has_gpu = nall > 0;
 	struct tt_step *st;
-	size_t ns = tt_tb_rank_steps(r, ri, all, nall, &st);
+	size_t nkept, ns = tt_tb_rank_steps(r, ri, all, nall, &st, &nkept);
+	ns = ns && !st[0].pseudo ? nkept : 0;
 	w->has_steps = ns > 0;
 	size_t nw = ns ? ns : 1;
 	int64_t sum[6] = {0};

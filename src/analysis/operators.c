@@ -155,13 +155,143 @@ int64_t tt_tb_input_bytes(const char *dims, const char *types)
 	return known ? total : -1;
 }
 
+/* ---- tensor cores (the plugin's tensor_core.py lists) ---- */
+
+bool tt_tb_kernel_uses_tc(const char *name)
+{
+	static const char *const pat[] = {
+		"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
+		"first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
+		"xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
+		"xmma_gemm", "xmma_sparse_gemm", "c1688"};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(pat); i++)
+		if (strstr(name, pat[i]))
+			return true;
+	return false;
+}
+
+bool tt_tb_op_tc_eligible(const char *name)
+{
+	static const char *const ops[] = {
+		"aten::_convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d",
+		"aten::conv_tbc", "aten::conv_transpose1d", "aten::conv_transpose2d",
+		"aten::conv_transpose3d", "aten::convolution", "aten::cudnn_convolution",
+		"aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm", "aten::addmv",
+		"aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear",
+		"aten::addbmm", "aten::baddbmm", "aten::bmm", "aten::chain_matmul",
+		"aten::linalg_multi_dot", "aten::_thnn_fused_lstm_cell",
+		"aten::_thnn_fused_gru_cell", "aten::lstm_cell", "aten::gru_cell",
+		"aten::rnn_tanh_cell", "aten::rnn_relu_cell", "CudnnConvolutionBackward",
+		"BmmBackward0", "aten::cudnn_convolution_transpose_backward",
+		"CudnnConvolutionTransposeBackward", "MmBackward",
+		"aten::cudnn_convolution_backward_weight", "aten::addmm_", "AddmvBackward",
+		"MvBackward", "aten::cudnn_convolution_transpose_backward_weight",
+		"aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",
+		"aten::cudnn_convolution_backward_input", "AddbmmBackward",
+		"aten::cudnn_convolution_backward"};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(ops); i++)
+		if (strcmp(name, ops[i]) == 0)
+			return true;
+	return false;
+}
+
+/* ---- the per-node figures of the plugin's tree ---- */
+
+void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct tt_tb_nodestat *ns)
+{
+	size_t nev = (size_t)r->nev + 1;
+	memset(ns, 0, sizeof(*ns));
+	ns->child = tt_calloc(nev, sizeof(*ns->child));
+	ns->runtime = tt_calloc(nev, sizeof(*ns->runtime));
+	ns->dself = tt_calloc(nev, sizeof(*ns->dself));
+	ns->dtotal = tt_calloc(nev, sizeof(*ns->dtotal));
+	ns->gself = tt_calloc(nev, sizeof(*ns->gself));
+	ns->gtotal = tt_calloc(nev, sizeof(*ns->gtotal));
+	ns->tcself = tt_calloc(nev, sizeof(*ns->tcself));
+	ns->tctotal = tt_calloc(nev, sizeof(*ns->tctotal));
+	ns->tc_eligible = tt_calloc(nev, 1);
+	int8_t *tc = tt_malloc((size_t)r->strs.n + 1);
+	memset(tc, -1, (size_t)r->strs.n + 1);
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k], p = t->parent[i];
+		if (p != TT_NONE)
+			ns->child[p] += r->ev[i].dur;
+		ns->tc_eligible[i] = t->kind[i] != TT_TBN_STEP &&
+				     tt_tb_op_tc_eligible(tt_ev_name(r, &r->ev[i]));
+	}
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		uint32_t o = t->owner[i];
+		if (o == TT_NONE || !tt_tb_is_runtime(r, e))
+			continue;
+		/* a collective's user annotation is a range, not a caller: its
+		 * runtime calls are the op's around it (as their External ids say) */
+		while (o != TT_NONE && t->kind[o] == TT_TBN_COMM)
+			o = t->parent[o];
+		if (o == TT_NONE)
+			continue;
+		ns->runtime[o] += e->dur;
+		uint32_t lo, hi;
+		tt_links_of_cpu(r, i, &lo, &hi);
+		for (uint32_t l = lo; l < hi; l++) {
+			const struct tt_event *g = &r->ev[r->links[l].gpu];
+			if (!tt_tb_is_gpu_op(r, g))
+				continue;
+			ns->dself[o] += g->dur;
+			ns->gself[o]++;
+			if (tt_ev_kind(r, g) != TT_K_KERNEL)
+				continue;
+			if (tc[g->name] < 0)
+				tc[g->name] = tt_tb_kernel_uses_tc(tt_ev_name(r, g));
+			if (tc[g->name])
+				ns->tcself[o] += g->dur;
+		}
+	}
+	free(tc);
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k];
+		ns->dtotal[i] += ns->dself[i];
+		ns->gtotal[i] += ns->gself[i];
+		ns->tctotal[i] += ns->tcself[i];
+		if (ns->tcself[i] > 0 && t->kind[i] != TT_TBN_STEP)
+			ns->tc_eligible[i] = 1;
+	}
+	/* children after parents in order: add up from the end; a cpu_op with
+	 * a tensor-core eligible child is eligible too */
+	for (uint32_t k = t->norder; k-- > 0;) {
+		uint32_t i = t->order[k], p = t->parent[i];
+		if (p == TT_NONE)
+			continue;
+		ns->dtotal[p] += ns->dtotal[i];
+		ns->gtotal[p] += ns->gtotal[i];
+		ns->tctotal[p] += ns->tctotal[i];
+		if (ns->tc_eligible[i] && t->kind[p] != TT_TBN_STEP &&
+		    tt_ev_kind(r, &r->ev[p]) == TT_K_CPU_OP)
+			ns->tc_eligible[p] = 1;
+	}
+}
+
+void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
+{
+	free(ns->child);
+	free(ns->runtime);
+	free(ns->dself);
+	free(ns->dtotal);
+	free(ns->gself);
+	free(ns->gtotal);
+	free(ns->tcself);
+	free(ns->tctotal);
+	free(ns->tc_eligible);
+	memset(ns, 0, sizeof(*ns));
+}
+
 /* ---- operators ---- */
 
 struct opacc {
 	uint32_t name, dims; /* rank string ids (dims TT_NONE: absent) */
-	bool annot;
+	bool tc_eligible;
 	uint64_t calls, gself, gtotal;
-	int64_t htotal, hself, dtotal, dself;
+	int64_t htotal, hself, dtotal, dself, runtime, tcself, tctotal;
 	int64_t longest_dur;
 	uint32_t longest;
 };
@@ -171,6 +301,7 @@ struct ops_out {
 	struct opacc *acc;
 	size_t n;
 	bool any_shapes;
+	uint32_t ndropped, nmerged;
 };
 
 struct ops_ctx {
@@ -192,54 +323,22 @@ static void ops_rank(size_t ri, void *vctx)
 	const struct tt_rank *r = c->m->ranks[ri];
 	struct ops_out *d = &c->r[ri];
 	d->sel = true;
-	struct tt_optree t;
-	tt_optree_build(r, &t, false);
-	size_t nev = (size_t)r->nev + 1;
-	int64_t *child = tt_calloc(nev, sizeof(*child));
-	int64_t *dself = tt_calloc(nev, sizeof(*dself)), *dtotal = tt_calloc(nev, sizeof(*dtotal));
-	uint64_t *gself = tt_calloc(nev, sizeof(*gself)), *gtotal = tt_calloc(nev, sizeof(*gtotal));
-	for (uint32_t k = 0; k < t.norder; k++) {
-		uint32_t i = t.order[k], p = t.parent[i];
-		if (p == TT_NONE)
-			continue;
-		int64_t end = TT_MIN(tt_ev_end(&r->ev[i]), tt_ev_end(&r->ev[p]));
-		if (end > r->ev[i].ts)
-			child[p] += end - r->ev[i].ts;
-	}
-	for (uint32_t l = 0; l < r->nlinks; l++) {
-		uint32_t g = r->links[l].gpu, o = t.owner[r->links[l].cpu];
-		if (o == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
-			continue;
-		dself[o] += r->ev[g].dur;
-		gself[o]++;
-	}
-	for (uint32_t k = 0; k < t.norder; k++) {
-		uint32_t i = t.order[k];
-		dtotal[i] += dself[i];
-		gtotal[i] += gself[i];
-	}
-	/* children after parents in order: add up from the end */
-	for (uint32_t k = t.norder; k-- > 0;) {
-		uint32_t i = t.order[k], p = t.parent[i];
-		if (p != TT_NONE) {
-			dtotal[p] += dtotal[i];
-			gtotal[p] += gtotal[i];
-		}
-	}
+	struct tt_tbtree t;
+	tt_tbtree_build(r, &t);
+	d->ndropped = t.ndropped;
+	d->nmerged = t.nmerged;
+	struct tt_tb_nodestat ns;
+	tt_tb_node_stats(r, &t, &ns);
 	uint32_t *by_name =
 		c->by_shapes ? NULL : tt_malloc(((size_t)r->strs.n + 1) * sizeof(*by_name));
 	if (by_name)
 		memset(by_name, 0xff, ((size_t)r->strs.n + 1) * sizeof(*by_name));
 	struct tt_tb_u64map h = {0};
-	int8_t *is_step = tt_malloc((size_t)r->strs.n + 1);
-	memset(is_step, -1, (size_t)r->strs.n + 1);
 	size_t cap = 0;
 	for (uint32_t k = 0; k < t.norder; k++) {
 		uint32_t i = t.order[k];
 		const struct tt_event *e = &r->ev[i];
-		if (is_step[e->name] < 0)
-			is_step[e->name] = tt_step_number(tt_ev_name(r, e)) >= 0;
-		if (is_step[e->name])
+		if (t.kind[i] != TT_TBN_OP)
 			continue;
 		uint32_t dims = dims_of(r, e);
 		if (dims != TT_NONE)
@@ -255,18 +354,21 @@ static void ops_rank(size_t ri, void *vctx)
 			memset(a, 0, sizeof(*a));
 			a->name = e->name;
 			a->dims = by_name ? TT_NONE : dims;
-			a->annot = tt_ev_kind(r, e) == TT_K_USER_ANNOT;
 			a->longest_dur = -1;
 			*slot = (uint32_t)d->n++;
 		}
 		struct opacc *a = &d->acc[*slot];
 		a->calls++;
 		a->htotal += e->dur;
-		a->hself += e->dur - child[i] > 0 ? e->dur - child[i] : 0;
-		a->dself += dself[i];
-		a->dtotal += dtotal[i];
-		a->gself += gself[i];
-		a->gtotal += gtotal[i];
+		a->hself += e->dur - ns.child[i] - ns.runtime[i];
+		a->runtime += ns.runtime[i];
+		a->dself += ns.dself[i];
+		a->dtotal += ns.dtotal[i];
+		a->gself += ns.gself[i];
+		a->gtotal += ns.gtotal[i];
+		a->tcself += ns.tcself[i];
+		a->tctotal += ns.tctotal[i];
+		a->tc_eligible |= ns.tc_eligible[i];
 		if (e->dur > a->longest_dur) {
 			a->longest_dur = e->dur;
 			a->longest = i;
@@ -274,13 +376,8 @@ static void ops_rank(size_t ri, void *vctx)
 	}
 	tt_tb_u64map_free(&h);
 	free(by_name);
-	free(is_step);
-	free(child);
-	free(dself);
-	free(dtotal);
-	free(gself);
-	free(gtotal);
-	tt_optree_free(&t);
+	tt_tb_node_stats_free(&ns);
+	tt_tbtree_free(&t);
 }
 
 static int oprow_cmp(const void *a, const void *b)
@@ -314,6 +411,8 @@ void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_
 			continue;
 		const struct tt_rank *r = m->ranks[ri];
 		out->any_shapes |= d->any_shapes;
+		out->ndropped += d->ndropped;
+		out->nmerged += d->nmerged;
 		for (size_t k = 0; k < d->n; k++) {
 			const struct opacc *a = &d->acc[k];
 			const char *nm = tt_str(r, a->name);
@@ -339,7 +438,6 @@ void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_
 				if (by_shapes && a->dims != TT_NONE)
 					w->shapes = tt_strtab_get(
 						&out->keys, tt_strtab_intern(&out->keys, dm, dl));
-				w->annotation = a->annot;
 				w->ev = TT_NONE;
 				last[out->n] = -1;
 				map[id] = (uint32_t)out->n++;
@@ -355,6 +453,10 @@ void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_
 			w->host_self += a->hself;
 			w->dev_total += a->dtotal;
 			w->dev_self += a->dself;
+			w->runtime_ns += a->runtime;
+			w->tc_self_ns += a->tcself;
+			w->tc_total_ns += a->tctotal;
+			w->tc_eligible |= a->tc_eligible;
 			w->gpu_ops_self += a->gself;
 			w->gpu_ops_total += a->gtotal;
 			if (w->ev == TT_NONE || a->longest_dur > m->ranks[w->ri]->ev[w->ev].dur) {
@@ -405,8 +507,8 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 		uint32_t did = shapes ? tt_strtab_find(&r->strs, shapes, strlen(shapes)) : TT_NONE;
 		if (nid == TT_NO_STR || (shapes && did == TT_NO_STR))
 			continue;
-		struct tt_optree t;
-		tt_optree_build(r, &t, false);
+		struct tt_tbtree t;
+		tt_tbtree_build(r, &t);
 		for (uint32_t l = 0; l < r->nlinks; l++) {
 			uint32_t g = r->links[l].gpu, own = t.owner[r->links[l].cpu];
 			if (own == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
@@ -444,7 +546,7 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 				k->longest = g;
 			}
 		}
-		tt_optree_free(&t);
+		tt_tbtree_free(&t);
 	}
 	/* names point into the model: the longest instance's rank */
 	for (size_t i = 0; i < n; i++)

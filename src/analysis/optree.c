@@ -224,3 +224,179 @@ uint32_t tt_tb_key_index(struct tt_strtab *t, const char *s, size_t n, uint32_t 
 	return id;
 }
 
+/* ---- the TensorBoard plugin's op tree ---- */
+
+static bool starts_with(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+static bool ends_with(const char *s, const char *p)
+{
+	size_t n = strlen(s), k = strlen(p);
+	return n >= k && memcmp(s + n - k, p, k) == 0;
+}
+
+bool tt_tb_is_comm_op_name(const char *name, bool *gloo)
+{
+	static const char *const ops[] = {"broadcast", "reduce", "all_reduce", "all_gather",
+					  "reduce_scatter"};
+	const char *s;
+	if (starts_with(name, "nccl:"))
+		s = name + 5;
+	else if (starts_with(name, "gloo:"))
+		s = name + 5;
+	else
+		return false;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(ops); i++)
+		if (strcmp(s, ops[i]) == 0) {
+			if (gloo)
+				*gloo = name[0] == 'g';
+			return true;
+		}
+	return false;
+}
+
+bool tt_tb_is_runtime(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return false;
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	return k == TT_K_RUNTIME || k == TT_K_MTIA_RUNTIME;
+}
+
+enum tt_tbn tt_tbn_kind(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return TT_TBN_NONE;
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	if (k != TT_K_CPU_OP && k != TT_K_USER_ANNOT)
+		return TT_TBN_NONE;
+	const char *nm = tt_ev_name(r, e);
+	if (starts_with(nm, "ProfilerStep#"))
+		return TT_TBN_STEP;
+	if ((starts_with(nm, "enumerate(DataLoader)#") && ends_with(nm, ".__next__")) ||
+	    starts_with(nm, "enumerate(DataPipe)#"))
+		return TT_TBN_DATALOADER;
+	if (starts_with(nm, "Optimizer.step"))
+		return TT_TBN_OPTIMIZER;
+	if (k == TT_K_USER_ANNOT)
+		return tt_tb_is_comm_op_name(nm, NULL) ? TT_TBN_COMM : TT_TBN_NONE;
+	if (starts_with(nm, "Optimizer.") || strcmp(nm, "DataParallel.forward") == 0 ||
+	    strcmp(nm, "DistributedDataParallel.forward") == 0)
+		return TT_TBN_OP_HIDDEN;
+	return TT_TBN_OP;
+}
+
+/* cpu_op nodes other than ProfilerStep (the plugin's EventTypes.OPERATOR) */
+static bool tbn_is_operator(const struct tt_rank *r, uint32_t i, uint8_t kind)
+{
+	return kind != TT_TBN_STEP && kind != TT_TBN_NONE &&
+	       tt_ev_kind(r, &r->ev[i]) == TT_K_CPU_OP;
+}
+
+static uint32_t resolve(const uint32_t *alias, uint32_t i)
+{
+	while (i != TT_NONE && alias[i] != TT_NONE)
+		i = alias[i];
+	return i;
+}
+
+void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = tt_calloc((size_t)r->nev + 1, 1);
+	t->parent = tt_tb_none_array(r->nev);
+	t->owner = tt_tb_none_array(r->nev);
+	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
+	struct stack st = {0};
+	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
+		const struct tt_track *tr = &r->tracks[ti];
+		if (tr->kind != TT_TRACK_CPU)
+			continue;
+		st.n = 0;
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (e->flags & TT_EF_MARKER)
+				continue;
+			pop_ended(r, &st, e->ts);
+			enum tt_tbn k = tt_tbn_kind(r, e);
+			if (k == TT_TBN_NONE) {
+				t->owner[i] = top(&st);
+				continue;
+			}
+			uint32_t p = top(&st);
+			if (p != TT_NONE && tt_ev_end(e) > tt_ev_end(&r->ev[p])) {
+				t->ndropped++; /* ranges on a thread must nest */
+				continue;
+			}
+			t->kind[i] = (uint8_t)k;
+			t->parent[i] = p;
+			t->order[t->norder++] = i;
+			push(&st, i);
+		}
+	}
+	free(st.v);
+	/* merge a cpu_op's only child of the same name into it */
+	uint32_t *nchild = tt_calloc((size_t)r->nev + 1, sizeof(*nchild));
+	uint32_t *child = tt_tb_none_array(r->nev);
+	uint32_t *alias = tt_tb_none_array(r->nev);
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k], p = t->parent[i];
+		if (p != TT_NONE) {
+			nchild[p]++;
+			child[p] = i;
+		}
+	}
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k];
+		if (alias[i] != TT_NONE || !tbn_is_operator(r, i, t->kind[i]))
+			continue;
+		while (nchild[i] == 1) {
+			uint32_t c = child[i];
+			if (r->ev[c].name != r->ev[i].name || !tbn_is_operator(r, c, t->kind[c]))
+				break;
+			alias[c] = i;
+			t->kind[c] = TT_TBN_NONE;
+			nchild[i] = nchild[c];
+			child[i] = child[c];
+			t->nmerged++;
+		}
+	}
+	uint32_t w = 0;
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k];
+		if (alias[i] != TT_NONE)
+			continue;
+		t->parent[i] = resolve(alias, t->parent[i]);
+		t->order[w++] = i;
+	}
+	t->norder = w;
+	if (t->nmerged)
+		for (uint32_t i = 0; i < r->nev; i++)
+			t->owner[i] = resolve(alias, t->owner[i]);
+	free(nchild);
+	free(child);
+	free(alias);
+}
+
+uint32_t tt_tbtree_comm_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t gpu)
+{
+	uint32_t l = tt_launch_of(r, gpu);
+	if (l == TT_NONE)
+		return TT_NONE;
+	for (uint32_t a = t->owner[l]; a != TT_NONE; a = t->parent[a])
+		if (t->kind[a] == TT_TBN_COMM ||
+		    (t->kind[a] == TT_TBN_OP && tt_tb_is_comm_op_name(tt_ev_name(r, &r->ev[a]), NULL)))
+			return a;
+	return TT_NONE;
+}
+
+void tt_tbtree_free(struct tt_tbtree *t)
+{
+	free(t->kind);
+	free(t->parent);
+	free(t->owner);
+	free(t->order);
+	memset(t, 0, sizeof(*t));
+}

@@ -45,11 +45,12 @@ size_t tt_tb_gpu_blocks(const struct tt_rank *r, int which, const int8_t *ktype,
  * of r->strs.n + 1, freed by the caller. */
 int8_t *tt_tb_kernel_types(const struct tt_rank *r);
 
-/* The ProfilerStep#N windows of one rank (struct tt_step), by start; gpu:
- * merged blocks of all its GPU ops.  Returns the count; *out freed by the
- * caller. */
+/* The plugin's steps of one rank (struct tt_step; steps.h), by start: the
+ * kept steps first (*nkept of them), then the dropped tail steps; gpu:
+ * merged blocks of all its GPU ops (for gpu_busy_ns).  Returns the count
+ * (0 only without steps and without cpu_ops); *out freed by the caller. */
 size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu, size_t ngpu,
-			struct tt_step **out);
+			struct tt_step **out, size_t *nkept);
 
 /* A map from 64-bit keys to 32-bit values (open addressing, no removal). */
 struct tt_tb_u64map {
@@ -75,5 +76,69 @@ static inline uint32_t tt_tb_intern(struct tt_strtab *t, const char *s)
 		n++;
 	return tt_strtab_intern(t, s, n);
 }
+
+/* ---- the TensorBoard plugin's op tree (op_tree.py, node.py) ---- */
+
+/* What an event is in the plugin's tree. */
+enum tt_tbn {
+	TT_TBN_NONE = 0,  /* not a node (or dropped, or merged into its parent) */
+	TT_TBN_OP,        /* a plain cpu_op: a row of the operator view */
+	TT_TBN_OP_HIDDEN, /* a cpu_op the operator view leaves out: Optimizer.*,
+			   * DataParallel.forward, DistributedDataParallel.forward */
+	TT_TBN_STEP,      /* ProfilerStep#N */
+	TT_TBN_DATALOADER, /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
+	TT_TBN_OPTIMIZER, /* Optimizer.step... */
+	TT_TBN_COMM,      /* a user_annotation nccl:/gloo: collective (of the plugin's
+			   * five names each) */
+};
+
+/* The node kind of event e by its category and name (before the tree drops
+ * or merges anything). */
+enum tt_tbn tt_tbn_kind(const struct tt_rank *r, const struct tt_event *e);
+
+/* Is the name one of the plugin's collective ops ("nccl:all_reduce",
+ * "gloo:broadcast", ...: broadcast, reduce, all_reduce, all_gather,
+ * reduce_scatter)?  *gloo (optional) says which library. */
+bool tt_tb_is_comm_op_name(const char *name, bool *gloo);
+
+/* A runtime call (cuda_runtime, or another runtime category) */
+bool tt_tb_is_runtime(const struct tt_rank *r, const struct tt_event *e);
+
+/* The plugin's op tree of a rank's CPU threads: nodes by time (start
+ * ascending, longer first); a node partly overlapping the innermost open
+ * node is dropped; a cpu_op whose only child is a cpu_op of the same name
+ * absorbs it (the child's children and runtime calls become its own).
+ * Runtime calls and instants belong to the innermost node around them on
+ * their thread (the plugin links runtime calls by External id, which newer
+ * traces break: tracetop nests by time).  Arrays by event index. */
+struct tt_tbtree {
+	uint8_t *kind;     /* enum tt_tbn after drops and merges */
+	uint32_t *parent;  /* node -> parent node, TT_NONE: the thread's root */
+	uint32_t *owner;   /* other events on CPU threads -> innermost node, TT_NONE: root */
+	uint32_t *order;   /* the nodes, parents before children */
+	uint32_t norder;
+	uint32_t ndropped, nmerged;
+};
+
+void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
+
+/* Per-node figures of the tree (operators.c), arrays by event index: the
+ * time of a node's child nodes and of its own runtime calls; the GPU ops
+ * its own runtime calls launched (self) and those under it (total): time,
+ * count, tensor-core kernel time; tensor-core eligibility as the plugin
+ * decides it.  Free with tt_tb_node_stats_free. */
+struct tt_tb_nodestat {
+	int64_t *child, *runtime, *dself, *dtotal, *tcself, *tctotal;
+	uint64_t *gself, *gtotal;
+	uint8_t *tc_eligible;
+};
+void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t,
+		      struct tt_tb_nodestat *ns);
+void tt_tb_node_stats_free(struct tt_tb_nodestat *ns);
+
+/* The innermost collective op of the plugin's names around the runtime call
+ * that launched GPU op gpu (by the tree), or TT_NONE. */
+uint32_t tt_tbtree_comm_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t gpu);
+void tt_tbtree_free(struct tt_tbtree *t);
 
 #endif

@@ -18,76 +18,166 @@ static int step_cmp(const void *a, const void *b)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
-size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu,
-			    size_t ngpu, struct tt_step **out)
+struct rt {
+	int64_t ts, end;
+	uint32_t ev;
+};
+
+static int rt_cmp(const void *a, const void *b)
+{
+	const struct rt *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+static bool is_step_event(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return false;
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	if (k != TT_K_CPU_OP && k != TT_K_USER_ANNOT)
+		return false;
+	const char *nm = tt_ev_name(r, e);
+	return nm[0] == 'P' && tt_step_number(nm) >= 0;
+}
+
+size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu, size_t ngpu,
+			struct tt_step **out, size_t *nkept)
 {
 	size_t n = 0, cap = 0;
 	struct tt_step *s = NULL;
-	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
-		const struct tt_track *tr = &r->tracks[ti];
-		if (tr->kind != TT_TRACK_CPU)
-			continue;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			const struct tt_event *e = &r->ev[i];
-			if (!tt_tb_is_op(r, e))
-				continue;
-			const char *nm = tt_ev_name(r, e);
-			if (nm[0] != 'P')
-				continue;
-			int64_t num = tt_step_number(nm);
-			if (num < 0)
-				continue;
-			TT_GROW(s, cap, n + 1);
-			memset(&s[n], 0, sizeof(s[n]));
-			s[n].ri = ri;
-			s[n].rank = r->rank;
-			s[n].num = num;
-			s[n].ev = i;
-			s[n].cpu_ts = e->ts;
-			s[n].cpu_dur = e->dur;
-			s[n].t1 = tt_ev_end(e); /* the GPU end for now */
-			n++;
+	int64_t cpu0 = INT64_MAX, cpu1 = INT64_MIN;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		bool step = is_step_event(r, e);
+		if (step || (e->ph == 'X' && !(e->flags & TT_EF_MARKER) &&
+			     tt_ev_kind(r, e) == TT_K_CPU_OP)) {
+			cpu0 = TT_MIN(cpu0, e->ts);
+			cpu1 = TT_MAX(cpu1, tt_ev_end(e));
 		}
+		if (!step)
+			continue;
+		TT_GROW(s, cap, n + 1);
+		memset(&s[n], 0, sizeof(s[n]));
+		s[n].num = tt_step_number(tt_ev_name(r, e));
+		s[n].ev = i;
+		s[n].cpu_ts = e->ts;
+		s[n].cpu_dur = e->dur;
+		n++;
 	}
 	if (n > 1)
 		qsort(s, n, sizeof(*s), step_cmp);
-	/* the GPU work launched inside each step */
-	for (uint32_t l = 0; l < r->nlinks && n; l++) {
-		const struct tt_event *c = &r->ev[r->links[l].cpu];
-		const struct tt_event *g = &r->ev[r->links[l].gpu];
-		if (!tt_tb_is_gpu_op(r, g))
-			continue;
-		/* the last step starting at or before the call */
-		size_t lo = 0, hi = n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (s[mid].cpu_ts <= c->ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (!lo)
-			continue;
-		struct tt_step *st = &s[lo - 1];
-		if (c->ts < st->cpu_ts + st->cpu_dur && tt_ev_end(g) > st->t1)
-			st->t1 = tt_ev_end(g);
+	if (!n && cpu0 < cpu1) {
+		/* no ProfilerStep: one step over the CPU ops, as the plugin's "0" */
+		s = tt_calloc(1, sizeof(*s));
+		s[0].pseudo = true;
+		s[0].ev = TT_NONE;
+		s[0].cpu_ts = cpu0;
+		s[0].cpu_dur = cpu1 - cpu0;
+		n = 1;
 	}
-	int64_t prev = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
-		int64_t gend = s[i].t1;
-		s[i].t0 = TT_MAX(prev, s[i].cpu_ts);
-		s[i].t1 = TT_MAX(prev, TT_MAX(s[i].cpu_ts + s[i].cpu_dur, gend));
-		prev = s[i].t1;
-		s[i].gpu_busy_ns = tt_iv_inter(gpu, ngpu, s[i].t0, s[i].t1);
+		s[i].ri = ri;
+		s[i].rank = r->rank;
 	}
+	*nkept = n;
 	*out = s;
+	if (!n)
+		return 0;
+	/* the runtime calls by start, and the GPU ops each launched */
+	size_t nrt = 0, crt = 0;
+	struct rt *rt = NULL;
+	for (uint32_t i = 0; i < r->nev; i++)
+		if (tt_tb_is_runtime(r, &r->ev[i])) {
+			TT_GROW(rt, crt, nrt + 1);
+			rt[nrt++] = (struct rt){r->ev[i].ts, tt_ev_end(&r->ev[i]), i};
+		}
+	if (nrt > 1)
+		qsort(rt, nrt, sizeof(*rt), rt_cmp);
+	uint8_t *matched = tt_calloc((size_t)r->nev + 1, 1);
+	int64_t *dmin = tt_malloc(n * sizeof(*dmin)), *dmax = tt_malloc(n * sizeof(*dmax));
+	for (size_t k = 0; k < n; k++) {
+		dmin[k] = INT64_MAX;
+		dmax[k] = INT64_MIN;
+	}
+	bool any = false;
+	/* a runtime call counts for the step whose CPU span holds it wholly */
+	for (size_t k = 0, j = 0; k < n && j < nrt;) {
+		int64_t a = s[k].cpu_ts, b = s[k].cpu_ts + s[k].cpu_dur;
+		if (rt[j].ts < a) {
+			j++;
+		} else if (rt[j].end <= b) {
+			uint32_t lo, hi;
+			tt_links_of_cpu(r, rt[j].ev, &lo, &hi);
+			for (uint32_t l = lo; l < hi; l++) {
+				const struct tt_event *g = &r->ev[r->links[l].gpu];
+				if (!tt_tb_is_gpu_op(r, g))
+					continue;
+				dmin[k] = TT_MIN(dmin[k], g->ts);
+				dmax[k] = TT_MAX(dmax[k], tt_ev_end(g));
+				matched[r->links[l].gpu] = 1;
+				s[k].ngpu++;
+				any = true;
+			}
+			j++;
+		} else if (rt[j].ts < b) {
+			j++;
+		} else {
+			k++;
+		}
+	}
+	if (any) {
+		/* the first step starts after the GPU work launched before it */
+		int64_t prev = s[0].cpu_ts;
+		if (dmin[0] != INT64_MAX)
+			for (uint32_t i = 0; i < r->nev; i++) {
+				const struct tt_event *g = &r->ev[i];
+				if (!matched[i] && tt_tb_is_gpu_op(r, g) && tt_ev_end(g) < dmin[0])
+					prev = TT_MAX(prev, tt_ev_end(g));
+			}
+		for (size_t k = 0; k < n; k++) {
+			int64_t t0 = TT_MAX(prev, s[k].cpu_ts);
+			int64_t t1 = s[k].cpu_ts + s[k].cpu_dur;
+			t1 = TT_MAX(t1, dmax[k] != INT64_MIN ? dmax[k] : t0);
+			t1 = TT_MAX(t1, t0);
+			s[k].t0 = t0;
+			s[k].t1 = t1;
+			prev = t1;
+		}
+		/* tail steps whose GPU work the profiler may have missed */
+		if (n > 1) {
+			size_t last = n;
+			while (last > 0 && !s[last - 1].ngpu)
+				last--;
+			if (last > 0) {
+				size_t keep = last;
+				if (last > 1 && (double)s[last - 2].ngpu * 0.8 > (double)s[last - 1].ngpu)
+					keep = last - 1;
+				for (size_t k = keep; k < n; k++)
+					s[k].dropped = true;
+				*nkept = keep;
+			}
+		}
+	} else {
+		for (size_t k = 0; k < n; k++) {
+			s[k].t0 = s[k].cpu_ts;
+			s[k].t1 = s[k].cpu_ts + s[k].cpu_dur;
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		s[k].gpu_busy_ns = tt_iv_inter(gpu, ngpu, s[k].t0, s[k].t1);
+	free(matched);
+	free(dmin);
+	free(dmax);
+	free(rt);
 	return n;
 }
 
 struct steps_rank_out {
 	bool sel;
 	struct tt_step *s;
-	size_t n;
+	size_t n, nkept;
 };
 
 struct steps_ctx {
@@ -102,7 +192,7 @@ static void steps_rank(size_t ri, void *vctx)
 	struct tt_iv *gpu;
 	size_t ng = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, NULL, &gpu);
 	c->r[ri].sel = true;
-	c->r[ri].n = tt_tb_rank_steps(r, ri, gpu, ng, &c->r[ri].s);
+	c->r[ri].n = tt_tb_rank_steps(r, ri, gpu, ng, &c->r[ri].s, &c->r[ri].nkept);
 	free(gpu);
 }
 
@@ -125,29 +215,35 @@ void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct
 		sr->rank = m->ranks[ri]->rank;
 		sr->first = out->nsteps;
 		sr->n = c.r[ri].n;
+		sr->nkept = c.r[ri].nkept;
 		sr->first_num = sr->last_num = -1;
 		if (c.r[ri].n)
 			memcpy(&out->steps[out->nsteps], c.r[ri].s, c.r[ri].n * sizeof(*c.r[ri].s));
 		out->nsteps += c.r[ri].n;
 		free(c.r[ri].s);
-		if (!sr->n)
+		if (!sr->nkept)
 			continue;
+		sr->pseudo = out->steps[sr->first].pseudo;
+		sr->t0 = out->steps[sr->first].t0;
+		sr->t1 = out->steps[sr->first + sr->nkept - 1].t1;
 		sr->min_ns = INT64_MAX;
 		sr->max_ns = INT64_MIN;
-		for (size_t i = 0; i < sr->n; i++) {
+		for (size_t i = 0; i < sr->nkept; i++) {
 			const struct tt_step *st = &out->steps[sr->first + i];
 			int64_t dur = st->t1 - st->t0;
 			d[i] = (double)dur;
 			sr->sum_ns += dur;
 			sr->min_ns = TT_MIN(sr->min_ns, dur);
 			sr->max_ns = TT_MAX(sr->max_ns, dur);
+			if (st->pseudo)
+				continue;
 			if (sr->first_num < 0 || st->num < sr->first_num)
 				sr->first_num = st->num;
 			if (st->num > sr->last_num)
 				sr->last_num = st->num;
 		}
-		sr->mean_ns = sr->sum_ns / (int64_t)sr->n;
-		sr->median_ns = (int64_t)llround(tt_tb_median(d, sr->n));
+		sr->mean_ns = sr->sum_ns / (int64_t)sr->nkept;
+		sr->median_ns = (int64_t)llround(tt_tb_median(d, sr->nkept));
 	}
 	free(d);
 	free(c.r);

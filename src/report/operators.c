@@ -20,7 +20,6 @@ static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
 	static const struct tt_col base[] = {
 		{.name = "name", .type = TT_C_STR, .width = 50},
 		{.name = "input_dims", .title = "input dims", .type = TT_C_STR, .width = 40},
-		{.name = "type", .type = TT_C_STR},
 		{.name = "calls", .type = TT_C_INT},
 		{.name = "host_total(us)", .title = "host total", .type = TT_C_DUR},
 		{.name = "host_self(us)", .title = "host self", .type = TT_C_DUR},
@@ -28,6 +27,10 @@ static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
 		{.name = "device_self(us)", .title = "device self", .type = TT_C_DUR},
 		{.name = "gpu_ops_self", .title = "GPU ops", .type = TT_C_INT},
 		{.name = "gpu_ops_total", .type = TT_C_INT, .hidden_text = true},
+		{.name = "runtime(us)", .type = TT_C_DUR, .hidden_text = true},
+		{.name = "tc_eligible", .title = "TC", .type = TT_C_STR},
+		{.name = "tc_self_pctg", .type = TT_C_PCT, .prec = 1, .hidden_text = true},
+		{.name = "tc_total_pctg", .type = TT_C_PCT, .prec = 1, .hidden_text = true},
 		{.name = "ranks", .type = TT_C_INT},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		{.name = "event", .type = TT_C_INT, .hidden_text = true},
@@ -42,8 +45,7 @@ static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
 		tt_table_new(by_shapes ? "operators_by_shapes" : "operators", cols, nc);
 	tt_table_set_title(
 		t, by_shapes ? "Operators by name and input shapes (Input Dims)"
-			     : "Operators (cpu_op and user_annotation) by device self time, "
-			       "then host self time");
+			     : "Operators (plain cpu_ops) by device self time, then host self time");
 	size_t n = p->n, top = o->top > 0 ? (size_t)o->top : 40;
 	if (o->format == TT_FMT_TABLE && n > top)
 		n = top;
@@ -51,31 +53,48 @@ static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
 		const struct tt_op_row *w = &p->rows[i];
 		size_t k = tt_table_add_row(t);
 		tt_table_set_str(t, k, 0, w->name);
-		if (by_shapes && w->shapes)
-			tt_table_set_str(t, k, 1, w->shapes);
-		tt_table_set_str(t, k, 1 + s, w->annotation ? "user_annotation" : "cpu_op");
-		tt_table_set_int(t, k, 2 + s, (int64_t)w->calls);
-		tt_table_set_int(t, k, 3 + s, w->host_total);
-		tt_table_set_int(t, k, 4 + s, w->host_self);
-		tt_table_set_int(t, k, 5 + s, w->dev_total);
-		tt_table_set_int(t, k, 6 + s, w->dev_self);
-		tt_table_set_int(t, k, 7 + s, (int64_t)w->gpu_ops_self);
-		tt_table_set_int(t, k, 8 + s, (int64_t)w->gpu_ops_total);
-		tt_table_set_int(t, k, 9 + s, w->nranks);
-		tt_table_set_int(t, k, 10 + s, (int64_t)w->ri);
-		tt_table_set_int(t, k, 11 + s, w->ev);
+		if (by_shapes)
+			tt_table_set_str(t, k, 1, w->shapes ? w->shapes : "[]");
+		tt_table_set_int(t, k, 1 + s, (int64_t)w->calls);
+		tt_table_set_int(t, k, 2 + s, w->host_total);
+		tt_table_set_int(t, k, 3 + s, w->host_self);
+		tt_table_set_int(t, k, 4 + s, w->dev_total);
+		tt_table_set_int(t, k, 5 + s, w->dev_self);
+		tt_table_set_int(t, k, 6 + s, (int64_t)w->gpu_ops_self);
+		tt_table_set_int(t, k, 7 + s, (int64_t)w->gpu_ops_total);
+		tt_table_set_int(t, k, 8 + s, w->runtime_ns);
+		tt_table_set_str(t, k, 9 + s, w->tc_eligible ? "yes" : "no");
+		tt_table_set_num(t, k, 10 + s,
+				 w->dev_self > 0 ? 100.0 * (double)w->tc_self_ns / (double)w->dev_self
+						 : 0);
+		tt_table_set_num(t, k, 11 + s,
+				 w->dev_total > 0
+					 ? 100.0 * (double)w->tc_total_ns / (double)w->dev_total
+					 : 0);
+		tt_table_set_int(t, k, 12 + s, w->nranks);
+		tt_table_set_int(t, k, 13 + s, (int64_t)w->ri);
+		tt_table_set_int(t, k, 14 + s, w->ev);
 	}
 	if (n < p->n)
 		tt_table_add_note(t, "%zu of %zu operators shown (--top N; CSV and JSON list all)",
 				  n, p->n);
-	if (!by_shapes)
+	if (!by_shapes) {
 		tt_table_add_note(
-			t, "host self: the op's time minus its direct child ops (same "
-			   "thread); device self: GPU ops launched by its own runtime calls; "
-			   "totals include the children; ProfilerStep#N left out");
-	else if (!p->any_shapes)
+			t, "host self: the op's time minus its child ops and its own runtime "
+			   "calls; device self: GPU ops its own runtime calls launched; totals "
+			   "include the children; TC: tensor-core eligible (the plugin's rules)");
+		tt_table_add_note(t, "runtime calls belong to the innermost op around them (the "
+				     "plugin links them by External id, which newer traces break: it "
+				     "then shows no device time and counts runtime time as host self)");
+		if (p->ndropped)
+			tt_table_add_note(t,
+					  "%u ops left out: they partly overlap an op open on their "
+					  "thread (ranges on a thread must nest)",
+					  p->ndropped);
+	} else if (!p->any_shapes) {
 		tt_table_add_note(t, "no Input Dims recorded: use torch.profiler.profile("
 				     "record_shapes=True)");
+	}
 	if (!p->n)
 		tt_table_add_note(t, "no CPU operators in the ranks shown");
 	return t;

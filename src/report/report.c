@@ -48,6 +48,7 @@ SINGLE(idle)
 SINGLE(launch)
 SINGLE(counters)
 SINGLE(patterns)
+SINGLE(overview)
 SINGLE(utilization)
 SINGLE(distributed)
 SINGLE(operators)
@@ -80,6 +81,9 @@ static const struct {
 	{"counters", "queue length and memory bandwidth series and summaries", counters_b},
 	{"patterns", "frequent CUDA kernel sequences under an operator", patterns_b},
 	{"diff", "two traces: ops and kernels added, removed, changed", diff_b},
+	{"overview", "step time per step: kernel, memcpy, memset, communication, runtime, "
+		     "DataLoader, CPU exec, other (the TensorBoard plugin's Overview)",
+	 overview_b},
 	{"utilization", "GPU utilisation, estimated SM efficiency and occupancy per device",
 	 utilization_b},
 	{"distributed", "computation/communication/overlap per rank, collectives, stragglers",
@@ -97,7 +101,7 @@ static const struct {
 
 const char *const tt_report_names[] = {
 	"summary",  "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
-	"patterns", "diff",	"utilization", "distributed", "operators", "memory", "source",
+	"patterns", "diff",	"overview", "utilization", "distributed", "operators", "memory", "source",
 	"steps",    "advice",	"outliers",    "load",	   NULL};
 
 const char *tt_report_help(const char *name)

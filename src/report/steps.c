@@ -20,6 +20,7 @@ static struct tt_table *steps_rank_table(const struct tt_steps *s)
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "steps", .type = TT_C_INT},
+		{.name = "kept", .type = TT_C_INT},
 		{.name = "first_step", .title = "first", .type = TT_C_INT},
 		{.name = "last_step", .title = "last", .type = TT_C_INT},
 		{.name = "mean(us)", .title = "mean", .type = TT_C_DUR},
@@ -29,35 +30,52 @@ static struct tt_table *steps_rank_table(const struct tt_steps *s)
 		{.name = "bar",
 		 .title = "",
 		 .type = TT_C_BAR,
-		 .bar_of = 4,
+		 .bar_of = 5,
 		 .width = 20,
 		 .role = {TT_ROLE_BAR_CPU}},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 	};
 	struct tt_table *t = tt_table_new("step_ranges", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "ProfilerStep#N per rank: the steps recorded and their durations");
+	bool pseudo = false;
+	size_t dropped = 0;
 	for (size_t i = 0; i < s->nranks; i++) {
 		const struct tt_steps_rank *sr = &s->ranks[i];
 		size_t k = tt_table_add_row(t);
 		tt_table_set_int(t, k, 0, sr->rank);
-		tt_table_set_int(t, k, 1, (int64_t)sr->n);
-		tt_table_set_int(t, k, 9, (int64_t)sr->ri);
-		if (!sr->n)
+		tt_table_set_int(t, k, 1, sr->pseudo ? 0 : (int64_t)sr->n);
+		tt_table_set_int(t, k, 2, sr->pseudo ? 0 : (int64_t)sr->nkept);
+		tt_table_set_int(t, k, 10, (int64_t)sr->ri);
+		if (!sr->nkept)
 			continue;
-		tt_table_set_int(t, k, 2, sr->first_num);
-		tt_table_set_int(t, k, 3, sr->last_num);
-		tt_table_set_int(t, k, 4, sr->mean_ns);
-		tt_table_set_int(t, k, 5, sr->median_ns);
-		tt_table_set_int(t, k, 6, sr->min_ns);
-		tt_table_set_int(t, k, 7, sr->max_ns);
+		if (sr->first_num >= 0) {
+			tt_table_set_int(t, k, 3, sr->first_num);
+			tt_table_set_int(t, k, 4, sr->last_num);
+		}
+		tt_table_set_int(t, k, 5, sr->mean_ns);
+		tt_table_set_int(t, k, 6, sr->median_ns);
+		tt_table_set_int(t, k, 7, sr->min_ns);
+		tt_table_set_int(t, k, 8, sr->max_ns);
+		pseudo |= sr->pseudo;
+		dropped += sr->n - sr->nkept;
 	}
-	tt_table_add_note(t, "a step lasts from its CPU start to the end of its CPU span or of "
-			     "the last GPU op launched inside it, whichever is later (the "
-			     "TensorBoard plugin's steps; never before the previous step's end)");
-	if (!s->nsteps)
+	tt_table_add_note(t, "the TensorBoard plugin's steps: from the CPU start (the first "
+			     "step: after the GPU work launched before it) to the end of the CPU "
+			     "span or of the GPU ops launched inside it, whichever is later; "
+			     "never before the previous step's end");
+	if (dropped)
 		tt_table_add_note(t,
-				  "no ProfilerStep#N annotations: call prof.step() each iteration "
-				  "under torch.profiler.profile(schedule=...)");
+				  "kept: %zu tail steps left out (they launched no GPU op, or fewer "
+				  "than 80 %% of the previous step's: the profiler may have missed "
+				  "their GPU work), as the plugin does",
+				  dropped);
+	if (pseudo || !s->nsteps)
+		tt_table_add_note(t,
+				  "no ProfilerStep#N annotations%s: call prof.step() each iteration "
+				  "under torch.profiler.profile(schedule=...)",
+				  pseudo ? " (statistics over one step spanning the CPU operators, "
+					   "the plugin's step \"0\")"
+					 : "");
 	return t;
 }
 
@@ -78,14 +96,18 @@ static struct tt_table *steps_table(const struct tt_model *m, const struct tt_st
 		 .role = {TT_ROLE_BAR_CPU}},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+		{.name = "kept", .type = TT_C_STR},
 	};
 	struct tt_table *t = tt_table_new("steps", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Every step of every rank (start: since the rank's first event)");
 	for (size_t i = 0; i < s->nsteps; i++) {
 		const struct tt_step *st = &s->steps[i];
+		if (st->pseudo)
+			continue;
 		size_t k = tt_table_add_row(t);
 		tt_table_set_int(t, k, 0, st->rank);
 		tt_table_set_int(t, k, 1, st->num);
+		tt_table_set_str(t, k, 9, st->dropped ? "no (tail)" : "yes");
 		tt_table_set_int(t, k, 2, st->t0 - m->ranks[st->ri]->t0);
 		tt_table_set_int(t, k, 3, st->cpu_dur);
 		tt_table_set_int(t, k, 4, st->t1 - st->t0);
@@ -136,15 +158,17 @@ static struct tt_table *steps_across_table(const struct tt_steps *s, double *med
 	tt_table_set_title(t, "Each step number across ranks: the spread of its duration");
 	struct stepnum *v = tt_malloc((s->nsteps + 1) * sizeof(*v));
 	double *d = tt_malloc((s->nsteps + 1) * sizeof(*d));
+	size_t nv = 0;
 	for (size_t i = 0; i < s->nsteps; i++)
-		v[i] = (struct stepnum){s->steps[i].num, i};
-	if (s->nsteps > 1)
-		qsort(v, s->nsteps, sizeof(*v), stepnum_cmp);
-	for (size_t a = 0; a < s->nsteps;) {
+		if (!s->steps[i].pseudo && !s->steps[i].dropped)
+			v[nv++] = (struct stepnum){s->steps[i].num, i};
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), stepnum_cmp);
+	for (size_t a = 0; a < nv;) {
 		size_t b = a;
 		int64_t mn = INT64_MAX, mx = INT64_MIN;
 		size_t slow = v[a].i;
-		while (b < s->nsteps && v[b].num == v[a].num) {
+		while (b < nv && v[b].num == v[a].num) {
 			const struct tt_step *st = &s->steps[v[b].i];
 			int64_t dur = st->t1 - st->t0;
 			d[b - a] = (double)dur;
@@ -201,11 +225,13 @@ static struct tt_table *slowest_table(const struct tt_steps *s, const double *me
 	tt_table_set_title(t, "The slowest steps across ranks, against the median of the same "
 			      "step number over the ranks");
 	struct slow *v = tt_malloc((s->nsteps + 1) * sizeof(*v));
+	size_t nv = 0;
 	for (size_t i = 0; i < s->nsteps; i++)
-		v[i] = (struct slow){s->steps[i].t1 - s->steps[i].t0, i};
-	if (s->nsteps > 1)
-		qsort(v, s->nsteps, sizeof(*v), slow_cmp);
-	size_t n = TT_MIN(s->nsteps, (size_t)top);
+		if (!s->steps[i].pseudo && !s->steps[i].dropped)
+			v[nv++] = (struct slow){s->steps[i].t1 - s->steps[i].t0, i};
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), slow_cmp);
+	size_t n = TT_MIN(nv, (size_t)top);
 	for (size_t j = 0; j < n; j++) {
 		const struct tt_step *st = &s->steps[v[j].i];
 		size_t k = tt_table_add_row(t);

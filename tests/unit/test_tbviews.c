@@ -13,80 +13,7 @@
 #include "tracetop/report.h"
 #include "tracetop/tbviews.h"
 
-#define US 1000 /* ns */
-
-static const struct tt_aopts all = {0};
-
-static struct tt_model *loadn(const char *const *text, size_t n)
-{
-	const char *names[8];
-	const void *data[8];
-	size_t lens[8];
-	static const char *const files[8] = {"rank0.json", "rank1.json", "rank2.json",
-					     "rank3.json", "rank4.json", "rank5.json",
-					     "rank6.json", "rank7.json"};
-	for (size_t i = 0; i < n; i++) {
-		names[i] = files[i];
-		data[i] = text[i];
-		lens[i] = strlen(text[i]);
-	}
-	struct tt_model *m = NULL;
-	int rc = tt_model_load_mem(&m, names, data, lens, n, NULL);
-	ck_assert_msg(rc == 0, "load failed: %s", m && m->nfailures ? m->failures[0].err.msg : "?");
-	ck_assert_uint_eq(m->nranks, n);
-	return m;
-}
-
-static struct tt_model *load1(const char *text)
-{
-	return loadn(&text, 1);
-}
-
-static uint32_t find(const struct tt_rank *r, const char *name)
-{
-	for (uint32_t i = 0; i < r->nev; i++)
-		if (strcmp(tt_ev_name(r, &r->ev[i]), name) == 0)
-			return i;
-	ck_abort_msg("no event %s", name);
-	return 0;
-}
-
-#define OP(name, tid, ts, dur)                                                               \
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid       \
-	",\"ts\":" #ts ",\"dur\":" #dur "}"
-#define OPA(name, tid, ts, dur, args)                                                        \
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid       \
-	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{" args "}}"
-#define ANNOT(name, tid, ts, dur)                                                            \
-	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #tid \
-	",\"ts\":" #ts ",\"dur\":" #dur "}"
-#define PY(name, tid, ts, dur)                                                               \
-	"{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"" name "\",\"pid\":1,\"tid\":"   \
-	#tid ",\"ts\":" #ts ",\"dur\":" #dur "}"
-#define LAUNCH(tid, ts, dur, corr)                                                           \
-	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"      \
-	"\"tid\":" #tid ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr "}}"
-/* a kernel on GPU 0 with extra args */
-#define KERNELA(name, ts, dur, stream, corr, args)                                           \
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":" #stream     \
-	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":" #stream            \
-	",\"correlation\":" #corr args "}}"
-#define KERNEL(name, ts, dur, stream, corr) KERNELA(name, ts, dur, stream, corr, "")
-#define MEMCPY(ts, dur, stream)                                                              \
-	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\","    \
-	"\"pid\":0,\"tid\":" #stream ",\"ts\":" #ts ",\"dur\":" #dur                            \
-	",\"args\":{\"device\":0,\"stream\":" #stream ",\"bytes\":1024}}"
-#define MEM(ts, bytes, total, reserved, addr, dev)                                           \
-	"{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\","       \
-	"\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"args\":{\"Bytes\":" #bytes                         \
-	",\"Total Allocated\":" #total ",\"Total Reserved\":" #reserved ",\"Addr\":" #addr      \
-	",\"Device Id\":" #dev "}}"
-#define HEADR(rank) "{\"distributedInfo\": {\"rank\": " #rank "}, "
-#define HEAD HEADR(0) "\"traceEvents\": ["
-#define TAIL "]}"
-#define DEVPROPS                                                                             \
-	"\"deviceProperties\": [{\"id\": 0, \"name\": \"A100\", \"totalGlobalMem\": 10000, "     \
-	"\"numSms\": 108}], "
+#include "tbfix.h"
 
 /* ---- small pieces ---- */
 
@@ -245,10 +172,13 @@ END_TEST
  *       launch 460 corr 3    -> bias  720-730 (10)
  *     aten::linear         600-700    Input Dims [[4,5]]
  *       launch 610 corr 4    -> gemm  800-900 (100)
- * linear: 2 calls, host total 400 + 100 = 500; self (400 - 20 - 300) + 100
- *   = 180; device self bias + gemm = 110; total 10 + 120 + 100 = 230
- * addmm: host 300, self 200; device self 100, total 120
- * inner: host 100, self 100; device 20, 20.   t: 20, 20, 0, 0 */
+ * Host self subtracts the child ops and the op's own runtime calls (5 µs
+ * each), as the plugin does:
+ * linear: 2 calls, host total 400 + 100 = 500; self (400 - 20 - 300 - 5)
+ *   + (100 - 5) = 170; device self bias + gemm = 110; total 10 + 120 + 100
+ *   = 230
+ * addmm: host 300, self 300 - 100 - 5 = 195; device self 100, total 120
+ * inner: host 100, self 95; device 20, 20.   t: 20, 20, 0, 0 */
 static const char ops_trace[] =
 	HEAD ANNOT("ProfilerStep#1", 1, 0, 1000) ","
 	OPA("aten::linear", 1, 100, 400, "\"Input Dims\":[[2,3]],\"Input type\":[\"float\"]") ","
@@ -282,20 +212,20 @@ START_TEST(operators_self_and_total)
 	const struct tt_op_row *w = op_row(&p, "aten::linear");
 	ck_assert_uint_eq(w->calls, 2);
 	ck_assert_int_eq(w->host_total, 500 * US);
-	ck_assert_int_eq(w->host_self, 180 * US);
+	ck_assert_int_eq(w->host_self, 170 * US);
+	ck_assert_int_eq(w->runtime_ns, 10 * US);
 	ck_assert_int_eq(w->dev_self, 110 * US);
 	ck_assert_int_eq(w->dev_total, 230 * US);
 	ck_assert_uint_eq(w->gpu_ops_self, 2);
 	ck_assert_uint_eq(w->gpu_ops_total, 4);
-	ck_assert(!w->annotation);
 	ck_assert_uint_eq(w->ev, find(m->ranks[0], "aten::linear")); /* the longer one */
 	w = op_row(&p, "aten::addmm");
 	ck_assert_int_eq(w->host_total, 300 * US);
-	ck_assert_int_eq(w->host_self, 200 * US);
+	ck_assert_int_eq(w->host_self, 195 * US);
 	ck_assert_int_eq(w->dev_self, 100 * US);
 	ck_assert_int_eq(w->dev_total, 120 * US);
 	w = op_row(&p, "aten::inner");
-	ck_assert_int_eq(w->host_self, 100 * US);
+	ck_assert_int_eq(w->host_self, 95 * US);
 	ck_assert_int_eq(w->dev_total, 20 * US);
 	w = op_row(&p, "aten::t");
 	ck_assert_int_eq(w->host_self, 20 * US);
@@ -312,7 +242,7 @@ START_TEST(operators_self_and_total)
 			continue;
 		ck_assert_uint_eq(p.rows[i].calls, 1);
 		if (strcmp(p.rows[i].shapes, "[[2,3]]") == 0) {
-			ck_assert_int_eq(p.rows[i].host_self, 80 * US);
+			ck_assert_int_eq(p.rows[i].host_self, 75 * US);
 			ck_assert_int_eq(p.rows[i].dev_total, 130 * US);
 			seen |= 1;
 		} else {
@@ -443,7 +373,9 @@ END_TEST
 
 /* ProfilerStep#7 0-1000 launches (at 900) a kernel running 1100-1300;
  * ProfilerStep#8 1000-1500.  Windows: step 7 [0, 1300): 1300 µs; step 8
- * [max(1300, 1000), max(1300, 1500)) = [1300, 1500): 200 µs. */
+ * [max(1300, 1000), max(1300, 1500)) = [1300, 1500): 200 µs.  Step 8
+ * launched no GPU op: the plugin drops it (a tail step), so the rank's
+ * statistics are step 7's. */
 static const char steps_trace[] =
 	HEAD ANNOT("ProfilerStep#7", 1, 0, 1000) "," ANNOT("ProfilerStep#8", 1, 1000, 500) ","
 	LAUNCH(1, 900, 5, 1) "," KERNEL("k", 1100, 200, 7, 1) TAIL;
@@ -463,13 +395,18 @@ START_TEST(steps_windows)
 	ck_assert_int_eq(s.steps[1].t0, s.steps[0].t1);
 	ck_assert_int_eq(s.steps[1].t1 - s.steps[1].t0, 200 * US);
 	ck_assert_int_eq(s.steps[1].gpu_busy_ns, 0);
+	ck_assert(!s.steps[0].dropped);
+	ck_assert(s.steps[1].dropped);
 	const struct tt_steps_rank *sr = &s.ranks[0];
+	ck_assert_uint_eq(sr->nkept, 1);
 	ck_assert_int_eq(sr->first_num, 7);
-	ck_assert_int_eq(sr->last_num, 8);
+	ck_assert_int_eq(sr->last_num, 7);
 	ck_assert_int_eq(sr->max_ns, 1300 * US);
-	ck_assert_int_eq(sr->min_ns, 200 * US);
-	ck_assert_int_eq(sr->mean_ns, 750 * US);
-	ck_assert_int_eq(sr->median_ns, 750 * US);
+	ck_assert_int_eq(sr->min_ns, 1300 * US);
+	ck_assert_int_eq(sr->mean_ns, 1300 * US);
+	ck_assert_int_eq(sr->median_ns, 1300 * US);
+	ck_assert_int_eq(sr->t0, 0);
+	ck_assert_int_eq(sr->t1, 1300 * US);
 	tt_steps_free(&s);
 	tt_model_free(m);
 }

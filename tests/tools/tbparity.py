@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""Parity of tracetop's TensorBoard views with the plugin's own numbers.
+
+  tbparity.py VIEW TRACE_DIR REF_DIR TRACETOP
+
+VIEW is overview, gpu, kernels, operators, distributed or advice.  REF_DIR
+is ../shared/reference-tb/<set> (its rebased/ sub-folder is used when the
+trace has fractional-µs timestamps: the plugin's float64 µs then lose the
+ns).  tracetop's CSV tables are compared with the plugin's CSV files:
+times within 1 µs or 0.1 %, percentages within 0.1 point, counts and bytes
+exact.  Where the plugin is wrong (../shared/docs/tbviews.md), the check
+asserts tracetop's value by another route and names the plugin's bug.
+
+Prints one summary line (rows and values matched, plugin bugs named) and
+the first differences; exits 0 when everything matched, 1 otherwise.
+"""
+import csv
+import io
+import math
+import os
+import subprocess
+import sys
+
+TIME_ABS, TIME_REL, PCT_ABS = 1.0, 1e-3, 0.1
+
+
+class Check:
+    def __init__(self, label):
+        self.label = label
+        self.rows = 0
+        self.values = 0
+        self.bad = []
+        self.bugs = {}
+
+    def time(self, what, ours, ref):
+        self.values += 1
+        if ours is None or ref is None or abs(ours - ref) > max(TIME_ABS, TIME_REL * abs(ref)):
+            self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
+
+    def pct(self, what, ours, ref):
+        self.values += 1
+        if ours is None or ref is None or abs(ours - ref) > PCT_ABS:
+            self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
+
+    def exact(self, what, ours, ref):
+        self.values += 1
+        if ours != ref:
+            self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
+
+    def bug(self, name, n=1):
+        self.bugs[name] = self.bugs.get(name, 0) + n
+
+    def done(self):
+        line = "%s: %d rows, %d values matched" % (self.label, self.rows, self.values - len(self.bad))
+        if self.bad:
+            line += ", %d differ" % len(self.bad)
+        if self.bugs:
+            line += "; plugin bugs: " + "; ".join("%s (%d values)" % kv for kv in sorted(self.bugs.items()))
+        print(line)
+        for b in self.bad[:15]:
+            print("  " + b)
+        return 1 if self.bad else 0
+
+
+def num(s):
+    if s is None or s == "" or s == "-":
+        return None
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+class Ctx:
+    def __init__(self, trace, ref, tracetop):
+        self.trace, self.tracetop = trace, tracetop
+        self.ref_top = ref
+        workers = read_csv(os.path.join(ref, "workers.csv"))
+        self.rebased = any(w.get("fractional_ts") == "1" for w in workers) and \
+            os.path.isdir(os.path.join(ref, "rebased"))
+        self.ref = os.path.join(ref, "rebased") if self.rebased else ref
+        # worker name -> tracetop rank number
+        self.rank = {}
+        for w in workers:
+            r = w.get("distributed_rank", "")
+            self.rank[w["worker"]] = int(r) if r not in ("", None) else 0
+
+    def refcsv(self, name):
+        return read_csv(os.path.join(self.ref, name))
+
+    def ours(self, report, table):
+        out = subprocess.run([self.tracetop, "report", report, "-q", "-f", "csv", "--table", table,
+                              self.trace], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             check=True).stdout.decode("utf-8")
+        return list(csv.DictReader(io.StringIO(out)))
+
+
+def us(row, col):
+    return num(row.get(col))
+
+
+# ---- overview ----
+
+def comm_kernels_unlinked(ctx):
+    """The plugin links communication kernels to nccl: ops by External id; on
+    traces where none link, its Kernel holds them.  The reference's
+    derived_*_by_kernel_name columns give the kernel time without them."""
+    for r in ctx.refcsv("dist_overlap.csv"):
+        a = (num(r["computation_us"]) or 0) + (num(r["overlapping_us"]) or 0)
+        b = (num(r["derived_computation_by_kernel_name_us"]) or 0) + \
+            (num(r["derived_overlapping_by_kernel_name_us"]) or 0)
+        if r["step"] != "all" and abs(a - b) > TIME_ABS and b > 0:
+            return True
+    return False
+
+
+def check_overview(ctx):
+    c = Check("overview")
+    ours = {}
+    for r in ctx.ours("overview", "step_time_breakdown"):
+        step = "0" if r["step"] == "(all)" else r["step"]
+        ours[(int(r["rank"]), step)] = r
+    unlinked = comm_kernels_unlinked(ctx)
+    derived = {}
+    for r in ctx.refcsv("dist_overlap.csv"):
+        derived[(ctx.rank[r["worker"]], r["step"])] = r
+    refs = ctx.refcsv("overview_steps.csv")
+    c.exact("steps", len(ours), len(refs))
+    first = {}
+    for ref in refs:
+        key = (ctx.rank[ref["worker"]], ref["step"])
+        o = ours.get(key)
+        if o is None:
+            c.bad.append("step %r missing" % (key,))
+            continue
+        c.rows += 1
+        w = "rank %d step %s" % key
+        c.time(w + " total", us(o, "step_time(us)"), num(ref["total_us"]))
+        # the window against the CPU span: the first-step rule, the GPU end
+        if ref["cpu_start_us"]:
+            c.time(w + " start - cpu start", us(o, "start(us)") - us(o, "cpu_start(us)"),
+                   num(ref["start_us"]) - num(ref["cpu_start_us"]))
+            c.time(w + " cpu span", us(o, "cpu_duration(us)"),
+                   num(ref["cpu_end_us"]) - num(ref["cpu_start_us"]))
+        if key[0] in first:
+            c.time(w + " start after the first", us(o, "start(us)") - first[key[0]][0],
+                   num(ref["start_us"]) - first[key[0]][1])
+        else:
+            first[key[0]] = (us(o, "start(us)"), num(ref["start_us"]))
+        for col in ("runtime", "dataloader", "cpu_exec", "other"):
+            c.time(w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
+        gpu = ("kernel", "memcpy", "memset", "communication")
+        if not unlinked:
+            for col in gpu:
+                c.time(w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
+        else:
+            # Kernel without the communication kernels: the reference's
+            # kernel time by kernel name; the four GPU-side columns together
+            # cover the same time as the plugin's
+            d = derived.get(key)
+            c.time(w + " kernel (without communication kernels)", us(o, "kernel(us)"),
+                   num(d["derived_computation_by_kernel_name_us"]) +
+                   num(d["derived_overlapping_by_kernel_name_us"]))
+            c.time(w + " kernel+memcpy+memset+communication",
+                   sum(us(o, x + "(us)") for x in gpu), sum(num(ref[x + "_us"]) for x in gpu))
+            c.bug("communication kernels not linked to nccl: ops counted as Kernel", 2)
+    # averages
+    avg = {int(r["rank"]): r for r in ctx.ours("overview", "step_time_average")}
+    for ref in ctx.refcsv("overview_avg.csv"):
+        rank = ctx.rank[ref["worker"]]
+        o = avg.get(rank)
+        if o is None:
+            c.bad.append("average of rank %d missing" % rank)
+            continue
+        c.rows += 1
+        c.exact("rank %d steps" % rank, int(o["steps"]), int(ref["steps"]))
+        c.time("rank %d mean step" % rank, us(o, "step_time(us)"), num(ref["total_us"]))
+        cols = ("runtime", "dataloader", "cpu_exec", "other")
+        if not unlinked:
+            cols += ("kernel", "memcpy", "memset", "communication")
+        for col in cols:
+            c.time("rank %d mean %s" % (rank, col), us(o, col + "(us)"), num(ref[col + "_us"]))
+    return c.done()
+
+
+# ---- operators ----
+
+def load_trace_events(path):
+    import glob
+    import gzip
+    import json
+    files = sorted(glob.glob(os.path.join(path, "*.json*"))) if os.path.isdir(path) else [path]
+    out = []
+    for f in files:
+        op = gzip.open if f.endswith(".gz") else open
+        with op(f, "rt", encoding="utf-8") as fh:
+            doc = json.load(fh)
+        rank = (doc.get("distributedInfo") or {}).get("rank", 0) if isinstance(doc, dict) else 0
+        out.append((rank, doc["traceEvents"] if isinstance(doc, dict) else doc))
+    return out
+
+
+COMM = {p + n for p in ("nccl:", "gloo:") for n in
+        ("broadcast", "reduce", "all_reduce", "all_gather", "reduce_scatter")}
+
+
+def node_kind(e):
+    """The plugin's node kinds (node.py create_operator_node)."""
+    cat, name = e.get("cat", ""), e.get("name", "")
+    if cat not in ("cpu_op", "user_annotation"):
+        return None
+    if name.startswith("ProfilerStep#"):
+        return "step"
+    if (name.startswith("enumerate(DataLoader)#") and name.endswith(".__next__")) or \
+            name.startswith("enumerate(DataPipe)#"):
+        return "dataloader"
+    if name.startswith("Optimizer.step"):
+        return "optimizer"
+    if cat == "user_annotation":
+        return "comm" if name in COMM else None
+    if name.startswith("Optimizer.") or name in ("DataParallel.forward",
+                                                   "DistributedDataParallel.forward"):
+        return "hidden"
+    return "op"
+
+
+def tree_ops(events):
+    """An independent reading of the plugin's op tree with runtime calls
+    nested by time (not by External id): per plain cpu_op name and per
+    (name, Input Dims), [calls, host total, host self, device total,
+    device self, runtime] in µs as the trace writes them."""
+    from collections import defaultdict
+    gpu = defaultdict(float)  # correlation -> GPU op time
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
+            corr = (e.get("args") or {}).get("correlation")
+            if corr is not None:
+                gpu[corr] += e["dur"]
+    by_tid = defaultdict(list)
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        k = node_kind(e)
+        if k is not None:
+            by_tid[(e.get("pid"), e.get("tid"))].append((e["ts"], -(e["ts"] + e["dur"]), 0, k, e))
+        elif e.get("cat") in ("cuda_runtime", "runtime"):
+            by_tid[(e.get("pid"), e.get("tid"))].append((e["ts"], -(e["ts"] + e["dur"]), 1, "rt", e))
+    rows, rows_in = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0.0]), None
+    rows_in = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    for items in by_tid.values():
+        items.sort(key=lambda x: (x[0], x[1], x[2]))
+        nodes = []  # dicts: e, kind, children, rts
+        stack = []
+        for ts, negend, isrt, kind, e in items:
+            end = -negend
+            while stack and stack[-1]["end"] <= ts:
+                stack.pop()
+            if isrt:
+                # a collective's user annotation is no caller: the op around it is
+                owner = next((n for n in reversed(stack) if n["kind"] != "comm"), None)
+                if owner:
+                    owner["rts"].append(e)
+                continue
+            if stack and end > stack[-1]["end"]:
+                continue  # partly overlapping: dropped
+            n = {"e": e, "kind": kind, "end": end, "children": [], "rts": [], "merged": False}
+            if stack:
+                stack[-1]["children"].append(n)
+            nodes.append(n)
+            stack.append(n)
+
+        def is_operator(n):
+            return n["kind"] != "step" and n["e"].get("cat") == "cpu_op"
+        for n in nodes:
+            if n["merged"] or not is_operator(n):
+                continue
+            while len(n["children"]) == 1:
+                c = n["children"][0]
+                if c["e"]["name"] != n["e"]["name"] or not is_operator(c):
+                    break
+                c["merged"] = True
+                n["children"] = c["children"]
+                n["rts"] = n["rts"] + c["rts"]
+
+        def dev(n):
+            if "dt" in n:
+                return n["dt"]
+            n["ds"] = sum(gpu.get((r.get("args") or {}).get("correlation"), 0.0) for r in n["rts"])
+            n["dt"] = n["ds"] + sum(dev(c) for c in n["children"])
+            return n["dt"]
+        for n in nodes:
+            if n["merged"] or n["kind"] != "op":
+                continue
+            e = n["e"]
+            rt = sum(r["dur"] for r in n["rts"])
+            self_ = e["dur"] - sum(c["e"]["dur"] for c in n["children"]) - rt
+            dt = dev(n)
+            dims = (e.get("args") or {}).get("Input Dims", [])
+            for key, tab in ((e["name"], rows), ((e["name"], str(dims).replace(" ", "")), rows_in)):
+                r = tab[key]
+                r[0] += 1
+                r[1] += e["dur"]
+                r[2] += self_
+                r[3] += dt
+                r[4] += n["ds"]
+                r[5] += rt
+    return rows, rows_in
+
+
+def check_operators(ctx):
+    c = Check("operators")
+    workers = read_csv(os.path.join(ctx.ref_top, "workers.csv"))
+    linked = {w["worker"]: int(w["derived_rt_extid_no_op"] or 0) == 0 and
+              int(w["derived_rt_extid_op_elsewhere"] or 0) == 0 for w in workers}
+    traces = {}
+    for rank, ev in load_trace_events(ctx.trace):
+        traces[rank] = ev
+    for table, refname, keyf in (("operators", "operators.csv", lambda r: r["name"]),
+                                 ("operators_by_shapes", "operators_by_input.csv",
+                                  lambda r: (r["name"], r["input_shape"].replace(" ", "")))):
+        refs = ctx.refcsv(refname)
+        for worker, rank in sorted(ctx.rank.items()):
+            wrefs = [r for r in refs if r["worker"] == worker]
+            out = subprocess.run([ctx.tracetop, "report", "operators", "-q", "-f", "csv", "--table",
+                                  table, "--ranks", str(rank), ctx.trace], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, check=True).stdout.decode("utf-8")
+            ours = {}
+            for r in csv.DictReader(io.StringIO(out)):
+                k = r["name"] if table == "operators" else (r["name"], r["input_dims"])
+                ours[k] = r
+            c.exact("rank %d %s rows" % (rank, table), len(ours), len(wrefs))
+            indep = tree_ops(traces.get(rank, []))[0 if table == "operators" else 1] \
+                if not linked.get(worker, True) else None
+            for ref in wrefs:
+                k = keyf(ref)
+                o = ours.get(k)
+                w = "rank %d %s %r" % (rank, table, k)
+                if o is None:
+                    c.bad.append(w + " missing")
+                    continue
+                c.rows += 1
+                c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
+                c.time(w + " host total", us(o, "host_total(us)"), num(ref["host_total_us"]))
+                if linked.get(worker, True):
+                    c.time(w + " host self", us(o, "host_self(us)"), num(ref["host_self_us"]))
+                    c.time(w + " device total", us(o, "device_total(us)"),
+                           num(ref["device_total_us"]))
+                    c.time(w + " device self", us(o, "device_self(us)"),
+                           num(ref["device_self_us"]))
+                    c.exact(w + " tensor-core eligible", o["tc_eligible"] == "yes",
+                            ref["tc_eligible"] == "1")
+                    c.pct(w + " tc self %", num(o["tc_self_pctg"]),
+                          100 * num(ref["tc_self_pct"]) if num(ref["tc_self_pct"]) <= 1 else num(ref["tc_self_pct"]))
+                    continue
+                # The plugin links runtime calls to ops by External id; here
+                # none link, so it counts runtime time as host self and shows
+                # no device time.  Its host self is ours plus our runtime;
+                # our device times match an independent nesting by time.
+                c.time(w + " host self + runtime calls", us(o, "host_self(us)") + us(o, "runtime(us)"),
+                       num(ref["host_self_us"]))
+                ind = indep.get(k)
+                if ind is None:
+                    c.bad.append(w + " missing from the independent tree")
+                    continue
+                c.time(w + " host self (nested runtime calls)", us(o, "host_self(us)"), ind[2])
+                c.time(w + " device total (nested)", us(o, "device_total(us)"), ind[3])
+                c.time(w + " device self (nested)", us(o, "device_self(us)"), ind[4])
+                if ind[5] or ind[3]:
+                    c.bug("runtime calls not linked to ops by External id: no device time, "
+                          "runtime time counted as host self", 3)
+    return c.done()
+
+
+VIEWS = {"overview": check_overview, "operators": check_operators}
+
+
+def main():
+    if len(sys.argv) != 5 or sys.argv[1] not in VIEWS:
+        sys.exit(__doc__)
+    view, trace, ref, tracetop = sys.argv[1:]
+    ctx = Ctx(trace, ref, tracetop)
+    sys.exit(VIEWS[view](ctx))
+
+
+if __name__ == "__main__":
+    main()

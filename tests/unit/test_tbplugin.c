@@ -1,0 +1,196 @@
+/* analysis room: the TensorBoard plugin's definitions (steps, Overview step
+ * breakdown, the op tree) on tiny hand-made traces.  Every expected number
+ * is worked out by hand in the comment above it (µs in the traces, ns in
+ * the model). */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/report.h"
+#include "tracetop/tbviews.h"
+#include "tbfix.h"
+
+/* ---- steps: the plugin's rules ---- */
+
+/* A memcpy (corr 9, launched at 5, before any step) runs 10-120; step #1
+ * (CPU 100-200) launches at 110 a kernel running 150-300.  The memcpy is no
+ * step's and ends before step #1's first GPU op (150), so step #1 starts at
+ * its end, 120 (not at its CPU start, 100), and ends at max(200, 300) =
+ * 300.  Step #2 (300-400) launches 5 kernels (the last ends at 405): [300,
+ * 405).  Step #3 (400-500) launches 3, fewer than 80 % of 5: dropped, and
+ * step #4 (500-600) launches none: dropped too. */
+static const char first_step_trace[] =
+	HEAD ANNOT("ProfilerStep#1", 1, 100, 100) "," ANNOT("ProfilerStep#2", 1, 300, 100) ","
+	ANNOT("ProfilerStep#3", 1, 400, 100) "," ANNOT("ProfilerStep#4", 1, 500, 100) ","
+	LAUNCH(1, 5, 2, 9) "," MEMCPYC(10, 110, 7, 9) ","
+	LAUNCH(1, 110, 5, 1) "," KERNEL("k1", 150, 150, 7, 1) ","
+	LAUNCH(1, 310, 2, 2) "," LAUNCH(1, 320, 2, 3) "," LAUNCH(1, 330, 2, 4) ","
+	LAUNCH(1, 340, 2, 5) "," LAUNCH(1, 350, 2, 6) ","
+	KERNEL("k2", 360, 5, 7, 2) "," KERNEL("k2", 370, 5, 7, 3) "," KERNEL("k2", 380, 5, 7, 4) ","
+	KERNEL("k2", 390, 5, 7, 5) "," KERNEL("k2", 400, 5, 7, 6) ","
+	LAUNCH(1, 410, 2, 20) "," LAUNCH(1, 420, 2, 21) "," LAUNCH(1, 430, 2, 22) ","
+	KERNEL("k3", 440, 5, 7, 20) "," KERNEL("k3", 450, 5, 7, 21) ","
+	KERNEL("k3", 460, 5, 7, 22) TAIL;
+
+START_TEST(steps_first_start_and_tail)
+{
+	struct tt_model *m = load1(first_step_trace);
+	struct tt_steps s;
+	tt_steps_compute(m, &all, &s);
+	ck_assert_uint_eq(s.nsteps, 4);
+	const struct tt_steps_rank *sr = &s.ranks[0];
+	ck_assert_uint_eq(sr->nkept, 2);
+	ck_assert_int_eq(s.steps[0].t0, 120 * US);
+	ck_assert_int_eq(s.steps[0].t1, 300 * US);
+	ck_assert_uint_eq(s.steps[0].ngpu, 1);
+	ck_assert_int_eq(s.steps[1].t0, 300 * US);
+	ck_assert_int_eq(s.steps[1].t1, 405 * US);
+	ck_assert_uint_eq(s.steps[1].ngpu, 5);
+	ck_assert_uint_eq(s.steps[2].ngpu, 3);
+	ck_assert(s.steps[2].dropped);
+	ck_assert(s.steps[3].dropped);
+	ck_assert_int_eq(sr->t0, 120 * US);
+	ck_assert_int_eq(sr->t1, 405 * US);
+	ck_assert_int_eq(sr->last_num, 2);
+	tt_steps_free(&s);
+	tt_model_free(m);
+}
+END_TEST
+
+/* No ProfilerStep: one pseudo-step over the cpu_ops (50-350; the
+ * user_annotation at 0-400 does not count), extended to the end of the GPU
+ * op its runtime call launched (kernel 300-380): [50, 380). */
+static const char pseudo_trace[] =
+	HEAD ANNOT("## forward ##", 1, 0, 400) "," OP("aten::mm", 1, 50, 100) ","
+	OP("aten::add", 1, 250, 100) "," LAUNCH(1, 260, 5, 1) ","
+	KERNEL("k", 300, 80, 7, 1) TAIL;
+
+START_TEST(steps_pseudo)
+{
+	struct tt_model *m = load1(pseudo_trace);
+	struct tt_steps s;
+	tt_steps_compute(m, &all, &s);
+	ck_assert_uint_eq(s.nsteps, 1);
+	ck_assert(s.steps[0].pseudo);
+	ck_assert(s.ranks[0].pseudo);
+	ck_assert_int_eq(s.steps[0].t0, 50 * US);
+	ck_assert_int_eq(s.steps[0].t1, 380 * US);
+	ck_assert_int_eq(s.ranks[0].first_num, -1);
+	tt_steps_free(&s);
+	tt_model_free(m);
+}
+END_TEST
+
+/* ---- Overview step-time breakdown ---- */
+
+/* One step 0-1000 (CPU span; no GPU op runs past it).  Kernel gemm 100-300;
+ * memcpy 250-400 (corr 3); memset 380-450; an NCCL kernel 600-700 (by
+ * name: communication); nccl:all_reduce (user_annotation) 550-650; runtime
+ * calls 20-30 and 40-45 and 560-565; DataLoader 700-800; aten::mm 10-60
+ * and aten::add 780-900 (CPU Exec).
+ *   Kernel        100-300                                  = 200
+ *   Memcpy        300-400                                  = 100
+ *   Memset        400-450                                  =  50
+ *   Communication 550-700 (annotation 550-650, kernel to 700) = 150
+ *   Runtime       20-30, 40-45 (560-565 is communication)  =  15
+ *   DataLoader    700-800                                  = 100
+ *   CPU Exec      10-20, 30-40, 45-60, 800-900             = 135
+ *   Other         1000 - 750                               = 250 */
+static const char ov_trace[] =
+	HEAD ANNOT("ProfilerStep#1", 1, 0, 1000) "," OP("aten::mm", 1, 10, 50) ","
+	LAUNCH(1, 20, 10, 1) "," LAUNCH(1, 40, 5, 3) ","
+	ANNOT("nccl:all_reduce", 1, 550, 100) "," LAUNCH(1, 560, 5, 2) ","
+	ANNOT("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1, 700, 100) ","
+	OP("aten::add", 1, 780, 120) ","
+	KERNEL("gemm", 100, 200, 7, 1) "," MEMCPYC(250, 150, 7, 3) "," MEMSET(380, 70, 7) ","
+	KERNEL("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 600, 100, 20, 2) TAIL;
+
+START_TEST(overview_breakdown)
+{
+	struct tt_model *m = load1(ov_trace);
+	struct tt_overview v;
+	tt_overview_compute(m, &all, &v);
+	ck_assert_uint_eq(v.nsteps, 1);
+	const struct tt_ov_step *s = &v.steps[0];
+	ck_assert_int_eq(s->t1 - s->t0, 1000 * US);
+	static const int64_t want[TT_OV_NCAT] = {200, 100, 50, 150, 15, 100, 135, 250};
+	int64_t sum = 0;
+	for (int c = 0; c < TT_OV_NCAT; c++) {
+		ck_assert_msg(s->cost[c] == want[c] * US, "%s: %lld", tt_ov_cat_name((enum tt_ov_cat)c),
+			      (long long)s->cost[c]);
+		sum += s->cost[c];
+	}
+	ck_assert_int_eq(sum, 1000 * US);
+	/* the NCCL kernel is launched inside nccl:all_reduce: linked */
+	ck_assert_uint_eq(v.ranks[0].comm_kernels_linked, 1);
+	ck_assert_uint_eq(v.ranks[0].comm_kernels_by_name, 0);
+	ck_assert(v.ranks[0].nccl);
+	/* distributed overlap: computation = kernels 200, communication
+	 * 550-700 = 150, overlap 0, other 650 */
+	ck_assert_int_eq(s->comp_ns, 200 * US);
+	ck_assert_int_eq(s->comm_ns, 150 * US);
+	ck_assert_int_eq(s->overlap_ns, 0);
+	ck_assert_int_eq(s->other_ns, 650 * US);
+	tt_overview_free(&v);
+	tt_model_free(m);
+}
+END_TEST
+
+/* ---- the plugin's op tree ---- */
+
+/* aten::linear 0-100 > aten::linear 10-90 (merged: same name, only child)
+ * > aten::mm 20-60 > runtime 30-35; aten::bad 80-120 partly overlaps the
+ * open aten::linear: dropped.  A user_annotation "## fwd ##" is no node. */
+static const char tree_trace[] =
+	HEAD ANNOT("## fwd ##", 1, 0, 200) "," OP("aten::linear", 1, 0, 100) ","
+	OP("aten::linear", 1, 10, 80) "," OP("aten::mm", 1, 20, 40) "," LAUNCH(1, 30, 5, 1) ","
+	OP("aten::bad", 1, 80, 40) "," KERNEL("k", 40, 10, 7, 1) TAIL;
+
+START_TEST(tree_rules)
+{
+	struct tt_model *m = load1(tree_trace);
+	struct tt_ops p;
+	tt_ops_compute(m, &all, false, &p);
+	/* rows: aten::linear (1 call: the inner one merged), aten::mm */
+	ck_assert_uint_eq(p.n, 2);
+	const struct tt_op_row *lin = NULL, *mm = NULL;
+	for (size_t i = 0; i < p.n; i++) {
+		if (strcmp(p.rows[i].name, "aten::linear") == 0)
+			lin = &p.rows[i];
+		if (strcmp(p.rows[i].name, "aten::mm") == 0)
+			mm = &p.rows[i];
+	}
+	ck_assert_ptr_nonnull(lin);
+	ck_assert_ptr_nonnull(mm);
+	ck_assert_uint_eq(lin->calls, 1);
+	/* linear: host self = 100 - mm 40 = 60; mm: 40 - runtime 5 = 35 */
+	ck_assert_int_eq(lin->host_total, 100 * US);
+	ck_assert_int_eq(lin->host_self, 60 * US);
+	ck_assert_int_eq(mm->host_self, 35 * US);
+	ck_assert_int_eq(mm->dev_self, 10 * US);
+	ck_assert_int_eq(lin->dev_total, 10 * US);
+	ck_assert_int_eq(lin->dev_self, 0);
+	tt_ops_free(&p);
+	tt_model_free(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("tbplugin");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, steps_first_start_and_tail);
+	tcase_add_test(tc, steps_pseudo);
+	tcase_add_test(tc, overview_breakdown);
+	tcase_add_test(tc, tree_rules);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
