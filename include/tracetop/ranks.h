@@ -21,17 +21,14 @@
  * equally often); the transfer time compares start times across ranks, so
  * it assumes the ranks' clocks agree.
  *
- * A distribution is min, p10, median, p90 and max (numpy's linear
- * quantiles) with the ranks at the extremes.  A rank's robust z-score for a
- * metric is (x - median) / scale, scale = 1.4826 * MAD (median absolute
- * deviation), floored so that a nearly constant metric does not turn
- * noise into outliers: 0.5 points for percentages, 1 % of the median (at
- * least 1 µs) for times.  A value is an outlier when |z| >= 3.5 and it is
- * at least 2 points (percentages) or 5 % of the median (times) away. */
+ * Each metric's distribution, robust z-scores and outliers follow the one
+ * rule of tracetop/stats.h (percentages for the shares, times in ns for
+ * the step and top kernel). */
 #ifndef TRACETOP_RANKS_H
 #define TRACETOP_RANKS_H
 
 #include "tracetop/analysis.h"
+#include "tracetop/stats.h"
 
 enum tt_rmetric {
 	TT_RM_IDLE = 0, /* % of the GPU span */
@@ -44,36 +41,12 @@ enum tt_rmetric {
 	TT_RM_COUNT
 };
 
-#define TT_RZ_LIMIT 3.5 /* |z| from which a value is an outlier */
-
 /* "idle", "compute", "comm", "exposed", "transfer", "step", "topk" */
 const char *tt_rmetric_name(enum tt_rmetric k);
 const char *tt_rmetric_title(enum tt_rmetric k); /* "idle %", "comm %", ... */
 bool tt_rmetric_is_pct(enum tt_rmetric k);       /* a percentage (else ns) */
 /* by name (as tt_rmetric_name gives), or -1 */
 int tt_rmetric_lookup(const char *name);
-
-/* ---- distributions and robust z-scores ---- */
-
-struct tt_rdist {
-	size_t n;                 /* values (NaN left out) */
-	double min, p10, median, p90, max; /* NaN when n == 0 */
-	double mad;               /* median of |x - median| */
-	double scale;             /* the z unit: max(1.4826 * mad, floor) */
-	double min_diff;          /* smallest |x - median| that counts as an outlier */
-	size_t min_i, max_i;      /* index of the smallest and largest value (the
-				   * first one on ties); SIZE_MAX when n == 0 */
-};
-
-/* numpy.quantile(v, q) (method "linear") of sorted v[0..n), n >= 1 */
-double tt_quantile(const double *sorted, size_t n, double q);
-/* Distribution of v[0..n) (NaN values skipped; v is not changed).  pct
- * chooses the floors: percentages (true) or times in ns (false). */
-void tt_rdist_of(const double *v, size_t n, bool pct, struct tt_rdist *d);
-/* (x - median) / scale, NaN for NaN or an empty distribution */
-double tt_robust_z(const struct tt_rdist *d, double x);
-/* |z| >= TT_RZ_LIMIT and |x - median| >= min_diff */
-bool tt_rdist_outlier(const struct tt_rdist *d, double x);
 
 /* ---- metrics per rank ---- */
 
