@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "tracetop/arena.h"
+#include "tracetop/hmap.h"
 
 #define TT_NO_STR UINT32_MAX
 
@@ -15,10 +16,8 @@ struct tt_strtab {
 	struct tt_arena arena; /* string bytes */
 	const char **str;      /* id -> string */
 	uint32_t *len;         /* id -> length */
-	uint32_t *hv;          /* id -> hash value */
 	uint32_t n, cap;
-	uint32_t *hash;        /* open addressing: id+1, 0 = empty */
-	uint32_t hcap;         /* power of two */
+	struct tt_hmap index;  /* string hash -> id */
 	uint64_t bytes;        /* total string bytes */
 };
 

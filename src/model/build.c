@@ -63,7 +63,7 @@ void builder_free(struct builder *b)
 	for (size_t i = 0; i < b->ntracks; i++)
 		free_chunks(&b->tracks[i]);
 	free(b->tracks);
-	free(b->thash);
+	tt_hmap_free(&b->thash);
 	free(b->icache);
 	free(b->catmap);
 	free(b->be);
@@ -101,27 +101,16 @@ static bool tkey_eq(const struct tkey *a, const struct tkey *b)
 	       a->pid_is_str == b->pid_is_str && a->tid_is_str == b->tid_is_str;
 }
 
-static void thash_insert(struct builder *b, uint32_t idx)
-{
-	size_t i = tkey_hash(&b->tracks[idx].key) & (b->thcap - 1);
-	while (b->thash[i])
-		i = (i + 1) & (b->thcap - 1);
-	b->thash[i] = idx + 1;
-}
-
 static uint32_t track_get(struct builder *b, const struct tkey *k)
 {
 	if (b->last_track != TT_NONE && tkey_eq(&b->tracks[b->last_track].key, k))
 		return b->last_track;
-	if (b->thcap) {
-		size_t i = tkey_hash(k) & (b->thcap - 1);
-		while (b->thash[i]) {
-			uint32_t t = b->thash[i] - 1;
-			if (tkey_eq(&b->tracks[t].key, k))
-				return b->last_track = t;
-			i = (i + 1) & (b->thcap - 1);
-		}
-	}
+	uint64_t h = tkey_hash(k);
+	size_t pos;
+	for (uint32_t t = tt_hmap_first(&b->thash, h, &pos); t != TT_HMAP_NONE;
+	     t = tt_hmap_next(&b->thash, h, &pos))
+		if (tkey_eq(&b->tracks[t].key, k))
+			return b->last_track = t;
 	/* new track */
 	TT_GROW(b->tracks, b->ctracks, b->ntracks + 1);
 	uint32_t idx = (uint32_t)b->ntracks++;
@@ -129,16 +118,7 @@ static uint32_t track_get(struct builder *b, const struct tkey *k)
 	memset(st, 0, sizeof(*st));
 	st->key = *k;
 	st->last_ts = INT64_MIN;
-	if ((b->ntracks) * 2 > b->thcap) {
-		size_t ncap = b->thcap ? b->thcap * 2 : 64;
-		free(b->thash);
-		b->thash = tt_calloc(ncap, sizeof(*b->thash));
-		b->thcap = ncap;
-		for (uint32_t j = 0; j < b->ntracks; j++)
-			thash_insert(b, j);
-	} else {
-		thash_insert(b, idx);
-	}
+	tt_hmap_add(&b->thash, h, idx);
 	return b->last_track = idx;
 }
 

@@ -80,8 +80,7 @@ struct builder {
 
 	struct stage_track *tracks;
 	size_t ntracks, ctracks;
-	uint32_t *thash; /* open addressing, track index + 1 */
-	size_t thcap;
+	struct tt_hmap thash; /* key hash -> track index */
 	uint32_t last_track;
 
 	uint16_t *catmap; /* string id -> cat index + 1 */

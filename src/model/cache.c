@@ -512,7 +512,6 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	tt_arena_init(&t->arena, 4096);
 	t->str = tt_malloc(((size_t)ns + 1) * sizeof(*t->str));
 	t->len = tt_malloc(((size_t)ns + 1) * sizeof(*t->len));
-	t->hv = tt_malloc(((size_t)ns + 1) * sizeof(*t->hv));
 	t->cap = ns + 1;
 	for (uint32_t i = 0; !rc && i < ns; i++) {
 		if (lens[i] >= blob - so || sb[so + lens[i]] != '\0' ||

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/hmap.h"
 #include "tracetop/stats.h"
+#include "tracetop/strtab.h"
 #include "tracetop/util.h"
 
 #define EPS 1e-9
@@ -82,6 +84,82 @@ START_TEST(test_outlier_times)
 }
 END_TEST
 
+/* ---- the hash map ---- */
+
+START_TEST(test_hmap_map)
+{
+	struct tt_hmap h = {0};
+	ck_assert_uint_eq(tt_hmap_get(&h, 42), TT_HMAP_NONE); /* empty, never allocated */
+	/* packed pairs and small integers, enough to grow several times */
+	for (uint32_t i = 0; i < 5000; i++) {
+		uint32_t *s = tt_hmap_slot(&h, ((uint64_t)i << 32) | (i % 7));
+		ck_assert_uint_eq(*s, TT_HMAP_NONE);
+		*s = i;
+	}
+	ck_assert_uint_eq(h.n, 5000);
+	ck_assert_uint_ge(h.cap, 10000); /* at most half full */
+	for (uint32_t i = 0; i < 5000; i++)
+		ck_assert_uint_eq(tt_hmap_get(&h, ((uint64_t)i << 32) | (i % 7)), i);
+	ck_assert_uint_eq(tt_hmap_get(&h, ((uint64_t)3 << 32) | 4), TT_HMAP_NONE);
+	/* an existing key gives its slot back */
+	uint32_t *s = tt_hmap_slot(&h, ((uint64_t)17 << 32) | 3);
+	ck_assert_uint_eq(*s, 17);
+	ck_assert_uint_eq(h.n, 5000);
+	ck_assert_uint_eq(tt_hmap_memsize(&h), h.cap * 12);
+	tt_hmap_free(&h);
+	ck_assert_uint_eq(h.cap, 0);
+	ck_assert_uint_eq(tt_hmap_get(&h, 0), TT_HMAP_NONE);
+}
+END_TEST
+
+/* the index: several values under one key come back, all of them */
+START_TEST(test_hmap_index)
+{
+	struct tt_hmap h = {0};
+	for (uint32_t i = 0; i < 300; i++)
+		tt_hmap_add(&h, i % 3, i); /* three keys, 100 values each */
+	for (uint64_t k = 0; k < 3; k++) {
+		size_t pos, n = 0;
+		uint64_t sum = 0;
+		for (uint32_t v = tt_hmap_first(&h, k, &pos); v != TT_HMAP_NONE;
+		     v = tt_hmap_next(&h, k, &pos)) {
+			ck_assert_uint_eq(v % 3, k);
+			sum += v;
+			n++;
+		}
+		ck_assert_uint_eq(n, 100);
+		ck_assert_uint_eq(sum, 100 * k + 3 * (99 * 100 / 2));
+	}
+	size_t pos;
+	ck_assert_uint_eq(tt_hmap_first(&h, 3, &pos), TT_HMAP_NONE);
+	tt_hmap_free(&h);
+}
+END_TEST
+
+/* the string table over the map: ids stay, lookups find, a rebuilt index
+ * finds the same */
+START_TEST(test_strtab_index)
+{
+	struct tt_strtab t;
+	tt_strtab_init(&t);
+	char buf[32];
+	for (int i = 0; i < 3000; i++) {
+		int n = snprintf(buf, sizeof(buf), "kernel_%d", i);
+		ck_assert_uint_eq(tt_strtab_intern(&t, buf, (size_t)n), (uint32_t)i + 1);
+	}
+	ck_assert_uint_eq(tt_strtab_intern(&t, "kernel_7", 8), 8);
+	ck_assert_uint_eq(tt_strtab_find(&t, "", 0), 0);
+	ck_assert_uint_eq(tt_strtab_find(&t, "kernel_2999", 11), 3000);
+	ck_assert_uint_eq(tt_strtab_find(&t, "kernel_3000", 11), TT_NO_STR);
+	ck_assert_uint_eq(tt_strtab_find(&t, "kernel_1", 7), TT_NO_STR); /* a prefix */
+	tt_strtab_reindex(&t);
+	ck_assert_uint_eq(tt_strtab_find(&t, "kernel_1234", 11), 1235);
+	ck_assert_uint_eq(tt_strtab_intern(&t, "new", 3), 3001);
+	ck_assert_str_eq(tt_strtab_get(&t, 3001), "new");
+	tt_strtab_free(&t);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *s = suite_create("base");
@@ -89,6 +167,11 @@ static Suite *base_suite(void)
 	tcase_add_test(tc, test_median);
 	tcase_add_test(tc, test_outlier_both_sides);
 	tcase_add_test(tc, test_outlier_times);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hmap");
+	tcase_add_test(tc, test_hmap_map);
+	tcase_add_test(tc, test_hmap_index);
+	tcase_add_test(tc, test_strtab_index);
 	suite_add_tcase(s, tc);
 	return s;
 }
