@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tracetop/demo.h"
+#include "tracetop/ranklist.h"
 #include "tracetop/util.h"
 
 void cli_usage(FILE *out)
@@ -236,33 +237,23 @@ static bool parse_size(const char *s, uint64_t *v)
 	return true;
 }
 
-/* "0,2,4-7" */
-static bool parse_ranks(struct cli *c, const char *s)
+/* "0,2,4-7", added to the ranks of earlier --ranks options */
+static bool parse_ranks(struct cli *c, const char *s, char *why, size_t whysz)
 {
-	const char *p = s;
-	while (*p) {
-		char *end;
-		long long a = strtoll(p, &end, 10);
-		if (end == p || a < 0)
-			return false;
-		long long b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtoll(p + 1, &end, 10);
-			if (end == p + 1 || b < a || b - a > 1000000)
-				return false;
-			p = end;
-		}
-		for (long long k = a; k <= b; k++) {
-			c->ranks = tt_realloc_array(c->ranks, c->nranks + 1, sizeof(*c->ranks));
-			c->ranks[c->nranks++] = k;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return false;
+	int64_t *v;
+	size_t n;
+	if (tt_ranks_parse(s, &v, &n, why, whysz) != 0)
+		return false;
+	if (n > TT_RANKS_LIST_MAX - c->nranks) {
+		free(v);
+		snprintf(why, whysz, "more than %zu ranks", TT_RANKS_LIST_MAX);
+		return false;
 	}
-	return c->nranks > 0;
+	c->ranks = tt_realloc_array(c->ranks, c->nranks + n, sizeof(*c->ranks));
+	memcpy(c->ranks + c->nranks, v, n * sizeof(*v));
+	c->nranks += n;
+	free(v);
+	return true;
 }
 
 static uint64_t default_max_memory(void)
@@ -289,6 +280,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	optind = first;
 	int ch;
 	int64_t iv;
+	char why[128];
 	double dv;
 	while ((ch = getopt_long(argc, argv, "hVf:o:j:q", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -325,8 +317,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
 					return bad("bad rank count '%s'", optarg);
 				c->demo_ranks = (int)iv;
-			} else if (!parse_ranks(c, optarg)) {
-				return bad("bad rank list '%s' (e.g. 0,2,4-7)", optarg);
+			} else if (!parse_ranks(c, optarg, why, sizeof(why))) {
+				return bad("bad rank list '%s': %s (e.g. 0,2,4-7)", optarg, why);
 			}
 			break;
 		case O_TOP:

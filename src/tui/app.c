@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/ranklist.h"
 #include "tracetop/util.h"
 #include "registry.h"
 
@@ -141,45 +142,20 @@ static void ranks_changed(struct tt_app *a)
 	tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s", buf);
 }
 
-static bool parse_ranks(struct tt_app *a, const char *s)
+/* "0,2,4-7", or "all" (or nothing) for every rank */
+static bool parse_ranks(struct tt_app *a, const char *s, char *why, size_t whysz)
 {
-	int64_t *v = NULL;
-	size_t n = 0, cap = 0;
 	const char *p = s;
 	while (*p == ' ')
 		p++;
-	if (!*p || strcmp(p, "all") == 0) {
-		free(a->ranks);
-		a->ranks = NULL;
-		a->nranks = 0;
-		return true;
-	}
-	while (*p) {
-		char *end;
-		long long x = strtoll(p, &end, 10), y = x;
-		if (end == p || x < 0)
-			goto bad;
-		p = end;
-		if (*p == '-') {
-			y = strtoll(p + 1, &end, 10);
-			if (end == p + 1 || y < x || y - x > 100000)
-				goto bad;
-			p = end;
-		}
-		for (long long k = x; k <= y; k++) {
-			TT_GROW(v, cap, n + 1);
-			v[n++] = k;
-		}
-		while (*p == ',' || *p == ' ')
-			p++;
-	}
+	int64_t *v = NULL;
+	size_t n = 0;
+	if (*p && strcmp(p, "all") != 0 && tt_ranks_parse(p, &v, &n, why, whysz) != 0)
+		return false;
 	free(a->ranks);
 	a->ranks = v;
 	a->nranks = n;
 	return true;
-bad:
-	free(v);
-	return false;
 }
 
 static void step_rank(struct tt_app *a, int dir)
@@ -325,11 +301,12 @@ static int prompt_key(struct tt_app *a, const char *key)
 				tt_ui_status(a, TT_ROLE_DEFAULT, "%zu row%s match%s '%s' (Esc clears)",
 					     p->nrows, p->nrows == 1 ? "" : "s",
 					     p->nrows == 1 ? "es" : "", p->filter);
-		} else if (parse_ranks(a, a->input)) {
-			ranks_changed(a);
 		} else {
-			tt_ui_status(a, TT_ROLE_ERROR, "not a rank list: '%s' (e.g. 0,2,4-7)",
-				     a->input);
+			char why[128];
+			if (parse_ranks(a, a->input, why, sizeof(why)))
+				ranks_changed(a);
+			else
+				tt_ui_status(a, TT_ROLE_ERROR, "not a rank list: %s", why);
 		}
 		return TT_R_REDRAW;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tracetop/hmap.h"
+#include "tracetop/ranklist.h"
 #include "tracetop/stats.h"
 #include "tracetop/strtab.h"
 #include "tracetop/util.h"
@@ -160,6 +161,76 @@ START_TEST(test_strtab_index)
 }
 END_TEST
 
+/* ---- rank lists ---- */
+
+static void ranks_ok(const char *s, size_t n, const int64_t *want)
+{
+	int64_t *v;
+	size_t nv;
+	char why[128] = "";
+	ck_assert_msg(tt_ranks_parse(s, &v, &nv, why, sizeof(why)) == 0, "'%s': %s", s, why);
+	ck_assert_uint_eq(nv, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(v[i], want[i]);
+	free(v);
+}
+
+static void ranks_bad(const char *s, const char *reason)
+{
+	int64_t *v = (int64_t *)1;
+	size_t nv = 7;
+	char why[128] = "";
+	ck_assert_int_eq(tt_ranks_parse(s, &v, &nv, why, sizeof(why)), -1);
+	ck_assert_ptr_null(v);
+	ck_assert_uint_eq(nv, 0);
+	ck_assert_msg(strcmp(why, reason) == 0, "'%s': got '%s', want '%s'", s, why, reason);
+	ck_assert_uint_le(strlen(why), 40);
+}
+
+START_TEST(test_ranks_parse)
+{
+	ranks_ok("0,2,4-7", 6, (const int64_t[]){0, 2, 4, 5, 6, 7});
+	ranks_ok(" 3 , 1 ", 2, (const int64_t[]){3, 1}); /* in the order given */
+	ranks_ok("0 2", 2, (const int64_t[]){0, 2});
+	ranks_ok("5 - 6,", 2, (const int64_t[]){5, 6});
+	ranks_ok("16777215", 1, (const int64_t[]){TT_RANK_MAX});
+	ranks_ok("16777214-16777215", 2, (const int64_t[]){TT_RANK_MAX - 1, TT_RANK_MAX});
+	ranks_bad("", "no rank given");
+	ranks_bad(" , ", "no rank given");
+	ranks_bad("x", "not a number: 'x'");
+	ranks_bad("-1", "not a number: '-1'");
+	ranks_bad("1;2", "not a number: ';2'");
+	ranks_bad("two-three-four", "not a number: 'two-thre...'");
+	ranks_bad("3-", "a number is missing at the end");
+	ranks_bad("7-3", "range 7-3 runs backwards");
+	ranks_bad("16777216", "ranks go up to 16777215");
+	/* overflow: saturated, never wrapped; no loop runs past the limit */
+	ranks_bad("9223372036854775807", "ranks go up to 16777215");
+	ranks_bad("0-9223372036854775807", "ranks go up to 16777215");
+	ranks_bad("99999999999999999999999-3", "ranks go up to 16777215");
+	ranks_bad("9223372036854775806-9223372036854775807", "ranks go up to 16777215");
+	ranks_bad("0-16777215", "more than 1048576 ranks");
+	ranks_bad("0-600000,0-600000", "more than 1048576 ranks");
+	/* why may be NULL */
+	int64_t *v;
+	size_t n;
+	ck_assert_int_eq(tt_ranks_parse("x", &v, &n, NULL, 0), -1);
+}
+END_TEST
+
+/* the largest list allowed is built, exactly */
+START_TEST(test_ranks_parse_max)
+{
+	int64_t *v;
+	size_t n;
+	ck_assert_int_eq(tt_ranks_parse("1-1048576", &v, &n, NULL, 0), 0);
+	ck_assert_uint_eq(n, TT_RANKS_LIST_MAX);
+	ck_assert_int_eq(v[0], 1);
+	ck_assert_int_eq(v[n - 1], 1048576);
+	free(v);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *s = suite_create("base");
@@ -172,6 +243,10 @@ static Suite *base_suite(void)
 	tcase_add_test(tc, test_hmap_map);
 	tcase_add_test(tc, test_hmap_index);
 	tcase_add_test(tc, test_strtab_index);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ranklist");
+	tcase_add_test(tc, test_ranks_parse);
+	tcase_add_test(tc, test_ranks_parse_max);
 	suite_add_tcase(s, tc);
 	return s;
 }
