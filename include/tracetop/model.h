@@ -321,6 +321,13 @@ static inline int64_t tt_ev_end(const struct tt_event *e)
 	return e->ts + e->dur;
 }
 
+/* The job's time origin, ns: the first work event across all ranks of m
+ * (min of the ranks' t0, ranks without events left out; 0 when no rank has
+ * any).  Every time shown or typed (timeline ruler and cursor, the jump
+ * prompt, event details, `report range --from/--to`) is relative to it, so
+ * the same event has the same time on every screen and in every report,
+ * whichever ranks are shown.  Per-rank offsets are r->t0 - origin. */
+int64_t tt_model_origin(const struct tt_model *m);
 /* Track holding event index i. */
 uint32_t tt_track_of(const struct tt_rank *r, uint32_t i);
 /* Events of a track overlapping [t0, t1): [*lo, *hi) as event indices.

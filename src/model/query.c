@@ -11,6 +11,17 @@
 #include "model_int.h"
 #include "tracetop/util.h"
 
+int64_t tt_model_origin(const struct tt_model *m)
+{
+	int64_t o = INT64_MAX;
+	for (size_t i = 0; m && i < m->nranks; i++) {
+		const struct tt_rank *r = m->ranks[i];
+		if (r->t1 > r->t0 && r->t0 < o)
+			o = r->t0;
+	}
+	return o == INT64_MAX ? 0 : o;
+}
+
 uint32_t tt_track_of(const struct tt_rank *r, uint32_t i)
 {
 	if (i < r->nev)

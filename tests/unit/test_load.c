@@ -189,6 +189,30 @@ START_TEST(one_bad_file_does_not_stop_others)
 }
 END_TEST
 
+/* The job's origin: the earliest work event over the ranks, whichever rank
+ * holds it; ranks without events do not count. */
+START_TEST(model_origin)
+{
+	static const char r0[] = "{\"distributedInfo\":{\"rank\":0},\"traceEvents\":["
+				 "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+				 "\"ts\":2000,\"dur\":5}]}";
+	static const char r1[] = "{\"distributedInfo\":{\"rank\":1},\"traceEvents\":["
+				 "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,"
+				 "\"ts\":1500.5,\"dur\":5}]}";
+	static const char r2[] = "{\"distributedInfo\":{\"rank\":2},\"traceEvents\":[]}";
+	const char *names[3] = {"r0.json", "r1.json", "r2.json"};
+	const void *data[3] = {r0, r1, r2};
+	size_t lens[3] = {sizeof(r0) - 1, sizeof(r1) - 1, sizeof(r2) - 1};
+	struct tt_model *m;
+	struct tt_load_opts o = {0};
+	ck_assert_int_eq(tt_model_load_mem(&m, names, data, lens, 3, &o), 0);
+	ck_assert_uint_eq(m->nranks, 3);
+	ck_assert_int_eq(tt_model_origin(m), 1500500);
+	tt_model_free(m);
+	ck_assert_int_eq(tt_model_origin(NULL), 0);
+}
+END_TEST
+
 START_TEST(rank_from_name)
 {
 	ck_assert_int_eq(tt_rank_from_name("rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"), 34);
@@ -260,6 +284,7 @@ int main(void)
 	tcase_add_test(tc, truncated_keeps_events);
 	tcase_add_test(tc, one_bad_file_does_not_stop_others);
 	tcase_add_test(tc, rank_from_name);
+	tcase_add_test(tc, model_origin);
 	tcase_add_test(tc, msort_natural_and_stable);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
