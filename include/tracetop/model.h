@@ -82,6 +82,7 @@ struct tt_track {
 #define TT_EF_OPINFO 0x10 /* aux indexes opinfo */
 #define TT_EF_MEMEV 0x20  /* aux indexes meminfo */
 #define TT_EF_PAIRED 0x40 /* made from a B/E pair */
+#define TT_EF_SYNCINFO 0x80 /* aux indexes syncinfo */
 
 struct tt_event {
 	int64_t ts;     /* ns */
@@ -136,6 +137,13 @@ struct tt_meminfo {
 	uint32_t pad;
 };
 
+/* cuda_sync events (Event Sync, Stream Wait Event): the CUDA event they
+ * wait on, as args.wait_on_stream and args.wait_on_cuda_event_record_corr_id */
+struct tt_syncinfo {
+	int64_t wait_stream; /* stream the event was recorded on, -1 if absent */
+	int64_t wait_corr;   /* correlation id of its cudaEventRecord, -1 if absent */
+};
+
 /* runtime call -> GPU op, by correlation id (all pairs) */
 struct tt_link {
 	uint32_t corr;
@@ -171,6 +179,7 @@ _Static_assert(sizeof(struct tt_event) == 40, "tt_event is 40 bytes");
 _Static_assert(sizeof(struct tt_track) == 96, "tt_track has no padding");
 _Static_assert(sizeof(struct tt_kinfo) == 48, "tt_kinfo has no padding");
 _Static_assert(sizeof(struct tt_meminfo) == 48, "tt_meminfo has no padding");
+_Static_assert(sizeof(struct tt_syncinfo) == 16, "tt_syncinfo has no padding");
 _Static_assert(sizeof(struct tt_counter) == 32, "tt_counter has no padding");
 _Static_assert(sizeof(struct tt_flow) == 24, "tt_flow has no padding");
 
@@ -199,6 +208,8 @@ struct tt_rank {
 	uint32_t ncomm;
 	struct tt_meminfo *meminfo;
 	uint32_t nmeminfo;
+	struct tt_syncinfo *syncinfo;
+	uint32_t nsyncinfo;
 	struct tt_link *links;     /* sorted by (cpu, gpu) */
 	uint32_t *links_by_gpu;    /* link indices sorted by gpu event */
 	uint32_t nlinks;

@@ -386,6 +386,13 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 		m->bw_gbps = (h & TT_HAVE(TT_A_BW)) ? ev->d[TT_A_BW] : 0.0;
 		e->aux = r->nminfo++;
 		e->flags |= TT_EF_MINFO;
+	} else if (kind == TT_K_SYNC && (h & (TT_HAVE(TT_A_WAIT_STREAM) | TT_HAVE(TT_A_WAIT_CORR)))) {
+		TT_GROW(r->syncinfo, b->csyncinfo, (size_t)r->nsyncinfo + 1);
+		struct tt_syncinfo *y = &r->syncinfo[r->nsyncinfo];
+		y->wait_stream = int_arg(ev, TT_A_WAIT_STREAM, -1);
+		y->wait_corr = int_arg(ev, TT_A_WAIT_CORR, -1);
+		e->aux = r->nsyncinfo++;
+		e->flags |= TT_EF_SYNCINFO;
 	} else if (ev->ph.p[0] == 'i' || ev->ph.p[0] == 'I') {
 		if (h & HAVE_MEMEV) {
 			TT_GROW(r->meminfo, b->cmeminfo, (size_t)r->nmeminfo + 1);
@@ -752,7 +759,7 @@ void builder_merge(struct builder *b, struct builder *b2)
 	}
 	/* side tables: append with remapped strings */
 	uint32_t comm0 = r->ncomm, kinfo0 = r->nkinfo, minfo0 = r->nminfo, op0 = r->nopinfo,
-		 mem0 = r->nmeminfo;
+		 mem0 = r->nmeminfo, sync0 = r->nsyncinfo;
 	for (uint32_t i = 0; i < r2->ncomm; i++) {
 		TT_GROW(r->comm, b->ccomm, (size_t)r->ncomm + 1);
 		struct tt_comm c = r2->comm[i];
@@ -789,6 +796,10 @@ void builder_merge(struct builder *b, struct builder *b2)
 		m.device_type = S(m.device_type);
 		r->meminfo[r->nmeminfo++] = m;
 	}
+	for (uint32_t i = 0; i < r2->nsyncinfo; i++) {
+		TT_GROW(r->syncinfo, b->csyncinfo, (size_t)r->nsyncinfo + 1);
+		r->syncinfo[r->nsyncinfo++] = r2->syncinfo[i];
+	}
 	/* tracks and their events */
 	uint32_t *tmap = tt_malloc((b2->ntracks + 1) * sizeof(*tmap));
 	for (size_t i = 0; i < b2->ntracks; i++) {
@@ -818,6 +829,8 @@ void builder_merge(struct builder *b, struct builder *b2)
 						e->aux += op0;
 					else if (e->flags & TT_EF_MEMEV)
 						e->aux += mem0;
+					else if (e->flags & TT_EF_SYNCINFO)
+						e->aux += sync0;
 				}
 			}
 		}

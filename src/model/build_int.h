@@ -87,7 +87,7 @@ struct builder {
 	size_t ncatmap;
 	size_t ccats;
 
-	size_t ckinfo, cminfo, copinfo, ccomm, cmeminfo, cflows;
+	size_t ckinfo, cminfo, copinfo, ccomm, cmeminfo, csyncinfo, cflows;
 
 	struct be_ev *be;
 	size_t nbe, cbe;

@@ -25,13 +25,13 @@
 #include "tracetop/util.h"
 
 #define TTS_MAGIC "TRACETOP-TTS\0\0\0"
-#define TTS_VERSION 2
+#define TTS_VERSION 3
 #define TTS_BOM 0x01020304u
 
 enum sect {
 	S_RANK = 1, S_META, S_KV, S_DEVPROPS, S_STRINGS, S_STRLEN, S_CATS, S_TRACKS,
 	S_EVENTS, S_KINFO, S_MINFO, S_OPINFO, S_COMM, S_MEMINFO, S_LINKS, S_LINKS_BY_GPU,
-	S_COUNTERS, S_SAMPLES, S_FLOWS, S_COUNT
+	S_COUNTERS, S_SAMPLES, S_FLOWS, S_SYNCINFO, S_COUNT
 };
 
 struct tts_header {
@@ -247,6 +247,7 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
 	SEC(S_COUNTERS, r->counters, r->ncounters, (uint64_t)r->ncounters * sizeof(*r->counters));
 	SEC(S_SAMPLES, r->samples, r->nsamples, (uint64_t)r->nsamples * sizeof(*r->samples));
 	SEC(S_FLOWS, r->flows, r->nflows, (uint64_t)r->nflows * sizeof(*r->flows));
+	SEC(S_SYNCINFO, r->syncinfo, r->nsyncinfo, (uint64_t)r->nsyncinfo * sizeof(*r->syncinfo));
 #undef SEC
 
 	/* offsets */
@@ -410,7 +411,7 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		[S_COMM] = sizeof(struct tt_comm), [S_MEMINFO] = sizeof(struct tt_meminfo),
 		[S_LINKS] = sizeof(struct tt_link), [S_LINKS_BY_GPU] = sizeof(uint32_t),
 		[S_COUNTERS] = sizeof(struct tt_counter), [S_SAMPLES] = sizeof(struct tt_sample),
-		[S_FLOWS] = sizeof(struct tt_flow),
+		[S_FLOWS] = sizeof(struct tt_flow), [S_SYNCINFO] = sizeof(struct tt_syncinfo),
 	};
 	for (int id = 1; id < S_COUNT; id++) {
 		if (!sec[id]) {
@@ -554,6 +555,8 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	r->nsamples = CNT(S_SAMPLES);
 	r->flows = (struct tt_flow *)AT(S_FLOWS);
 	r->nflows = CNT(S_FLOWS);
+	r->syncinfo = (struct tt_syncinfo *)AT(S_SYNCINFO);
+	r->nsyncinfo = CNT(S_SYNCINFO);
 #undef AT
 #undef CNT
 	/* every index must point inside its table */
@@ -583,6 +586,7 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 				       (e->flags & TT_EF_MINFO)    ? r->nminfo :
 				       (e->flags & TT_EF_OPINFO)   ? r->nopinfo :
 				       (e->flags & TT_EF_MEMEV)    ? r->nmeminfo :
+				       (e->flags & TT_EF_SYNCINFO) ? r->nsyncinfo :
 								     0;
 			/* (times as the loader makes them: within 4e18 ns of 0 plus a
 			 * base of up to 4e18, at most 7 days long) */

@@ -166,6 +166,7 @@ size_t tt_rank_memsize(const struct tt_rank *r)
 	n += (size_t)r->nopinfo * sizeof(*r->opinfo);
 	n += (size_t)r->ncomm * sizeof(*r->comm);
 	n += (size_t)r->nmeminfo * sizeof(*r->meminfo);
+	n += (size_t)r->nsyncinfo * sizeof(*r->syncinfo);
 	n += (size_t)r->nlinks * (sizeof(*r->links) + sizeof(*r->links_by_gpu));
 	n += (size_t)r->ncounters * sizeof(*r->counters);
 	n += (size_t)r->nsamples * sizeof(*r->samples);
@@ -236,6 +237,7 @@ void tt_rank_free(struct tt_rank *r)
 		free(r->opinfo);
 		free(r->comm);
 		free(r->meminfo);
+		free(r->syncinfo);
 		free(r->links);
 		free(r->links_by_gpu);
 		free(r->counters);

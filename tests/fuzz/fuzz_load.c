@@ -154,7 +154,7 @@ static void same_events(const struct tt_rank *a, const struct tt_rank *b, const 
  * the real writer, so a change of format fails loudly here instead of
  * leaving (c) stuck at the checksum. */
 enum { TTS_HDR = 72, TTS_VERSION_OFF = 16, TTS_SIZE_OFF = 24, TTS_SUM_OFF = 56 };
-static const uint32_t tts_version = 2;
+static const uint32_t tts_version = 3;
 
 static uint64_t tts_sum(const uint8_t *p, size_t n)
 {
