@@ -65,6 +65,12 @@ void cli_usage(FILE *out)
 	      "      --iteration N       diff: ProfilerStep to compare (default: first)\n"
 	      "      --metric NAME       outliers: idle, compute, comm, exposed, transfer, step or\n"
 	      "                          topk (default: all)\n"
+	      "      --annotation NAME   critical-path: window rows (default ProfilerStep; '' =\n"
+	      "                          the whole trace)\n"
+	      "      --instance N|A-B    critical-path: instance(s) of it (default: each one)\n"
+	      "      --what-if NAME*F    critical-path: scale ops/kernels named *NAME* by F; also\n"
+	      "                          launch-overhead*F, kernel-gaps*F (repeatable)\n"
+	      "      --data-load NAME    critical-path: ops named *NAME* load data (repeatable)\n"
 	      "\n"
 	      "demo-trace options:\n"
 	      "      --ranks N           ranks in the job (default 8; stragglers planted)\n"
@@ -125,6 +131,10 @@ enum {
 	O_DUMP,
 	O_NOSPLIT,
 	O_METRIC,
+	O_ANNOT,
+	O_INSTANCE,
+	O_WHATIF,
+	O_DATALOAD,
 };
 
 static const struct option longopts[] = {
@@ -171,6 +181,10 @@ static const struct option longopts[] = {
 	{"keys", required_argument, NULL, O_KEYS},
 	{"dump", required_argument, NULL, O_DUMP},
 	{"metric", required_argument, NULL, O_METRIC},
+	{"annotation", required_argument, NULL, O_ANNOT},
+	{"instance", required_argument, NULL, O_INSTANCE},
+	{"what-if", required_argument, NULL, O_WHATIF},
+	{"data-load", required_argument, NULL, O_DATALOAD},
 	{NULL, 0, NULL, 0},
 };
 
@@ -234,6 +248,27 @@ static bool parse_size(const char *s, uint64_t *v)
 	if (*end)
 		return false;
 	*v = (uint64_t)(x * mul);
+	return true;
+}
+
+/* "N" or "A-B" (A <= B, from 0) */
+static bool parse_range(const char *s, int64_t *a, int64_t *b)
+{
+	char *end;
+	long long x = strtoll(s, &end, 10);
+	if (end == s || x < 0)
+		return false;
+	long long y = x;
+	if (*end == '-') {
+		const char *p = end + 1;
+		y = strtoll(p, &end, 10);
+		if (end == p || y < x)
+			return false;
+	}
+	if (*end)
+		return false;
+	*a = x;
+	*b = y;
 	return true;
 }
 
@@ -447,6 +482,27 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			break;
 		case O_METRIC:
 			c->ropts.metric = optarg;
+			break;
+		case O_ANNOT:
+			c->ropts.annotation = optarg;
+			break;
+		case O_INSTANCE:
+			if (!parse_range(optarg, &c->ropts.inst_first, &c->ropts.inst_last))
+				return bad("bad --instance '%s' (N or A-B, from 0)", optarg);
+			break;
+		case O_WHATIF:
+			if (c->ropts.nwhatif >= TT_ARRAY_SIZE(c->ropts.whatif))
+				return bad("at most %zu --what-if", TT_ARRAY_SIZE(c->ropts.whatif));
+			if (tt_cp_whatif_parse(optarg, &c->ropts.whatif[c->ropts.nwhatif], why,
+					       sizeof(why)))
+				return bad("bad --what-if %s", why);
+			c->ropts.nwhatif++;
+			break;
+		case O_DATALOAD:
+			if (c->ropts.ndata_load >= TT_ARRAY_SIZE(c->ropts.data_load) || !*optarg)
+				return bad("bad --data-load '%s' (a name, at most %zu)", optarg,
+					   TT_ARRAY_SIZE(c->ropts.data_load));
+			c->ropts.data_load[c->ropts.ndata_load++] = optarg;
 			break;
 		default:
 			fprintf(stderr, "Try 'tracetop --help'.\n");

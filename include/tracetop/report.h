@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tracetop/analysis.h"
+#include "tracetop/critpath.h"
 #include "tracetop/render.h"
 
 struct tt_report_opts {
@@ -32,6 +33,13 @@ struct tt_report_opts {
 	int64_t iteration;      /* -1 = first */
 	/* outliers */
 	const char *metric;     /* one metric, or NULL for all */
+	/* critical-path */
+	const char *annotation; /* NULL: ProfilerStep; "": the whole trace */
+	int64_t inst_first, inst_last; /* instances (HTA numbering); -1: each one */
+	struct tt_cp_whatif whatif[8];
+	size_t nwhatif;
+	const char *data_load[8]; /* data-loading op names (substrings) */
+	size_t ndata_load;
 };
 
 void tt_report_opts_init(struct tt_report_opts *o);
@@ -91,6 +99,9 @@ int tt_report_steps(const struct tt_model *m, const struct tt_report_opts *o,
 		    struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
+/* Critical path per rank and step (report/critpath.c) */
+int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
+		       struct tt_table ***out, size_t *n, struct tt_err *err);
 /* Many ranks: the ranks furthest from the median (report/outliers.c) */
 int tt_report_outliers(const struct tt_model *m, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);

@@ -57,6 +57,7 @@ SINGLE(source)
 SINGLE(steps)
 SINGLE(advice)
 SINGLE(outliers)
+SINGLE(critpath)
 #undef SINGLE
 
 static int diff_b(const struct tt_model *m, const struct tt_model *m2,
@@ -96,13 +97,15 @@ static const struct {
 	{"advice", "findings with the numbers behind them, and where to look", advice_b},
 	{"outliers", "the ranks furthest from the median of a metric, with the reason",
 	 outliers_b},
+	{"critical-path", "what bounds each step: the longest path through ops, kernels and syncs",
+	 critpath_b},
 	{"load", "load warnings of every file, with counts and first offsets", load},
 };
 
 const char *const tt_report_names[] = {
 	"summary",  "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
 	"patterns", "diff",	"overview", "utilization", "distributed", "operators", "memory", "source",
-	"steps",    "advice",	"outliers",    "load",	   NULL};
+	"steps",    "advice",	"outliers",    "critical-path", "load",	   NULL};
 
 const char *tt_report_help(const char *name)
 {
@@ -125,6 +128,7 @@ void tt_report_opts_init(struct tt_report_opts *o)
 	o->label_a = "Control";
 	o->label_b = "Test";
 	o->iteration = -1;
+	o->inst_first = o->inst_last = -1;
 }
 
 void tt_tables_free(struct tt_table **t, size_t n)

@@ -1,0 +1,522 @@
+/* Critical path analysis: the longest path and its breakdown
+ * (critical-path.md §4.7-4.10).
+ *
+ * networkx 2.8.8's dag_longest_path, reproduced: the topological order is
+ * Kahn's by generations (the in-degree-0 nodes in node insertion order, then
+ * each generation's successors in edge insertion order: a FIFO queue), each
+ * node takes the first best predecessor in the order its edges were added,
+ * a node whose best is negative starts afresh, and the path ends at the
+ * first node of the order with the largest distance. */
+#include "config.h"
+
+#include "critpath_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/diff.h"
+#include "tracetop/util.h"
+
+/* ---- names ---- */
+
+const char *tt_cp_etype_name(enum tt_cp_etype t)
+{
+	static const char *const n[] = {
+		"critical_path_operator",	     "critical_path_dependency",
+		"critical_path_kernel_launch_delay", "critical_path_kernel_kernel_delay",
+		"critical_path_sync_dependency",
+	};
+	return (unsigned)t < TT_CPE_COUNT ? n[t] : "?";
+}
+
+const char *tt_cp_cat_name(enum tt_cp_cat c)
+{
+	static const char *const n[] = {"cpu_op",	       "gpu_kernel",	  "kernel_launch_delay",
+					"kernel_kernel_delay", "sync_dependency", "dependency"};
+	return (unsigned)c < TT_CPC_COUNT ? n[c] : "?";
+}
+
+const char *tt_cp_bound_name(enum tt_cp_bound b)
+{
+	static const char *const n[] = {
+		"cpu_bound",		      "data_loading",		   "gpu_compute_bound",
+		"gpu_communication_bound",    "gpu_kernel_kernel_overhead", "gpu_kernel_launch_overhead",
+		"none",
+	};
+	return (unsigned)b < TT_CPB_COUNT ? n[b] : "?";
+}
+
+const char *tt_cp_bound_label(enum tt_cp_bound b)
+{
+	static const char *const n[] = {"CPU",	       "data loading",	  "GPU compute",
+					"communication", "kernel gaps",	  "launch overhead",
+					"dependency"};
+	return (unsigned)b < TT_CPB_COUNT ? n[b] : "?";
+}
+
+int tt_cp_whatif_parse(const char *s, struct tt_cp_whatif *out, char *why, size_t n)
+{
+	memset(out, 0, sizeof(*out));
+	const char *star = strrchr(s, '*');
+	if (!star || star == s) {
+		snprintf(why, n, "'%s': expected SUBSTRING*FACTOR (e.g. 'gemm*0.5')", s);
+		return -1;
+	}
+	char *end;
+	double f = strtod(star + 1, &end);
+	if (end == star + 1 || *end || !(f >= 0) || !isfinite(f) || f > 1e6) {
+		snprintf(why, n, "'%s': the factor after '*' must be a number >= 0", s);
+		return -1;
+	}
+	size_t len = (size_t)(star - s);
+	if (len >= sizeof(out->pattern)) {
+		snprintf(why, n, "'%s': the name is longer than %zu bytes", s,
+			 sizeof(out->pattern) - 1);
+		return -1;
+	}
+	memcpy(out->pattern, s, len);
+	out->pattern[len] = '\0';
+	out->factor = f;
+	if (strcmp(out->pattern, "launch-overhead") == 0)
+		out->kind = TT_CPWI_LAUNCH;
+	else if (strcmp(out->pattern, "kernel-gaps") == 0)
+		out->kind = TT_CPWI_GAPS;
+	else
+		out->kind = TT_CPWI_NAME;
+	return 0;
+}
+
+/* ---- the graph's adjacency ---- */
+
+struct adj {
+	uint32_t *off;  /* [nodes + 1] */
+	uint32_t *e;    /* edge ids */
+};
+
+/* lists of live edges per node (by u, or by v), in insertion order */
+static void adj_build(const struct cp_graph *g, size_t nodes, bool by_v, struct adj *a)
+{
+	a->off = tt_calloc(nodes + 2, sizeof(*a->off));
+	for (size_t i = 0; i < g->ne; i++)
+		if (!g->e[i].dead)
+			a->off[(by_v ? g->e[i].v : g->e[i].u) + 1]++;
+	for (size_t i = 0; i < nodes; i++)
+		a->off[i + 1] += a->off[i];
+	a->e = tt_malloc((a->off[nodes] + 1) * sizeof(*a->e));
+	uint32_t *fill = tt_malloc((nodes + 1) * sizeof(*fill));
+	memcpy(fill, a->off, nodes * sizeof(*fill));
+	for (size_t i = 0; i < g->ne; i++)
+		if (!g->e[i].dead)
+			a->e[fill[by_v ? g->e[i].v : g->e[i].u]++] = (uint32_t)i;
+	free(fill);
+}
+
+static void adj_free(struct adj *a)
+{
+	free(a->off);
+	free(a->e);
+}
+
+struct vpos {
+	uint32_t v, pos;
+};
+
+static int vpos_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct vpos *x = a, *y = b;
+	(void)ctx;
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* networkx keeps one edge per (u, v): adding it again keeps its place and
+ * takes the new data */
+static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes)
+{
+	struct adj a;
+	adj_build(g, nodes, false, &a);
+	uint32_t n = 0;
+	struct vpos *tmp = NULL;
+	size_t ctmp = 0;
+	for (size_t u = 0; u < nodes; u++) {
+		uint32_t lo = a.off[u], hi = a.off[u + 1];
+		if (hi - lo < 2)
+			continue;
+		TT_GROW(tmp, ctmp, hi - lo);
+		for (uint32_t i = lo; i < hi; i++)
+			tmp[i - lo] = (struct vpos){g->e[a.e[i]].v, a.e[i]};
+		tt_msort(tmp, hi - lo, sizeof(*tmp), vpos_cmp, NULL);
+		for (uint32_t i = 1; i < hi - lo; i++) {
+			if (tmp[i].v != tmp[i - 1].v)
+				continue;
+			/* tmp[i] is a later insertion of the same edge */
+			struct cp_edge *keep = &g->e[tmp[i - 1].pos], *dup = &g->e[tmp[i].pos];
+			keep->w = dup->w;
+			keep->attr = dup->attr;
+			keep->type = dup->type;
+			dup->dead = 1;
+			tmp[i].pos = tmp[i - 1].pos;
+			n++;
+		}
+	}
+	free(tmp);
+	adj_free(&a);
+	return n;
+}
+
+/* HTA's validation: weights <= -1 µs count 0 for the path */
+static inline int64_t graph_weight(int64_t w)
+{
+	return w <= -1000 ? 0 : w;
+}
+
+/* Longest distances in topological order (weights w[edge]); from[v] = the
+ * chosen edge into v or UINT32_MAX.  Returns the end node. */
+static uint32_t longest(const struct cp_graph *g, const struct adj *pred, const uint32_t *topo,
+			size_t ntopo, const int64_t *w, int64_t *dist, uint32_t *from)
+{
+	uint32_t end = UINT32_MAX;
+	int64_t best_all = 0;
+	for (size_t i = 0; i < ntopo; i++) {
+		uint32_t v = topo[i];
+		bool any = false;
+		int64_t best = 0;
+		uint32_t be = UINT32_MAX;
+		for (uint32_t k = pred->off[v]; k < pred->off[v + 1]; k++) {
+			uint32_t e = pred->e[k];
+			int64_t cand = dist[g->e[e].u] + w[e];
+			if (!any || cand > best) {
+				best = cand;
+				be = e;
+				any = true;
+			}
+		}
+		if (!any || best < 0) {
+			dist[v] = 0;
+			from[v] = UINT32_MAX;
+		} else {
+			dist[v] = best;
+			from[v] = be;
+		}
+		if (end == UINT32_MAX || dist[v] > best_all) {
+			end = v;
+			best_all = dist[v];
+		}
+	}
+	return end;
+}
+
+/* ---- classification ---- */
+
+struct classify {
+	const struct cp_graph *g;
+	char *buf;
+	size_t cap;
+};
+
+static int64_t ev_stream(const struct tt_rank *r, uint32_t ev)
+{
+	if (ev == TT_NONE || !(r->ev[ev].flags & TT_EF_STREAM))
+		return -1;
+	return r->tracks[r->ev[ev].track].stream;
+}
+
+/* category and bound of an edge (cpa.py 1563-1620) */
+static void classify_edge(struct classify *cl, const struct cp_edge *e, uint8_t *cat,
+			  uint8_t *bound)
+{
+	const struct tt_rank *r = cl->g->r;
+	switch (e->type) {
+	case TT_CPE_DEPENDENCY:
+		*cat = TT_CPC_DEP;
+		*bound = TT_CPB_NONE;
+		return;
+	case TT_CPE_SYNC:
+		*cat = TT_CPC_SYNC;
+		*bound = TT_CPB_NONE;
+		return;
+	case TT_CPE_LAUNCH:
+		*cat = TT_CPC_LAUNCH;
+		*bound = TT_CPB_LAUNCH;
+		return;
+	case TT_CPE_KK:
+		*cat = TT_CPC_KK;
+		*bound = TT_CPB_KK;
+		return;
+	default:
+		break;
+	}
+	if (ev_stream(r, e->attr) < 0) {
+		*cat = TT_CPC_CPU;
+		bool data = e->attr != TT_NONE && (cl->g->sf[r->ev[e->attr].name] & SF_DATA);
+		*bound = data ? TT_CPB_DATA : TT_CPB_CPU;
+		return;
+	}
+	*cat = TT_CPC_GPU;
+	const char *name = tt_ev_name(r, &r->ev[e->attr]);
+	size_t len = strlen(name);
+	TT_GROW(cl->buf, cl->cap, len + 1);
+	tt_diff_short_name(name, cl->buf);
+	*bound = tt_kernel_type(cl->buf, NULL) == TT_KT_COMM ? TT_CPB_COMM : TT_CPB_COMPUTE;
+}
+
+/* ---- top events ---- */
+
+struct topref {
+	uint32_t name, ev, pos;
+};
+
+static int topref_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct topref *x = a, *y = b;
+	(void)ctx;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int top_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tt_cp_top *x = a, *y = b;
+	const struct tt_rank *r = ctx;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return strcmp(tt_str(r, x->name), tt_str(r, y->name));
+}
+
+/* time inside events (operator edges), grouped by the event's name */
+static void make_top(struct tt_cp_result *out)
+{
+	const struct tt_rank *r = out->r;
+	size_t n = 0;
+	struct topref *v = tt_malloc((out->nedges + 1) * sizeof(*v));
+	for (size_t i = 0; i < out->nedges; i++) {
+		const struct tt_cp_edge *e = &out->edges[i];
+		if (e->type != TT_CPE_OPERATOR || e->attr == TT_NONE)
+			continue;
+		v[n++] = (struct topref){r->ev[e->attr].name, e->attr, (uint32_t)i};
+	}
+	tt_msort(v, n, sizeof(*v), topref_cmp, NULL);
+	out->top = tt_malloc((n + 1) * sizeof(*out->top));
+	out->ntop = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		struct tt_cp_top t = {.name = v[i].name, .first_ev = v[i].ev};
+		uint32_t first_pos = v[i].pos;
+		while (j < n && v[j].name == v[i].name) {
+			const struct tt_cp_edge *e = &out->edges[v[j].pos];
+			t.dur += e->weight;
+			t.edges++;
+			if (j == i || v[j].ev != v[j - 1].ev)
+				t.events++;
+			if (v[j].pos < first_pos) {
+				first_pos = v[j].pos;
+				t.first_ev = v[j].ev;
+			}
+			j++;
+		}
+		t.bound = out->edges[first_pos].bound;
+		out->top[out->ntop++] = t;
+		i = j;
+	}
+	tt_msort(out->top, out->ntop, sizeof(*out->top), top_cmp, (void *)r);
+	free(v);
+}
+
+/* ---- what-if ---- */
+
+static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct adj *pred,
+		   const uint32_t *topo, size_t ntopo, struct classify *cl,
+		   struct tt_cp_result *out)
+{
+	const struct tt_rank *r = g->r;
+	size_t nw = o->nwhatif < 8 ? o->nwhatif : 8;
+	/* which names each NAME rule matches, as a bit per rule */
+	uint8_t *match = tt_calloc((size_t)r->strs.n + 1, 1);
+	for (size_t k = 0; k < nw; k++) {
+		if (o->whatif[k].kind != TT_CPWI_NAME)
+			continue;
+		for (uint32_t id = 0; id < r->strs.n; id++)
+			if (strstr(tt_str(r, id), o->whatif[k].pattern))
+				match[id] |= (uint8_t)(1u << k);
+	}
+	int64_t *w = tt_malloc((g->ne + 1) * sizeof(*w));
+	for (size_t i = 0; i < g->ne; i++) {
+		const struct cp_edge *e = &g->e[i];
+		int64_t x = e->w;
+		for (size_t k = 0; k < nw; k++) {
+			const struct tt_cp_whatif *q = &o->whatif[k];
+			bool hit = q->kind == TT_CPWI_LAUNCH ? e->type == TT_CPE_LAUNCH :
+				   q->kind == TT_CPWI_GAPS   ? e->type == TT_CPE_KK :
+							       e->type == TT_CPE_OPERATOR &&
+							       e->attr != TT_NONE &&
+							       (match[r->ev[e->attr].name] >> k & 1);
+			if (hit)
+				x = llround((double)x * q->factor);
+		}
+		if (x != e->w && !e->dead)
+			out->wi_edges++;
+		w[i] = graph_weight(x);
+	}
+	size_t nodes = 2 * (size_t)g->nne;
+	int64_t *dist = tt_malloc((nodes + 1) * sizeof(*dist));
+	uint32_t *from = tt_malloc((nodes + 1) * sizeof(*from));
+	uint32_t end = longest(g, pred, topo, ntopo, w, dist, from);
+	out->has_whatif = true;
+	out->wi_length = end == UINT32_MAX ? 0 : dist[end];
+	for (uint32_t v = end; v != UINT32_MAX && from[v] != UINT32_MAX; v = g->e[from[v]].u) {
+		const struct cp_edge *e = &g->e[from[v]];
+		uint8_t cat, bound;
+		classify_edge(cl, e, &cat, &bound);
+		out->wi_bound[bound].dur += w[from[v]];
+		out->wi_bound[bound].count++;
+	}
+	free(dist);
+	free(from);
+	free(w);
+	free(match);
+}
+
+/* ---- the path ---- */
+
+void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result *out)
+{
+	const struct tt_rank *r = g->r;
+	size_t nodes = 2 * (size_t)g->nne;
+	if (!g->ne) {
+		out->status = TT_CP_EMPTY;
+		return;
+	}
+	out->st.reinserted = merge_duplicates(g, nodes);
+	out->st.nodes = g->nnx;
+	for (size_t i = 0; i < g->ne; i++) {
+		if (g->e[i].dead)
+			continue;
+		out->st.edges++;
+		out->st.by_type[g->e[i].type]++;
+		if (g->e[i].w <= -1000)
+			out->st.zeroed++;
+	}
+	struct adj succ, pred;
+	adj_build(g, nodes, false, &succ);
+	adj_build(g, nodes, true, &pred);
+
+	/* Kahn's order, generation by generation */
+	uint32_t *indeg = tt_calloc(nodes + 1, sizeof(*indeg));
+	for (size_t v = 0; v < nodes; v++)
+		indeg[v] = pred.off[v + 1] - pred.off[v];
+	uint32_t *topo = tt_malloc(((size_t)g->nnx + 1) * sizeof(*topo));
+	size_t nt = 0;
+	for (uint32_t i = 0; i < g->nnx; i++)
+		if (!indeg[g->nx_node[i]])
+			topo[nt++] = g->nx_node[i];
+	for (size_t h = 0; h < nt; h++) {
+		uint32_t u = topo[h];
+		for (uint32_t k = succ.off[u]; k < succ.off[u + 1]; k++) {
+			uint32_t v = g->e[succ.e[k]].v;
+			if (--indeg[v] == 0)
+				topo[nt++] = v;
+		}
+	}
+	free(indeg);
+	if (nt < g->nnx) {
+		out->status = TT_CP_CYCLE;
+		free(topo);
+		adj_free(&succ);
+		adj_free(&pred);
+		return;
+	}
+
+	int64_t *w = tt_malloc((g->ne + 1) * sizeof(*w));
+	for (size_t i = 0; i < g->ne; i++)
+		w[i] = graph_weight(g->e[i].w);
+	int64_t *dist = tt_malloc((nodes + 1) * sizeof(*dist));
+	uint32_t *from = tt_malloc((nodes + 1) * sizeof(*from));
+	uint32_t end = longest(g, &pred, topo, nt, w, dist, from);
+	for (size_t i = 0; i < nt; i++)
+		out->st.ends += dist[topo[i]] == dist[end];
+
+	/* walk back */
+	size_t np = 1;
+	for (uint32_t v = end; from[v] != UINT32_MAX; v = g->e[from[v]].u)
+		np++;
+	out->nnodes = np;
+	out->nodes = tt_malloc(np * sizeof(*out->nodes));
+	out->nedges = np - 1;
+	out->edges = tt_malloc((np ? np : 1) * sizeof(*out->edges));
+	uint32_t v = end;
+	for (size_t i = np; i-- > 0;) {
+		out->nodes[i] = (struct tt_cp_node){g->ev[v >> 1], !(v & 1), g->ts[v]};
+		if (i == 0)
+			break;
+		uint32_t e = from[v];
+		/* path nodes with another best predecessor (ties) */
+		unsigned nbest = 0;
+		for (uint32_t k = pred.off[v]; k < pred.off[v + 1]; k++)
+			nbest += dist[g->e[pred.e[k]].u] + w[pred.e[k]] == dist[v];
+		out->st.several_best += nbest > 1;
+		const struct cp_edge *ge = &g->e[e];
+		struct tt_cp_edge *pe = &out->edges[i - 1];
+		memset(pe, 0, sizeof(*pe));
+		pe->u = (uint32_t)(i - 1);
+		pe->v = (uint32_t)i;
+		pe->weight = ge->w;
+		pe->graph_weight = w[e];
+		pe->type = ge->type;
+		pe->attr = ge->attr;
+		pe->attr_stream = ev_stream(r, ge->attr);
+		v = ge->u;
+	}
+	struct classify cl = {g, NULL, 0};
+	for (size_t i = 0; i < out->nedges; i++) {
+		struct tt_cp_edge *pe = &out->edges[i];
+		struct cp_edge tmp = {.type = pe->type, .attr = pe->attr};
+		classify_edge(&cl, &tmp, &pe->cat, &pe->bound);
+		out->length += pe->weight;
+		out->length_graph += pe->graph_weight;
+		out->by_type[pe->type].dur += pe->weight;
+		out->by_type[pe->type].count++;
+		out->by_cat[pe->cat].dur += pe->weight;
+		out->by_cat[pe->cat].count++;
+		out->by_bound[pe->bound].dur += pe->weight;
+		out->by_bound[pe->bound].count++;
+	}
+	out->span = out->nodes[np - 1].ts - out->nodes[0].ts;
+	/* distinct events of the path's nodes: each event's two nodes are
+	 * near each other on a path, but not always adjacent */
+	struct topref *ev = tt_malloc((np + 1) * sizeof(*ev));
+	for (size_t i = 0; i < np; i++)
+		ev[i] = (struct topref){out->nodes[i].ev, 0, 0};
+	tt_msort(ev, np, sizeof(*ev), topref_cmp, NULL);
+	for (size_t i = 0; i < np; i++)
+		out->critical_events += i == 0 || ev[i].name != ev[i - 1].name;
+	free(ev);
+	make_top(out);
+	if (o && o->nwhatif)
+		whatif(g, o, &pred, topo, nt, &cl, out);
+	free(cl.buf);
+	free(w);
+	free(dist);
+	free(from);
+	free(topo);
+	adj_free(&succ);
+	adj_free(&pred);
+	out->status = TT_CP_OK;
+}
+
+void tt_cp_result_free(struct tt_cp_result *res)
+{
+	if (!res)
+		return;
+	free(res->nodes);
+	free(res->edges);
+	free(res->top);
+	res->nodes = NULL;
+	res->edges = NULL;
+	res->top = NULL;
+}
