@@ -240,9 +240,9 @@ PY
 	fi
 fi
 
-# ---- utilisation against an independent computation ----
+# ---- tracetop's own utilisation measures against an independent computation ----
 
-# per device: busy = union of kernel/memcpy/memset intervals, SM efficiency
+# (the plugin's GPU summary is checked by parity-tb.sh) per device: busy = union of kernel/memcpy/memset intervals, SM efficiency
 # = sum(dur * min(grid blocks / numSms, 1)) / sum(dur) (blocks per SM when
 # the trace has no deviceProperties), occupancy time-weighted
 if [ "$HAVE_PY" -eq 1 ]; then
@@ -289,9 +289,9 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
         g = got.get((rank, str(dev)))
         line = "rank %s cuda:%s busy %.0f util %.3f sm %.3f occ %.3f" % ((rank, dev) + want)
         if not g or abs(float(g["gpu_busy(us)"]) - want[0]) > 0.01 or \
-           abs(float(g["gpu_utilization_pctg"]) - want[1]) > 1e-6 or \
-           abs(float(g["est_sm_efficiency_pctg"]) - want[2]) > 1e-4 or \
-           abs(float(g["est_achieved_occupancy_pctg"]) - want[3]) > 1e-4:
+           abs(float(g["busy_of_gpu_span_pctg"]) - want[1]) > 1e-6 or \
+           abs(float(g["sm_eff_per_kernel_time_pctg"]) - want[2]) > 1e-4 or \
+           abs(float(g["occupancy_per_kernel_time_pctg"]) - want[3]) > 1e-4:
             ok = False
             line += "  MISMATCH: %r" % (g,)
         print(line)

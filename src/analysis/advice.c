@@ -164,11 +164,11 @@ static void advise_util(const struct tt_model *m, const struct tt_aopts *o, stru
 		if (tt_kernel_type(k->name, NULL) == TT_KT_COMM)
 			continue;
 		total += k->sum_ns;
-		if (!isnan(k->sm_eff_pct)) {
-			acc += k->sm_eff_pct * (double)k->sum_ns;
+		if (!isnan(k->sm_eff_ktime_pct)) {
+			acc += k->sm_eff_ktime_pct * (double)k->sum_ns;
 			cover += (double)k->sum_ns;
 		}
-		if (!isnan(k->occ_pct) && k->occ_pct < 15) {
+		if (!isnan(k->occ_ktime_pct) && k->occ_ktime_pct < 15) {
 			low += k->sum_ns;
 			nlow++;
 			if (k->sum_ns > worst_ns) {

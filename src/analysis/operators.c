@@ -208,6 +208,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 	ns->gself = tt_calloc(nev, sizeof(*ns->gself));
 	ns->gtotal = tt_calloc(nev, sizeof(*ns->gtotal));
 	ns->tcself = tt_calloc(nev, sizeof(*ns->tcself));
+	ns->kself = tt_calloc(nev, sizeof(*ns->kself));
 	ns->tctotal = tt_calloc(nev, sizeof(*ns->tctotal));
 	ns->tc_eligible = tt_calloc(nev, 1);
 	int8_t *tc = tt_malloc((size_t)r->strs.n + 1);
@@ -241,6 +242,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 			ns->gself[o]++;
 			if (tt_ev_kind(r, g) != TT_K_KERNEL)
 				continue;
+			ns->kself[o] += g->dur;
 			if (tc[g->name] < 0)
 				tc[g->name] = tt_tb_kernel_uses_tc(tt_ev_name(r, g));
 			if (tc[g->name])
@@ -280,6 +282,7 @@ void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
 	free(ns->gself);
 	free(ns->gtotal);
 	free(ns->tcself);
+	free(ns->kself);
 	free(ns->tctotal);
 	free(ns->tc_eligible);
 	memset(ns, 0, sizeof(*ns));

@@ -129,6 +129,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
  * decides it.  Free with tt_tb_node_stats_free. */
 struct tt_tb_nodestat {
 	int64_t *child, *runtime, *dself, *dtotal, *tcself, *tctotal;
+	int64_t *kself;      /* kernels (only) its own runtime calls launched */
 	uint64_t *gself, *gtotal;
 	uint8_t *tc_eligible;
 };

@@ -5,9 +5,11 @@
 #include "tracetop/utilization.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/operators.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -46,19 +48,37 @@ double tt_tb_sm_efficiency(const struct tt_kinfo *k, int64_t num_sms)
 /* per kernel name on one rank */
 struct kacc {
 	uint32_t name;
+	bool tc;
 	uint64_t count;
-	int64_t sum, max;
-	double sm_acc, occ_acc;
+	int64_t sum, max, min;
+	double sm_acc, occ_acc, bps0_acc, occ0_acc;
 	int64_t sm_ns, occ_ns;
+	uint32_t longest;
+};
+
+/* per (kernel, op, launch parameters) on one rank */
+struct kopacc {
+	uint32_t key;       /* in the rank's local key table */
+	uint32_t name;      /* kernel name (rank string) */
+	uint32_t op;        /* op event, TT_NONE: see opkind */
+	int opkind;         /* 0 op, 1 no op (outside every op), 2 no launch */
+	int32_t grid[3], block[3], regs, shmem;
+	uint64_t count;
+	int64_t sum, max, min;
+	double bps0_acc, occ0_acc;
 	uint32_t longest;
 };
 
 struct util_rank {
 	bool sel, nogpu;
+	struct tt_util_rank row;
 	struct tt_util_dev *devs;
 	size_t ndevs;
 	struct kacc *k;
 	size_t nk;
+	struct kopacc *kop;
+	size_t nkop;
+	struct tt_strtab keys; /* kop keys */
 };
 
 struct util_ctx {
@@ -67,12 +87,156 @@ struct util_ctx {
 	struct util_rank *ranks;
 };
 
+/* a blocks-per-SM change at a time: +v at a kernel's start, -v at its end */
+struct bpoint {
+	int64_t t;
+	int end;    /* 0 start, 1 end: starts first at equal times */
+	double v;
+};
+
+static int bpoint_cmp(const void *a, const void *b)
+{
+	const struct bpoint *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->end - y->end;
+}
+
+/* ∫ min(Σ v of the running kernels, 1) dt over [w0, w1), the plugin's
+ * merge_ranges_with_value then clipped to the window */
+static double sm_integral(struct bpoint *p, size_t n, int64_t w0, int64_t w1)
+{
+	if (n > 1)
+		qsort(p, n, sizeof(*p), bpoint_cmp);
+	double acc = 0, v = n ? p[0].v : 0;
+	for (size_t i = 1; i < n; i++) {
+		int64_t a = TT_MAX(p[i - 1].t, w0), b = TT_MIN(p[i].t, w1);
+		if (p[i].t > p[i - 1].t && v > 0 && b > a)
+			acc += (v < 1 ? v : 1) * (double)(b - a);
+		v += p[i].end ? -p[i].v : p[i].v;
+	}
+	return acc;
+}
+
+/* blocks per SM of kernel e: the arg, else grid blocks / SMs; < 0 unknown */
+static double blocks_per_sm(const struct tt_kinfo *k, int64_t num_sms)
+{
+	if (k->blocks_per_sm >= 0)
+		return k->blocks_per_sm;
+	int64_t blocks = (int64_t)k->grid[0] * k->grid[1] * k->grid[2];
+	return blocks > 0 && num_sms > 0 ? (double)blocks / (double)num_sms : -1;
+}
+
+/* The op whose runtime call launched GPU op g (a collective's annotation
+ * passes it to the op around it): *kind 0 an op, 1 a call outside every
+ * op, 2 no launching call. */
+static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t g,
+			  int *kind)
+{
+	uint32_t l = tt_launch_of(r, g);
+	if (l == TT_NONE) {
+		*kind = 2;
+		return TT_NONE;
+	}
+	uint32_t o = t->owner[l];
+	while (o != TT_NONE && t->kind[o] == TT_TBN_COMM)
+		o = t->parent[o];
+	*kind = o == TT_NONE ? 1 : 0;
+	return o;
+}
+
+static void kop_add(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t i,
+		    struct util_rank *ur, uint32_t **map, size_t *mcap, size_t *cap)
+{
+	const struct tt_event *e = &r->ev[i];
+	int kind;
+	uint32_t op = launch_op(r, t, i, &kind);
+	struct tt_kinfo z = {.blocks_per_sm = -1, .occupancy = -1};
+	const struct tt_kinfo *k = (e->flags & TT_EF_KINFO) ? &r->kinfo[e->aux] : &z;
+	char key[96];
+	int n = snprintf(key, sizeof(key), "%u/%u/%d/%d,%d,%d/%d,%d,%d/%d/%d", e->name,
+			 op != TT_NONE ? r->ev[op].name : TT_NONE, kind, k->grid[0], k->grid[1],
+			 k->grid[2], k->block[0], k->block[1], k->block[2], k->regs, k->shmem);
+	uint32_t id = tt_tb_key_index(&ur->keys, key, (size_t)n, map, mcap);
+	if ((*map)[id] == TT_NONE) {
+		TT_GROW(ur->kop, *cap, ur->nkop + 1);
+		struct kopacc *a = &ur->kop[ur->nkop];
+		memset(a, 0, sizeof(*a));
+		a->key = id;
+		a->name = e->name;
+		a->op = op;
+		a->opkind = kind;
+		memcpy(a->grid, k->grid, sizeof(a->grid));
+		memcpy(a->block, k->block, sizeof(a->block));
+		a->regs = k->regs;
+		a->shmem = k->shmem;
+		a->min = INT64_MAX;
+		a->max = -1;
+		(*map)[id] = (uint32_t)ur->nkop++;
+	}
+	struct kopacc *a = &ur->kop[(*map)[id]];
+	a->count++;
+	a->sum += e->dur;
+	a->min = TT_MIN(a->min, e->dur);
+	if (e->dur > a->max) {
+		a->max = e->dur;
+		a->longest = i;
+	}
+	if (k->blocks_per_sm >= 0)
+		a->bps0_acc += k->blocks_per_sm * (double)e->dur;
+	if (k->occupancy >= 0)
+		a->occ0_acc += k->occupancy * (double)e->dur;
+}
+
+/* the plugin's tensor-core eligible ratio of one rank */
+static double tc_eligible_ratio(const struct tt_rank *r, const struct tt_tbtree *t)
+{
+	struct tt_tb_nodestat ns;
+	tt_tb_node_stats(r, t, &ns);
+	uint8_t *below = tt_calloc((size_t)r->nev + 1, 1); /* an eligible node below */
+	for (uint32_t k = t->norder; k-- > 0;) {
+		uint32_t i = t->order[k], p = t->parent[i];
+		if (p != TT_NONE && (below[i] || ns.tc_eligible[i]))
+			below[p] = 1;
+	}
+	int64_t bottom = 0, all = 0;
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k];
+		if (ns.tc_eligible[i] && !below[i])
+			bottom += ns.kself[i];
+		if (t->kind[i] == TT_TBN_OP)
+			all += ns.kself[i];
+	}
+	free(below);
+	tt_tb_node_stats_free(&ns);
+	return all > 0 ? 100.0 * (double)bottom / (double)all : NAN;
+}
+
 static void util_rank(size_t ri, void *vctx)
 {
 	struct util_ctx *c = vctx;
 	const struct tt_rank *r = c->m->ranks[ri];
 	struct util_rank *ur = &c->ranks[ri];
 	ur->sel = true;
+	tt_strtab_init(&ur->keys);
+	ur->row.ri = ri;
+	ur->row.rank = r->rank;
+	ur->row.compute_major =
+		r->meta.ndevprops && r->meta.devprops[0].compute_major > 0
+			? r->meta.devprops[0].compute_major
+			: -1;
+	/* the steps window and the op tree */
+	struct tt_iv *gpu;
+	size_t ngpu = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, NULL, &gpu);
+	struct tt_step *st;
+	size_t nkept, ns = tt_tb_rank_steps(r, ri, gpu, ngpu, &st, &nkept);
+	int64_t w0 = nkept ? st[0].t0 : 0, w1 = nkept ? st[nkept - 1].t1 : 0;
+	(void)ns;
+	free(st);
+	free(gpu);
+	struct tt_tbtree t;
+	tt_tbtree_build(r, &t);
+	ur->row.tc_eligible_pct = tc_eligible_ratio(r, &t);
 	/* the devices of the GPU stream tracks */
 	size_t ndev = 0, cdev = 0;
 	int64_t *dev = NULL;
@@ -90,12 +254,14 @@ static void util_rank(size_t ri, void *vctx)
 	}
 	for (size_t a = 1; a < ndev; a++)
 		for (size_t b = a; b > 0 && dev[b - 1] > dev[b]; b--) {
-			int64_t t = dev[b];
+			int64_t tmp = dev[b];
 			dev[b] = dev[b - 1];
-			dev[b - 1] = t;
+			dev[b - 1] = tmp;
 		}
 	uint32_t *kidx = tt_tb_none_array(r->strs.n);
-	size_t kcap = 0;
+	uint32_t *kopmap = NULL;
+	size_t kcap = 0, kopmcap = 0, kopcap = 0;
+	int64_t all_kernel_ns = 0, all_tc_ns = 0;
 	ur->devs = tt_calloc(ndev + 1, sizeof(*ur->devs));
 	for (size_t d = 0; d < ndev; d++) {
 		struct tt_util_dev *u = &ur->devs[ur->ndevs];
@@ -105,9 +271,13 @@ static void util_rank(size_t ri, void *vctx)
 		u->num_sms = tt_tb_num_sms(r, dev[d]);
 		u->t0 = INT64_MAX;
 		u->t1 = INT64_MIN;
-		size_t na = 0, ca = 0, nk = 0, ck = 0;
+		u->win_t0 = w0;
+		u->win_t1 = w1;
+		size_t na = 0, ca = 0, nk = 0, ck = 0, nbp = 0, cbp = 0;
 		struct tt_iv *all = NULL, *kern = NULL;
-		double sm_acc = 0, occ_acc = 0;
+		struct bpoint *bp = NULL;
+		double sm_acc = 0, occ_acc = 0, wocc_acc = 0;
+		int64_t wocc_ns = 0;
 		for (uint32_t ti = 0; ti < r->ntracks; ti++) {
 			const struct tt_track *tr = &r->tracks[ti];
 			if (tr->kind != TT_TRACK_GPU || tr->device != dev[d])
@@ -130,7 +300,7 @@ static void util_rank(size_t ri, void *vctx)
 				u->kernel_sum_ns += e->dur;
 				TT_GROW(kern, ck, nk + 1);
 				kern[nk++] = (struct tt_iv){e->ts, end};
-				double eff = NAN, occ = -1;
+				double eff = NAN, occ = -1, bps = -1;
 				if (e->flags & TT_EF_KINFO) {
 					const struct tt_kinfo *k = &r->kinfo[e->aux];
 					eff = tt_tb_sm_efficiency(k, u->num_sms);
@@ -139,6 +309,8 @@ static void util_rank(size_t ri, void *vctx)
 					if (!isnan(eff) && !(blocks > 0 && u->num_sms > 0))
 						u->sm_from_args = true;
 					occ = k->occupancy;
+					bps = blocks_per_sm(k, u->num_sms);
+					u->nkernels_bps += k->blocks_per_sm >= 0;
 				}
 				if (!isnan(eff)) {
 					sm_acc += eff * (double)e->dur;
@@ -147,6 +319,17 @@ static void util_rank(size_t ri, void *vctx)
 				if (occ >= 0) {
 					occ_acc += occ * (double)e->dur;
 					u->occ_ns += e->dur;
+					u->nkernels_occ++;
+					int64_t a = TT_MAX(e->ts, w0), b = TT_MIN(end, w1);
+					if (b > a) {
+						wocc_acc += occ * (double)(b - a);
+						wocc_ns += b - a;
+					}
+				}
+				if (bps > 0) {
+					TT_GROW(bp, cbp, nbp + 2);
+					bp[nbp++] = (struct bpoint){e->ts, 0, bps};
+					bp[nbp++] = (struct bpoint){end, 1, bps};
 				}
 				/* per kernel name */
 				uint32_t ki = kidx[e->name];
@@ -157,10 +340,13 @@ static void util_rank(size_t ri, void *vctx)
 					ur->k[ki].name = e->name;
 					ur->k[ki].longest = i;
 					ur->k[ki].max = -1;
+					ur->k[ki].min = INT64_MAX;
+					ur->k[ki].tc = tt_tb_kernel_uses_tc(tt_ev_name(r, e));
 				}
 				struct kacc *ka = &ur->k[ki];
 				ka->count++;
 				ka->sum += e->dur;
+				ka->min = TT_MIN(ka->min, e->dur);
 				if (e->dur > ka->max) {
 					ka->max = e->dur;
 					ka->longest = i;
@@ -172,12 +358,27 @@ static void util_rank(size_t ri, void *vctx)
 				if (occ >= 0) {
 					ka->occ_acc += occ * (double)e->dur;
 					ka->occ_ns += e->dur;
+					ka->occ0_acc += occ * (double)e->dur;
 				}
+				if ((e->flags & TT_EF_KINFO) && r->kinfo[e->aux].blocks_per_sm >= 0)
+					ka->bps0_acc +=
+						r->kinfo[e->aux].blocks_per_sm * (double)e->dur;
+				all_kernel_ns += e->dur;
+				all_tc_ns += ka->tc ? e->dur : 0;
+				/* tensor cores over the kernels the operators launched */
+				int lk;
+				uint32_t op = launch_op(r, &t, i, &lk);
+				if (op != TT_NONE && t.kind[op] == TT_TBN_OP) {
+					u->op_kernel_ns += e->dur;
+					u->tc_ns += ka->tc ? e->dur : 0;
+				}
+				kop_add(r, &t, i, ur, &kopmap, &kopmcap, &kopcap);
 			}
 		}
 		if (!na) {
 			free(all);
 			free(kern);
+			free(bp);
 			continue;
 		}
 		size_t nb = tt_iv_merge(all, na);
@@ -185,9 +386,18 @@ static void util_rank(size_t ri, void *vctx)
 		size_t nkb = tt_iv_merge(kern, nk);
 		u->kernel_busy_ns = tt_iv_total(kern, nkb);
 		int64_t span = u->t1 - u->t0;
-		u->util_pct = span > 0 ? 100.0 * (double)u->busy_ns / (double)span : NAN;
-		u->sm_eff_pct = u->sm_eff_ns > 0 ? 100.0 * sm_acc / (double)u->sm_eff_ns : NAN;
-		u->occ_pct = u->occ_ns > 0 ? occ_acc / (double)u->occ_ns : NAN;
+		u->busy_span_pct = span > 0 ? 100.0 * (double)u->busy_ns / (double)span : NAN;
+		u->sm_eff_ktime_pct = u->sm_eff_ns > 0 ? 100.0 * sm_acc / (double)u->sm_eff_ns : NAN;
+		u->occ_ktime_pct = u->occ_ns > 0 ? occ_acc / (double)u->occ_ns : NAN;
+		int64_t win = w1 - w0;
+		u->gpu_util_pct = win > 0 ? 100.0 * (double)tt_iv_inter(kern, nkb, w0, w1) /
+						    (double)win
+					  : NAN;
+		u->est_sm_eff_pct =
+			win > 0 && nbp ? 100.0 * sm_integral(bp, nbp, w0, w1) / (double)win : NAN;
+		u->est_occ_pct = wocc_ns > 0 ? wocc_acc / (double)wocc_ns : NAN;
+		u->tc_pct = u->op_kernel_ns > 0 ? 100.0 * (double)u->tc_ns / (double)u->op_kernel_ns
+						: NAN;
 		u->series = tt_calloc((size_t)c->nbuckets, sizeof(*u->series));
 		for (int b = 0; b < c->nbuckets && span > 0; b++) {
 			int64_t a0 = u->t0 + (int64_t)((double)span * b / c->nbuckets);
@@ -201,9 +411,14 @@ static void util_rank(size_t ri, void *vctx)
 		}
 		free(all);
 		free(kern);
+		free(bp);
 		ur->ndevs++;
 	}
+	ur->row.tc_kernel_pct =
+		all_kernel_ns > 0 ? 100.0 * (double)all_tc_ns / (double)all_kernel_ns : NAN;
 	ur->nogpu = ur->ndevs == 0;
+	tt_tbtree_free(&t);
+	free(kopmap);
 	free(kidx);
 	free(dev);
 }
@@ -214,6 +429,68 @@ static int ukernel_cmp(const void *a, const void *b)
 	if (x->sum_ns != y->sum_ns)
 		return x->sum_ns > y->sum_ns ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+static int kop_cmp(const void *a, const void *b)
+{
+	const struct tt_util_kop *x = a, *y = b;
+	if (x->sum_ns != y->sum_ns)
+		return x->sum_ns > y->sum_ns ? -1 : 1;
+	int d = strcmp(x->name, y->name);
+	return d ? d : strcmp(x->op, y->op);
+}
+
+/* kernels-by-op rows of one rank into out, merged by key (kernel name, op
+ * name, launch parameters) */
+static void merge_kops(const struct tt_model *m, size_t ri, struct util_rank *ur,
+		       struct tt_util *out, uint32_t **map, size_t *mcap, size_t *cap,
+		       double **acc, size_t *acap)
+{
+	const struct tt_rank *r = m->ranks[ri];
+	for (size_t j = 0; j < ur->nkop; j++) {
+		const struct kopacc *a = &ur->kop[j];
+		const char *op = a->opkind == 0   ? tt_ev_name(r, &r->ev[a->op])
+				 : a->opkind == 1 ? "(no op)"
+						  : "N/A";
+		char key[2048];
+		int n = snprintf(key, sizeof(key), "%s\x1f%s\x1f%d,%d,%d,%d,%d,%d,%d,%d",
+				 tt_str(r, a->name), op, a->grid[0], a->grid[1], a->grid[2],
+				 a->block[0], a->block[1], a->block[2], a->regs, a->shmem);
+		if (n >= (int)sizeof(key))
+			n = (int)sizeof(key) - 1;
+		uint32_t id = tt_tb_key_index(&out->names, key, (size_t)n, map, mcap);
+		if ((*map)[id] == TT_NONE) {
+			TT_GROW(out->kops, *cap, out->nkops + 1);
+			if (*acap < *cap) {
+				*acc = tt_realloc_array(*acc, *cap * 2, sizeof(**acc));
+				*acap = *cap;
+			}
+			struct tt_util_kop *w = &out->kops[out->nkops];
+			memset(w, 0, sizeof(*w));
+			w->name = tt_strtab_get(&out->names, tt_tb_intern(&out->names, tt_str(r, a->name)));
+			w->op = tt_strtab_get(&out->names, tt_tb_intern(&out->names, op));
+			memcpy(w->grid, a->grid, sizeof(w->grid));
+			memcpy(w->block, a->block, sizeof(w->block));
+			w->regs = a->regs;
+			w->shmem = a->shmem;
+			w->min_ns = INT64_MAX;
+			w->max_ns = -1;
+			(*acc)[2 * out->nkops] = (*acc)[2 * out->nkops + 1] = 0;
+			(*map)[id] = (uint32_t)out->nkops++;
+		}
+		size_t wi = (*map)[id];
+		struct tt_util_kop *w = &out->kops[wi];
+		w->count += a->count;
+		w->sum_ns += a->sum;
+		w->min_ns = TT_MIN(w->min_ns, a->min);
+		if (a->max > w->max_ns) {
+			w->max_ns = a->max;
+			w->ri = ri;
+			w->longest = a->longest;
+		}
+		(*acc)[2 * wi] += a->bps0_acc;
+		(*acc)[2 * wi + 1] += a->occ0_acc;
+	}
 }
 
 void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbuckets,
@@ -228,31 +505,40 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 	for (size_t ri = 0; ri < m->nranks; ri++)
 		ndevs += c.ranks[ri].ndevs;
 	out->devs = tt_calloc(ndevs + 1, sizeof(*out->devs));
+	out->ranks = tt_calloc(m->nranks + 1, sizeof(*out->ranks));
 	/* kernels across ranks: by interned name */
+	struct tt_strtab knames;
+	tt_strtab_init(&knames);
 	size_t kcap = 0;
-	double *sm_acc = NULL, *occ_acc = NULL;
+	double *sm_acc = NULL, *occ_acc = NULL, *bps0 = NULL, *occ0 = NULL;
 	int64_t *sm_ns = NULL, *occ_ns = NULL;
 	int64_t *last_rank = NULL;
 	size_t acap = 0;
+	uint32_t *kopmap = NULL;
+	size_t kopmcap = 0, kopcap = 0, kopacap = 0;
+	double *kopacc = NULL;
 	for (size_t ri = 0; ri < m->nranks; ri++) {
 		struct util_rank *ur = &c.ranks[ri];
 		if (!ur->sel)
 			continue;
 		out->nranks_sel++;
 		out->nranks_nogpu += ur->nogpu;
+		out->ranks[out->nranks++] = ur->row;
 		if (ur->ndevs)
 			memcpy(&out->devs[out->ndevs], ur->devs, ur->ndevs * sizeof(*ur->devs));
 		out->ndevs += ur->ndevs;
 		const struct tt_rank *r = m->ranks[ri];
 		for (size_t i = 0; i < ur->nk; i++) {
 			const struct kacc *ka = &ur->k[i];
-			uint32_t g = tt_tb_intern(&out->names, tt_str(r, ka->name));
+			uint32_t g = tt_tb_intern(&knames, tt_str(r, ka->name));
 			if (g >= out->nkernels) {
 				/* a new name: ids are dense, so g == nkernels */
 				TT_GROW(out->kernels, kcap, (size_t)g + 1);
 				if (acap < kcap) {
 					sm_acc = tt_realloc_array(sm_acc, kcap, sizeof(*sm_acc));
 					occ_acc = tt_realloc_array(occ_acc, kcap, sizeof(*occ_acc));
+					bps0 = tt_realloc_array(bps0, kcap, sizeof(*bps0));
+					occ0 = tt_realloc_array(occ0, kcap, sizeof(*occ0));
 					sm_ns = tt_realloc_array(sm_ns, kcap, sizeof(*sm_ns));
 					occ_ns = tt_realloc_array(occ_ns, kcap, sizeof(*occ_ns));
 					last_rank = tt_realloc_array(last_rank, kcap,
@@ -262,7 +548,8 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 				for (size_t n = out->nkernels; n <= g; n++) {
 					memset(&out->kernels[n], 0, sizeof(out->kernels[n]));
 					out->kernels[n].max_ns = -1;
-					sm_acc[n] = occ_acc[n] = 0;
+					out->kernels[n].min_ns = INT64_MAX;
+					sm_acc[n] = occ_acc[n] = bps0[n] = occ0[n] = 0;
 					sm_ns[n] = occ_ns[n] = 0;
 					last_rank[n] = -1;
 				}
@@ -273,8 +560,10 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 				k->nranks++;
 				last_rank[g] = (int64_t)ri;
 			}
+			k->tc = ka->tc;
 			k->count += ka->count;
 			k->sum_ns += ka->sum;
+			k->min_ns = TT_MIN(k->min_ns, ka->min);
 			if (ka->max > k->max_ns) {
 				k->max_ns = ka->max;
 				k->ri = ri;
@@ -284,15 +573,23 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 			sm_ns[g] += ka->sm_ns;
 			occ_acc[g] += ka->occ_acc;
 			occ_ns[g] += ka->occ_ns;
+			bps0[g] += ka->bps0_acc;
+			occ0[g] += ka->occ0_acc;
 		}
+		merge_kops(m, ri, ur, out, &kopmap, &kopmcap, &kopcap, &kopacc, &kopacap);
 		free(ur->devs);
 		free(ur->k);
+		free(ur->kop);
+		tt_strtab_free(&ur->keys);
 	}
 	for (size_t g = 0; g < out->nkernels; g++) {
 		struct tt_util_kernel *k = &out->kernels[g];
-		k->name = tt_strtab_get(&out->names, (uint32_t)g);
-		k->sm_eff_pct = sm_ns[g] > 0 ? 100.0 * sm_acc[g] / (double)sm_ns[g] : NAN;
-		k->occ_pct = occ_ns[g] > 0 ? occ_acc[g] / (double)occ_ns[g] : NAN;
+		k->name = tt_strtab_get(&out->names,
+					tt_tb_intern(&out->names, tt_strtab_get(&knames, (uint32_t)g)));
+		k->sm_eff_ktime_pct = sm_ns[g] > 0 ? 100.0 * sm_acc[g] / (double)sm_ns[g] : NAN;
+		k->occ_ktime_pct = occ_ns[g] > 0 ? occ_acc[g] / (double)occ_ns[g] : NAN;
+		k->mean_bps = k->sum_ns > 0 ? bps0[g] / (double)k->sum_ns : 0;
+		k->mean_occ_pct = k->sum_ns > 0 ? occ0[g] / (double)k->sum_ns : 0;
 		k->blocks = k->threads = -1;
 		k->regs = 0;
 		if (!k->count)
@@ -308,6 +605,12 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 			k->regs = ki->regs;
 		}
 	}
+	tt_strtab_free(&knames);
+	for (size_t i = 0; i < out->nkops; i++) {
+		struct tt_util_kop *w = &out->kops[i];
+		w->mean_bps = w->sum_ns > 0 ? kopacc[2 * i] / (double)w->sum_ns : 0;
+		w->mean_occ_pct = w->sum_ns > 0 ? kopacc[2 * i + 1] / (double)w->sum_ns : 0;
+	}
 	/* drop the slot of id 0 (the empty string) when no kernel used it */
 	size_t w = 0;
 	for (size_t i = 0; i < out->nkernels; i++)
@@ -316,11 +619,17 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 	out->nkernels = w;
 	if (w > 1)
 		qsort(out->kernels, w, sizeof(*out->kernels), ukernel_cmp);
+	if (out->nkops > 1)
+		qsort(out->kops, out->nkops, sizeof(*out->kops), kop_cmp);
 	free(sm_acc);
 	free(occ_acc);
+	free(bps0);
+	free(occ0);
 	free(sm_ns);
 	free(occ_ns);
 	free(last_rank);
+	free(kopmap);
+	free(kopacc);
 	free(c.ranks);
 }
 
@@ -329,8 +638,9 @@ void tt_util_free(struct tt_util *u)
 	for (size_t i = 0; i < u->ndevs; i++)
 		free(u->devs[i].series);
 	free(u->devs);
+	free(u->ranks);
 	free(u->kernels);
+	free(u->kops);
 	tt_strtab_free(&u->names);
 	memset(u, 0, sizeof(*u));
 }
-

@@ -183,7 +183,7 @@ static int ukern_open(struct tt_pane *p)
 	tt_pane_set_table(p, t);
 	/* low occupancy stands out */
 	for (size_t i = 0; i < t->nrows; i++)
-		if (pane_num(t, i, "est_achieved_occupancy_pctg") < 15)
+		if (pane_num(t, i, "mean_est_achieved_occupancy_pctg") < 15)
 			p->row_role[i] = TT_ROLE_WARNING;
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "highlighted: est. occupancy under 15 %%. Enter: the "

@@ -34,11 +34,15 @@ class Check:
 
     def time(self, what, ours, ref):
         self.values += 1
+        if ours is None and ref is None:
+            return  # both unknown
         if ours is None or ref is None or abs(ours - ref) > max(TIME_ABS, TIME_REL * abs(ref)):
             self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
 
     def pct(self, what, ours, ref):
         self.values += 1
+        if ours is None and ref is None:
+            return  # both unknown
         if ours is None or ref is None or abs(ours - ref) > PCT_ABS:
             self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
 
@@ -231,18 +235,17 @@ def node_kind(e):
     return "op"
 
 
-def tree_ops(events):
+def tree_build(events):
     """An independent reading of the plugin's op tree with runtime calls
-    nested by time (not by External id): per plain cpu_op name and per
-    (name, Input Dims), [calls, host total, host self, device total,
-    device self, runtime] in µs as the trace writes them."""
+    nested by time (not by External id).  Returns the nodes (dicts) and the
+    GPU ops (kernel, memcpy, memset) by correlation id."""
     from collections import defaultdict
-    gpu = defaultdict(float)  # correlation -> GPU op time
+    gpu = defaultdict(list)  # correlation -> GPU ops
     for e in events:
         if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
             corr = (e.get("args") or {}).get("correlation")
             if corr is not None:
-                gpu[corr] += e["dur"]
+                gpu[corr].append(e)
     by_tid = defaultdict(list)
     for e in events:
         if e.get("ph") != "X":
@@ -252,12 +255,12 @@ def tree_ops(events):
             by_tid[(e.get("pid"), e.get("tid"))].append((e["ts"], -(e["ts"] + e["dur"]), 0, k, e))
         elif e.get("cat") in ("cuda_runtime", "runtime"):
             by_tid[(e.get("pid"), e.get("tid"))].append((e["ts"], -(e["ts"] + e["dur"]), 1, "rt", e))
-    rows, rows_in = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0.0]), None
-    rows_in = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    nodes = []
+    root_rts = []
     for items in by_tid.values():
         items.sort(key=lambda x: (x[0], x[1], x[2]))
-        nodes = []  # dicts: e, kind, children, rts
         stack = []
+        tnodes = []
         for ts, negend, isrt, kind, e in items:
             end = -negend
             while stack and stack[-1]["end"] <= ts:
@@ -265,20 +268,19 @@ def tree_ops(events):
             if isrt:
                 # a collective's user annotation is no caller: the op around it is
                 owner = next((n for n in reversed(stack) if n["kind"] != "comm"), None)
-                if owner:
-                    owner["rts"].append(e)
+                (owner["rts"] if owner else root_rts).append(e)
                 continue
             if stack and end > stack[-1]["end"]:
                 continue  # partly overlapping: dropped
             n = {"e": e, "kind": kind, "end": end, "children": [], "rts": [], "merged": False}
             if stack:
                 stack[-1]["children"].append(n)
-            nodes.append(n)
+            tnodes.append(n)
             stack.append(n)
 
         def is_operator(n):
             return n["kind"] != "step" and n["e"].get("cat") == "cpu_op"
-        for n in nodes:
+        for n in tnodes:
             if n["merged"] or not is_operator(n):
                 continue
             while len(n["children"]) == 1:
@@ -288,30 +290,90 @@ def tree_ops(events):
                 c["merged"] = True
                 n["children"] = c["children"]
                 n["rts"] = n["rts"] + c["rts"]
+        nodes += [n for n in tnodes if not n["merged"]]
+    return nodes, root_rts, gpu
 
-        def dev(n):
-            if "dt" in n:
-                return n["dt"]
-            n["ds"] = sum(gpu.get((r.get("args") or {}).get("correlation"), 0.0) for r in n["rts"])
+
+def tree_ops(events):
+    """Per plain cpu_op name and per (name, Input Dims): [calls, host total,
+    host self, device total, device self, runtime] in µs as the trace
+    writes them, by tree_build."""
+    from collections import defaultdict
+    nodes, _, gpu = tree_build(events)
+    rows = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    rows_in = defaultdict(lambda: [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+    def dev(n):
+        if "dt" not in n:
+            n["ds"] = sum(g["dur"] for r in n["rts"]
+                          for g in gpu.get((r.get("args") or {}).get("correlation"), []))
             n["dt"] = n["ds"] + sum(dev(c) for c in n["children"])
-            return n["dt"]
-        for n in nodes:
-            if n["merged"] or n["kind"] != "op":
-                continue
-            e = n["e"]
-            rt = sum(r["dur"] for r in n["rts"])
-            self_ = e["dur"] - sum(c["e"]["dur"] for c in n["children"]) - rt
-            dt = dev(n)
-            dims = (e.get("args") or {}).get("Input Dims", [])
-            for key, tab in ((e["name"], rows), ((e["name"], str(dims).replace(" ", "")), rows_in)):
-                r = tab[key]
-                r[0] += 1
-                r[1] += e["dur"]
-                r[2] += self_
-                r[3] += dt
-                r[4] += n["ds"]
-                r[5] += rt
+        return n["dt"]
+    for n in nodes:
+        if n["kind"] != "op":
+            continue
+        e = n["e"]
+        rt = sum(r["dur"] for r in n["rts"])
+        self_ = e["dur"] - sum(c["e"]["dur"] for c in n["children"]) - rt
+        dt = dev(n)
+        dims = (e.get("args") or {}).get("Input Dims", [])
+        for key, tab in ((e["name"], rows), ((e["name"], str(dims).replace(" ", "")), rows_in)):
+            r = tab[key]
+            r[0] += 1
+            r[1] += e["dur"]
+            r[2] += self_
+            r[3] += dt
+            r[4] += n["ds"]
+            r[5] += rt
     return rows, rows_in
+
+
+def tree_kernels(events):
+    """Kernels by (name, operator, grid, block, registers, shared memory):
+    [calls, total µs] with the operator by tree_build ("(no op)" outside
+    every op); and per device [tensor-core kernel µs, kernel µs] over the
+    kernels plain cpu_ops launched."""
+    from collections import defaultdict
+    nodes, root_rts, gpu = tree_build(events)
+    rows = defaultdict(lambda: [0, 0.0])
+    tc = defaultdict(lambda: [0.0, 0.0])
+    seen = set()
+
+    def add(k, op, plain):
+        a = k.get("args") or {}
+        key = (k["name"], op, str(a.get("grid")), str(a.get("block")),
+               str(a.get("registers per thread") or "0"), str(a.get("shared memory") or "0"))
+        rows[key][0] += 1
+        rows[key][1] += k["dur"]
+        seen.add(id(k))
+        if plain:
+            tc[a.get("device")][1] += k["dur"]
+            if uses_tc(k["name"]):
+                tc[a.get("device")][0] += k["dur"]
+    for n in nodes:
+        for r in n["rts"]:
+            for g in gpu.get((r.get("args") or {}).get("correlation"), []):
+                if g.get("cat") == "kernel":
+                    add(g, n["e"]["name"], n["kind"] == "op")
+    for r in root_rts:
+        for g in gpu.get((r.get("args") or {}).get("correlation"), []):
+            if g.get("cat") == "kernel":
+                add(g, "(no op)", False)
+    for gs in gpu.values():
+        for g in gs:
+            if g.get("cat") == "kernel" and id(g) not in seen:
+                add(g, "N/A", False)
+    return rows, tc
+
+
+TC_KERNELS = ("h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
+              "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
+              "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
+              "xmma_gemm", "xmma_sparse_gemm", "c1688")
+
+
+def uses_tc(name):
+    return any(p in name for p in TC_KERNELS)
 
 
 def check_operators(ctx):
@@ -378,7 +440,138 @@ def check_operators(ctx):
     return c.done()
 
 
-VIEWS = {"overview": check_overview, "operators": check_operators}
+# ---- GPU summary and kernels ----
+
+def run_ranks(ctx, report, table, rank):
+    out = subprocess.run([ctx.tracetop, "report", report, "-q", "-f", "csv", "--table", table,
+                          "--ranks", str(rank), ctx.trace], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, check=True).stdout.decode("utf-8")
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def unlinked(ctx, worker):
+    for w in read_csv(os.path.join(ctx.ref_top, "workers.csv")):
+        if w["worker"] == worker:
+            return int(w["derived_rt_extid_no_op"] or 0) > 0 or \
+                int(w["derived_rt_extid_op_elsewhere"] or 0) > 0
+    return False
+
+
+def check_gpu(ctx):
+    c = Check("gpu")
+    ours = {(int(r["rank"]), int(r["device"])): r for r in ctx.ours("utilization", "gpu_utilization")}
+    traces = dict(load_trace_events(ctx.trace))
+    refs = ctx.refcsv("gpu_metrics.csv")
+    c.exact("devices", len(ours), len(refs))
+    for ref in refs:
+        rank = ctx.rank[ref["worker"]]
+        key = (rank, int(ref["gpu_id"]))
+        o = ours.get(key)
+        w = "rank %d GPU %d" % key
+        if o is None:
+            c.bad.append(w + " missing")
+            continue
+        c.rows += 1
+        c.time(w + " steps window", us(o, "steps_time(us)"), num(ref["steps_time_us"]))
+        c.pct(w + " GPU utilization", num(o["gpu_utilization_pctg"]), num(ref["gpu_utilization_pct"]))
+        c.pct(w + " est. SM efficiency", num(o["est_sm_efficiency_pctg"]), num(ref["est_sm_efficiency_pct"]))
+        c.pct(w + " est. achieved occupancy", num(o["est_achieved_occupancy_pctg"]),
+              num(ref["est_achieved_occupancy_pct"]))
+        c.exact(w + " kernels", int(o["kernels"]), int(ref["kernels"]))
+        c.exact(w + " kernels with blocks per SM", int(o["kernels_with_blocks_per_sm"]),
+                int(ref["kernels_with_blocks_per_sm"]))
+        c.exact(w + " kernels with occupancy", int(o["kernels_with_occupancy"]),
+                int(ref["kernels_with_occupancy"]))
+        # the plugin's SM efficiency is never above its utilization
+        c.values += 1
+        if num(o["est_sm_efficiency_pctg"]) > num(o["gpu_utilization_pctg"]) + 1e-9:
+            c.bad.append(w + " est. SM efficiency above GPU utilization")
+        if ref["tensor_cores_pct"] != "":
+            c.pct(w + " tensor cores", num(o["tensor_cores_pctg"]), num(ref["tensor_cores_pct"]))
+        else:
+            # the plugin finds no kernel under an op (runtime calls linked
+            # by External id only) and shows none: ours by nesting
+            tcs = tree_kernels(traces.get(rank, []))[1].get(key[1], [0.0, 0.0])
+            want = 100 * tcs[0] / tcs[1] if tcs[1] else None
+            c.pct(w + " tensor cores (nested launches)", num(o["tensor_cores_pctg"]), want)
+            c.bug("no tensor-core figure: kernels not linked to ops by External id")
+    return c.done()
+
+
+def check_kernels(ctx):
+    c = Check("kernels")
+    traces = dict(load_trace_events(ctx.trace))
+    refs = ctx.refcsv("kernels.csv")
+    refs_op = ctx.refcsv("kernels_by_op.csv")
+    for worker, rank in sorted(ctx.rank.items()):
+        wrefs = [r for r in refs if r["worker"] == worker]
+        ours = {r["name"]: r for r in run_ranks(ctx, "utilization", "kernel_utilization", rank)}
+        c.exact("rank %d kernels" % rank, len(ours), len(wrefs))
+        for ref in wrefs:
+            o = ours.get(ref["name"])
+            w = "rank %d kernel %.60s" % (rank, ref["name"])
+            if o is None:
+                c.bad.append(w + " missing")
+                continue
+            c.rows += 1
+            c.exact(w + " tensor cores", o["tc_used"] == "yes", ref["tc_used"] == "1")
+            c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
+            for col, rc in (("total(us)", "total_us"), ("mean(us)", "mean_us"),
+                            ("max(us)", "max_us"), ("min(us)", "min_us")):
+                c.time(w + " " + col, us(o, col), num(ref[rc]))
+            c.values += 1
+            a, b = num(o["mean_blocks_per_sm"]), num(ref["mean_blocks_per_sm"])
+            if abs(a - b) > max(1e-4, 1e-4 * abs(b)):
+                c.bad.append("%s blocks per SM: tracetop %r, plugin %r" % (w, a, b))
+            c.pct(w + " occupancy", num(o["mean_est_achieved_occupancy_pctg"]),
+                  num(ref["mean_est_achieved_occupancy_pct"]))
+        # by operator
+        ours = {}
+        for r in run_ranks(ctx, "utilization", "kernels_by_operator", rank):
+            ours[(r["name"], r["operator"], r["grid"], r["block"], r["registers_per_thread"],
+                  r["shared_memory"])] = r
+        if unlinked(ctx, worker):
+            # the plugin drops every kernel whose runtime call's External
+            # id names no op: ours against an independent nesting by time
+            ind = tree_kernels(traces.get(rank, []))[0]
+            c.exact("rank %d kernels by operator (nested launches)" % rank, len(ours), len(ind))
+            for k, (calls, total) in ind.items():
+                kk = (k[0], k[1], k[2], k[3], k[4], k[5])
+                kk = tuple(x if x != "None" else "[0, 0, 0]" for x in kk[:4]) + kk[4:]
+                o = ours.get(kk)
+                w = "rank %d kernel %.40s under %s" % (rank, k[0], k[1])
+                if o is None:
+                    c.bad.append(w + " missing")
+                    continue
+                c.rows += 1
+                c.exact(w + " calls", int(o["calls"]), calls)
+                c.time(w + " total", us(o, "total(us)"), total)
+            c.bug("kernels whose launch has no op by External id left out of the kernel "
+                  "view by operator", len(ind))
+            continue
+        wrefs = [r for r in refs_op if r["worker"] == worker]
+        c.exact("rank %d kernels by operator" % rank, len(ours), len(wrefs))
+        for ref in wrefs:
+            op = "(no op)" if ref["operator"] == "CallTreeRoot" else ref["operator"]
+            k = (ref["name"], op, ref["grid"], ref["block"], ref["registers_per_thread"],
+                 ref["shared_memory"])
+            o = ours.get(k)
+            w = "rank %d kernel %.40s under %s" % (rank, ref["name"], op)
+            if o is None:
+                c.bad.append(w + " missing")
+                continue
+            c.rows += 1
+            c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
+            for col, rc in (("total(us)", "total_us"), ("mean(us)", "mean_us"),
+                            ("max(us)", "max_us"), ("min(us)", "min_us")):
+                c.time(w + " " + col, us(o, col), num(ref[rc]))
+            c.pct(w + " occupancy", num(o["mean_est_achieved_occupancy_pctg"]),
+                  num(ref["mean_est_achieved_occupancy_pct"]))
+    return c.done()
+
+
+VIEWS = {"overview": check_overview, "operators": check_operators, "gpu": check_gpu,
+         "kernels": check_kernels}
 
 
 def main():

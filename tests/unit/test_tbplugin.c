@@ -140,6 +140,46 @@ START_TEST(overview_breakdown)
 }
 END_TEST
 
+/* ---- the GPU summary over the steps window ---- */
+
+/* ProfilerStep#1 (CPU 0-1000) launches A 100-300 (blocks per SM 0.5, occ.
+ * 40), B 200-400 on another stream (0.75, 60) and C 900-1100 (2, 10): the
+ * window is [0, 1100).  E 1200-1300 (1, 90), launched at 1050, lies
+ * outside it.
+ *   GPU Utilization  (300 + 200) / 1100 = 45.4545 %
+ *   Est. SM Eff.     100-200 0.5, 200-300 min(1.25, 1), 300-400 0.75,
+ *                    900-1100 min(2, 1): 425 / 1100 = 38.6364 %
+ *   Est. Occupancy   (200*40 + 200*60 + 200*10) / 600 = 36.6667 %
+ *   tracetop's occupancy per kernel time (E too): 31000 / 700 = 44.2857 % */
+#define BK(name, ts, dur, stream, corr, bps, occ)                                            \
+	KERNELA(name, ts, dur, stream, corr,                                                 \
+		",\"blocks per SM\":" #bps ",\"est. achieved occupancy %\":" #occ)
+static const char gpu_trace[] =
+	HEAD ANNOT("ProfilerStep#1", 1, 0, 1000) "," LAUNCH(1, 10, 5, 1) "," LAUNCH(1, 20, 5, 2) ","
+	LAUNCH(1, 30, 5, 3) "," LAUNCH(1, 1050, 5, 4) ","
+	BK("A", 100, 200, 7, 1, 0.5, 40) "," BK("B", 200, 200, 8, 2, 0.75, 60) ","
+	BK("C", 900, 200, 7, 3, 2, 10) "," BK("E", 1200, 100, 7, 4, 1, 90) TAIL;
+
+START_TEST(gpu_summary)
+{
+	struct tt_model *m = load1(gpu_trace);
+	struct tt_util u;
+	tt_util_compute(m, &all, 10, &u);
+	ck_assert_uint_eq(u.ndevs, 1);
+	const struct tt_util_dev *d = &u.devs[0];
+	ck_assert_int_eq(d->win_t0, 0);
+	ck_assert_int_eq(d->win_t1, 1100 * US);
+	ck_assert_double_eq_tol(d->gpu_util_pct, 100.0 * 500 / 1100, 1e-9);
+	ck_assert_double_eq_tol(d->est_sm_eff_pct, 100.0 * 425 / 1100, 1e-9);
+	ck_assert_double_eq_tol(d->est_occ_pct, 22000.0 / 600, 1e-9);
+	ck_assert_double_eq_tol(d->occ_ktime_pct, 31000.0 / 700, 1e-9);
+	ck_assert_uint_eq(d->nkernels_bps, 4);
+	ck_assert(d->est_sm_eff_pct <= d->gpu_util_pct);
+	tt_util_free(&u);
+	tt_model_free(m);
+}
+END_TEST
+
 /* ---- the plugin's op tree ---- */
 
 /* aten::linear 0-100 > aten::linear 10-90 (merged: same name, only child)
@@ -187,6 +227,7 @@ int main(void)
 	tcase_add_test(tc, steps_pseudo);
 	tcase_add_test(tc, overview_breakdown);
 	tcase_add_test(tc, tree_rules);
+	tcase_add_test(tc, gpu_summary);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -114,11 +114,11 @@ START_TEST(utilization_hand_checked)
 	ck_assert_int_eq(d->busy_ns, 500 * US);
 	ck_assert_int_eq(d->kernel_busy_ns, 450 * US);
 	ck_assert_int_eq(d->kernel_sum_ns, 500 * US);
-	ck_assert_double_eq_tol(d->util_pct, 100.0 * 500 / 650, 1e-9);
+	ck_assert_double_eq_tol(d->busy_span_pct, 100.0 * 500 / 650, 1e-9);
 	ck_assert_int_eq(d->num_sms, 108);
-	ck_assert_double_eq_tol(d->sm_eff_pct, 80.0, 1e-9);
+	ck_assert_double_eq_tol(d->sm_eff_ktime_pct, 80.0, 1e-9);
 	ck_assert_int_eq(d->sm_eff_ns, 500 * US);
-	ck_assert_double_eq_tol(d->occ_pct, 27.5, 1e-9);
+	ck_assert_double_eq_tol(d->occ_ktime_pct, 27.5, 1e-9);
 	ck_assert_int_eq(d->occ_ns, 400 * US);
 	/* 13 buckets of 50 µs from 1000: [1000,1050) busy, [1100,1150) idle,
 	 * [1450,1500) busy (two kernels, counted once), [1550,1600) idle,
@@ -133,16 +133,16 @@ START_TEST(utilization_hand_checked)
 	ck_assert_uint_eq(u.nkernels, 3);
 	ck_assert_str_eq(u.kernels[0].name, "k_full");
 	ck_assert_int_eq(u.kernels[0].sum_ns, 300 * US);
-	ck_assert_double_eq_tol(u.kernels[0].sm_eff_pct, 100.0, 1e-9);
-	ck_assert_double_eq_tol(u.kernels[0].occ_pct, 20.0, 1e-6);
+	ck_assert_double_eq_tol(u.kernels[0].sm_eff_ktime_pct, 100.0, 1e-9);
+	ck_assert_double_eq_tol(u.kernels[0].occ_ktime_pct, 20.0, 1e-6);
 	ck_assert_int_eq(u.kernels[0].blocks, 216);
 	ck_assert_int_eq(u.kernels[0].threads, 256);
 	ck_assert_int_eq(u.kernels[0].regs, 32);
 	ck_assert_str_eq(u.kernels[1].name, "k_half");
-	ck_assert_double_eq_tol(u.kernels[1].sm_eff_pct, 50.0, 1e-9);
+	ck_assert_double_eq_tol(u.kernels[1].sm_eff_ktime_pct, 50.0, 1e-9);
 	ck_assert_str_eq(u.kernels[2].name, "k_two");
 	ck_assert_int_eq(u.kernels[2].blocks, 54);
-	ck_assert(isnan(u.kernels[2].occ_pct));
+	ck_assert(isnan(u.kernels[2].occ_ktime_pct));
 	tt_util_free(&u);
 	tt_model_free(m);
 
@@ -152,8 +152,8 @@ START_TEST(utilization_hand_checked)
 	ck_assert_uint_eq(u.ndevs, 1);
 	ck_assert_int_eq(u.devs[0].num_sms, 0);
 	ck_assert(u.devs[0].sm_from_args);
-	ck_assert_double_eq_tol(u.devs[0].sm_eff_pct, 25.0, 1e-4);
-	ck_assert(isnan(u.devs[0].occ_pct));
+	ck_assert_double_eq_tol(u.devs[0].sm_eff_ktime_pct, 25.0, 1e-4);
+	ck_assert(isnan(u.devs[0].occ_ktime_pct));
 	tt_util_free(&u);
 	tt_model_free(m);
 }
