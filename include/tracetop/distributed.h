@@ -18,13 +18,13 @@ struct tt_dist_rank {
 	size_t ri;
 	int64_t rank;
 	bool has_gpu;
-	bool has_steps;     /* false: one window, the rank's span */
-	uint32_t nwindows;
-	/* means per window (step) of the plugin's four parts:
-	 * computation = |non-communication kernels| - overlap,
-	 * overlap = |non-communication kernels ∩ communication kernels|,
-	 * communication = |communication kernels| - overlap,
-	 * other = window - computation - overlap - communication */
+	bool has_steps;     /* false: the pseudo-step over its CPU ops, or none */
+	uint32_t nwindows;  /* kept steps (steps.h) */
+	/* means per kept step of the plugin's four parts (overview.h):
+	 * computation = kernels other than communication (CPU ops on a rank
+	 * without kernels) - overlap; overlap = computation ∩ communication;
+	 * communication = collective ops and communication kernels - overlap;
+	 * other = the rest of the step */
 	int64_t step_ns, comp_ns, overlap_ns, comm_ns, other_ns;
 	int64_t idle_ns;    /* mean per window: window - |GPU ops| */
 	uint32_t ncalls;    /* collective calls */
@@ -70,6 +70,37 @@ struct tt_straggler {
 	char reason[200];
 };
 
+/* The plugin's collective tables (communication.py, loader.py).  Its
+ * collectives are the ops named nccl:/gloo: broadcast, reduce, all_reduce,
+ * all_gather, reduce_scatter; a call's ranges are its CPU span and the
+ * kernels launched inside it (the plugin links them by External id, which
+ * newer traces break: it then has the CPU spans only).  Calls are matched
+ * across ranks by their order, and each range's transfer time is the
+ * shortest of that range over the ranks, ending where the range ends. */
+struct tt_tb_wait {
+	size_t ri;
+	int64_t rank;
+	int64_t step;        /* step number; see below */
+	bool all;            /* the mean over the rank's steps (truncated to µs by
+			      * the plugin: here to ns) */
+	bool pseudo;         /* the pseudo-step */
+	bool outside;        /* calls in no step (the plugin's unnamed step) */
+	int64_t total_ns;    /* |union of the calls' ranges| */
+	int64_t transfer_ns; /* |union of their transfer ranges| */
+};
+
+struct tt_tb_commop {
+	size_t ri;
+	int64_t rank;
+	const char *name;    /* "nccl:all_reduce" */
+	uint64_t calls;
+	int64_t bytes;       /* Input Dims x Input type of the inputs whose size
+			      * is known; -1 when none is */
+	int64_t latency_ns;  /* |union of the calls' ranges| */
+	int64_t transfer_ns; /* |union of their transfer ranges| */
+	uint32_t nkernels;   /* kernels counted in the ranges */
+};
+
 struct tt_dist {
 	struct tt_dist_rank *ranks; /* selected ranks, model order */
 	size_t nranks;
@@ -79,6 +110,14 @@ struct tt_dist {
 	size_t nstats;
 	struct tt_straggler *stragglers; /* |z| descending */
 	size_t nstragglers;
+	/* the plugin's view: shown only when every rank has collectives and
+	 * they match (same calls, same ranges per call) */
+	bool tb_shown;
+	char tb_why[160];          /* why not */
+	struct tt_tb_wait *waits;  /* by rank, then step ("all" first) */
+	size_t nwaits;
+	struct tt_tb_commop *ops;  /* by rank, then name */
+	size_t nops;
 	struct tt_strtab names;    /* collective names */
 };
 

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "tracetop/operators.h"
+#include "tracetop/overview.h"
+#include "tracetop/steps.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -38,11 +40,27 @@ struct pcall {
 	int64_t ts, dur, bytes;
 };
 
+/* one of the plugin's collective ops on a rank */
+struct tbnode {
+	int64_t ts, end;
+	uint32_t ev;
+	int64_t bytes;   /* -1 unknown */
+	size_t first, n; /* ranges rng[first .. first+n), by (start, -end) */
+	int step;        /* index into the rank's kept steps; -1 none */
+	uint32_t nkernels;
+};
+
 struct dist_out {
 	bool sel;
 	struct tt_dist_rank row;
 	struct pcall *calls;
 	size_t ncalls;
+	struct tbnode *nodes; /* by (start, -end) */
+	size_t nnodes;
+	struct tt_iv *rng, *real; /* ranges, and their transfer parts */
+	size_t nrng;
+	struct tt_step *steps;    /* kept steps */
+	size_t nsteps;
 };
 
 struct dist_ctx {
@@ -196,6 +214,131 @@ static int pcall_cmp(const void *a, const void *b)
 	return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
 }
 
+static int iv_cmp(const void *a, const void *b)
+{
+	const struct tt_iv *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static int tbnode_cmp(const void *a, const void *b)
+{
+	const struct tbnode *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* The plugin's collective ops of one rank, each with its ranges (its CPU
+ * span, the kernels launched inside it) and its step. */
+static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t nst,
+		    struct dist_out *d)
+{
+	size_t cap = 0;
+	uint32_t *node_of = NULL;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+			continue;
+		enum tt_cat_kind k = tt_ev_kind(r, e);
+		if ((k != TT_K_CPU_OP && k != TT_K_USER_ANNOT) ||
+		    !tt_tb_is_comm_op_name(tt_ev_name(r, e), NULL))
+			continue;
+		if (!node_of)
+			node_of = tt_tb_none_array(r->nev);
+		TT_GROW(d->nodes, cap, d->nnodes + 1);
+		struct tbnode *n = &d->nodes[d->nnodes];
+		memset(n, 0, sizeof(*n));
+		n->ts = e->ts;
+		n->end = tt_ev_end(e);
+		n->ev = i;
+		n->bytes = -1;
+		if (e->flags & TT_EF_OPINFO) {
+			const struct tt_opinfo *oi = &r->opinfo[e->aux];
+			if (oi->input_dims != TT_NONE && oi->input_type != TT_NONE)
+				n->bytes = tt_tb_input_bytes(tt_str(r, oi->input_dims),
+							     tt_str(r, oi->input_type));
+		}
+		node_of[i] = (uint32_t)d->nnodes++;
+	}
+	if (!d->nnodes)
+		return;
+	/* the kernels launched inside each op */
+	struct tt_tbtree t;
+	tt_tbtree_build(r, &t);
+	uint32_t *kn = tt_calloc(d->nnodes + 1, sizeof(*kn));
+	uint32_t *owner = tt_malloc((size_t)r->nev * sizeof(*owner) + 1);
+	size_t nk = 0;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (e->ph != 'X' || tt_ev_kind(r, e) != TT_K_KERNEL)
+			continue;
+		uint32_t op = tt_tbtree_comm_op(r, &t, i);
+		if (op == TT_NONE || node_of[op] == TT_NONE)
+			continue;
+		kn[node_of[op]]++;
+		owner[nk++] = i;
+	}
+	size_t nr = d->nnodes + nk;
+	d->rng = tt_malloc((nr + 1) * sizeof(*d->rng));
+	d->real = tt_malloc((nr + 1) * sizeof(*d->real));
+	size_t at = 0;
+	for (size_t j = 0; j < d->nnodes; j++) {
+		struct tbnode *n = &d->nodes[j];
+		n->first = at;
+		n->nkernels = kn[j];
+		d->rng[at] = (struct tt_iv){n->ts, n->end};
+		at += 1 + kn[j];
+		kn[j] = (uint32_t)(n->first + 1); /* next free slot */
+	}
+	for (size_t k = 0; k < nk; k++) {
+		const struct tt_event *e = &r->ev[owner[k]];
+		size_t j = node_of[tt_tbtree_comm_op(r, &t, owner[k])];
+		d->rng[kn[j]++] = (struct tt_iv){e->ts, tt_ev_end(e)};
+	}
+	d->nrng = nr;
+	for (size_t j = 0; j < d->nnodes; j++) {
+		struct tbnode *n = &d->nodes[j];
+		n->n = 1 + n->nkernels;
+		if (n->n > 1)
+			qsort(d->rng + n->first, n->n, sizeof(*d->rng), iv_cmp);
+	}
+	free(owner);
+	free(kn);
+	free(node_of);
+	tt_tbtree_free(&t);
+	if (d->nnodes > 1)
+		qsort(d->nodes, d->nnodes, sizeof(*d->nodes), tbnode_cmp);
+	/* each op's step: the plugin walks ops and steps together and gives
+	 * up at the first op that is not inside the step it has reached */
+	d->steps = tt_malloc((nst + 1) * sizeof(*d->steps));
+	if (nst)
+		memcpy(d->steps, st, nst * sizeof(*st));
+	d->nsteps = nst;
+	size_t k = 0;
+	for (size_t j = 0; j < d->nnodes; j++)
+		d->nodes[j].step = -1;
+	for (size_t j = 0; j < d->nnodes && k < nst; j++) {
+		struct tbnode *n = &d->nodes[j];
+		bool placed = false;
+		while (k < nst) {
+			if (n->ts >= st[k].t0 && n->end <= st[k].t1) {
+				n->step = (int)k;
+				placed = true;
+				break;
+			} else if (n->ts >= st[k].t1) {
+				k++;
+			} else {
+				break;
+			}
+		}
+		(void)placed;
+	}
+}
+
 static void dist_rank(size_t ri, void *vctx)
 {
 	struct dist_ctx *c = vctx;
@@ -206,46 +349,26 @@ static void dist_rank(size_t ri, void *vctx)
 	w->ri = ri;
 	w->rank = r->rank;
 	int8_t *kt = tt_tb_kernel_types(r);
-	struct tt_iv *all, *comp, *comm, *both;
+	struct tt_iv *all;
 	size_t nall = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, kt, &all);
-	size_t ncomp = tt_tb_gpu_blocks(r, TT_TB_GPU_COMP, kt, &comp);
-	size_t ncomm = tt_tb_gpu_blocks(r, TT_TB_GPU_COMM, kt, &comm);
-	size_t nboth = tt_iv_and(comp, ncomp, comm, ncomm, &both);
 	w->has_gpu = nall > 0;
 	struct tt_step *st;
-	size_t nkept, ns = tt_tb_rank_steps(r, ri, all, nall, &st, &nkept);
-	ns = ns && !st[0].pseudo ? nkept : 0;
-	w->has_steps = ns > 0;
-	size_t nw = ns ? ns : 1;
-	int64_t sum[6] = {0};
-	for (size_t k = 0; k < nw; k++) {
-		int64_t a = ns ? st[k].t0 : r->t0, b = ns ? st[k].t1 : r->t1;
-		if (!ns && nall) { /* the span of the rank's work, GPU included */
-			a = TT_MIN(a, all[0].ts);
-			b = TT_MAX(b, all[nall - 1].end);
-		}
-		int64_t win = b - a;
-		int64_t cp = tt_iv_inter(comp, ncomp, a, b), cm = tt_iv_inter(comm, ncomm, a, b);
-		int64_t ov = tt_iv_inter(both, nboth, a, b), busy = tt_iv_inter(all, nall, a, b);
-		sum[0] += win;
-		sum[1] += cp - ov;
-		sum[2] += ov;
-		sum[3] += cm - ov;
-		sum[4] += win - (cp + cm - ov);
-		sum[5] += win - busy;
+	size_t nkept;
+	tt_tb_rank_steps(r, ri, all, nall, &st, &nkept);
+	w->has_steps = nkept && !st[0].pseudo;
+	w->nwindows = (uint32_t)nkept;
+	int64_t sum[2] = {0};
+	for (size_t k = 0; k < nkept; k++) {
+		sum[0] += st[k].t1 - st[k].t0;
+		sum[1] += st[k].t1 - st[k].t0 - tt_iv_inter(all, nall, st[k].t0, st[k].t1);
 	}
-	w->nwindows = (uint32_t)nw;
-	w->step_ns = sum[0] / (int64_t)nw;
-	w->comp_ns = sum[1] / (int64_t)nw;
-	w->overlap_ns = sum[2] / (int64_t)nw;
-	w->comm_ns = sum[3] / (int64_t)nw;
-	w->other_ns = sum[4] / (int64_t)nw;
-	w->idle_ns = sum[5] / (int64_t)nw;
+	if (nkept) {
+		w->step_ns = sum[0] / (int64_t)nkept;
+		w->idle_ns = sum[1] / (int64_t)nkept;
+	}
+	tb_rank(r, st, nkept, d);
 	free(st);
 	free(all);
-	free(comp);
-	free(comm);
-	free(both);
 	/* collective calls */
 	struct tt_optree t;
 	bool any = false;
@@ -421,6 +544,176 @@ static void stragglers(struct tt_dist *d)
 	free(who);
 }
 
+/* ---- the plugin's collective tables, across ranks ---- */
+
+static int commop_cmp(const void *a, const void *b)
+{
+	const struct tt_tb_commop *x = a, *y = b;
+	if (x->ri != y->ri)
+		return x->ri < y->ri ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* |union| of the ranges v[idx[k]] */
+static int64_t union_of(const struct tt_iv *v, const size_t *idx, size_t n, struct tt_iv *tmp)
+{
+	for (size_t k = 0; k < n; k++)
+		tmp[k] = v[idx[k]];
+	return tt_iv_total(tmp, tt_iv_merge(tmp, n));
+}
+
+static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct tt_dist *out)
+{
+	/* shown when every rank has collectives, the same number of them and
+	 * of ranges in each */
+	const struct dist_out *first = NULL;
+	out->tb_shown = true;
+	size_t nsel = 0;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		const struct dist_out *d = &r[ri];
+		if (!d->sel)
+			continue;
+		nsel++;
+		if (!d->nnodes) {
+			if (out->tb_shown)
+				snprintf(out->tb_why, sizeof(out->tb_why),
+					 "rank %lld has no nccl:/gloo: collective ops",
+					 (long long)m->ranks[ri]->rank);
+			out->tb_shown = false;
+			continue;
+		}
+		if (!first) {
+			first = d;
+			continue;
+		}
+		bool same = d->nnodes == first->nnodes;
+		for (size_t j = 0; same && j < d->nnodes; j++)
+			same = d->nodes[j].n == first->nodes[j].n;
+		if (!same && out->tb_shown) {
+			snprintf(out->tb_why, sizeof(out->tb_why),
+				 "ranks %lld and %lld differ in their collective calls or kernels",
+				 (long long)first->row.rank, (long long)d->row.rank);
+			out->tb_shown = false;
+		}
+	}
+	if (!nsel) {
+		out->tb_shown = false;
+		snprintf(out->tb_why, sizeof(out->tb_why), "no rank selected");
+	}
+	/* transfer ranges: the shortest of each range over the ranks, ending
+	 * where the range ends */
+	for (size_t j = 0; first && out->tb_shown && j < first->nnodes; j++)
+		for (size_t q = 0; q < first->nodes[j].n; q++) {
+			int64_t mn = INT64_MAX;
+			for (size_t ri = 0; ri < m->nranks; ri++)
+				if (r[ri].sel) {
+					const struct tt_iv *v = &r[ri].rng[r[ri].nodes[j].first + q];
+					mn = TT_MIN(mn, v->end - v->ts);
+				}
+			for (size_t ri = 0; ri < m->nranks; ri++)
+				if (r[ri].sel) {
+					size_t at = r[ri].nodes[j].first + q;
+					r[ri].real[at] = (struct tt_iv){r[ri].rng[at].end - mn,
+									r[ri].rng[at].end};
+				}
+		}
+	size_t wcap = 0, ocap = 0;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		struct dist_out *d = &r[ri];
+		if (!d->sel || !d->nnodes)
+			continue;
+		const struct tt_rank *rk = m->ranks[ri];
+		size_t *idx = tt_malloc((d->nrng + 1) * sizeof(*idx));
+		struct tt_iv *tmp = tt_malloc((d->nrng + 1) * sizeof(*tmp));
+		/* per step (and the ops in none) */
+		size_t w0 = out->nwaits;
+		TT_GROW(out->waits, wcap, out->nwaits + 1);
+		struct tt_tb_wait *all = &out->waits[out->nwaits++];
+		memset(all, 0, sizeof(*all));
+		all->ri = ri;
+		all->rank = rk->rank;
+		all->all = true;
+		size_t nkeys = 0;
+		int64_t sum_t = 0, sum_x = 0;
+		for (int key = -1; key < (int)d->nsteps; key++) {
+			size_t n = 0;
+			for (size_t j = 0; j < d->nnodes; j++)
+				if (d->nodes[j].step == key)
+					for (size_t q = 0; q < d->nodes[j].n; q++)
+						idx[n++] = d->nodes[j].first + q;
+			if (!n)
+				continue;
+			TT_GROW(out->waits, wcap, out->nwaits + 1);
+			struct tt_tb_wait *w = &out->waits[out->nwaits++];
+			memset(w, 0, sizeof(*w));
+			w->ri = ri;
+			w->rank = rk->rank;
+			if (key < 0) {
+				w->outside = true;
+			} else {
+				w->step = d->steps[key].num;
+				w->pseudo = d->steps[key].pseudo;
+			}
+			w->total_ns = union_of(d->rng, idx, n, tmp);
+			w->transfer_ns = out->tb_shown ? union_of(d->real, idx, n, tmp) : -1;
+			sum_t += w->total_ns;
+			sum_x += w->transfer_ns;
+			nkeys++;
+		}
+		all = &out->waits[w0];
+		all->total_ns = sum_t / (int64_t)nkeys;
+		all->transfer_ns = out->tb_shown ? sum_x / (int64_t)nkeys : -1;
+		/* the ops in none last, as the plugin's unnamed step sorts */
+		size_t nw = out->nwaits - w0 - 1;
+		if (nw > 1 && out->waits[w0 + 1].outside) {
+			struct tt_tb_wait x = out->waits[w0 + 1];
+			memmove(&out->waits[w0 + 1], &out->waits[w0 + 2], (nw - 1) * sizeof(x));
+			out->waits[out->nwaits - 1] = x;
+		}
+		/* per op name */
+		uint32_t *done = tt_calloc(d->nnodes + 1, sizeof(*done));
+		for (size_t j = 0; j < d->nnodes; j++) {
+			if (done[j])
+				continue;
+			uint32_t nm = rk->ev[d->nodes[j].ev].name;
+			TT_GROW(out->ops, ocap, out->nops + 1);
+			struct tt_tb_commop *op = &out->ops[out->nops++];
+			memset(op, 0, sizeof(*op));
+			op->ri = ri;
+			op->rank = rk->rank;
+			op->name = tt_strtab_get(&out->names,
+						 tt_tb_intern(&out->names, tt_str(rk, nm)));
+			op->bytes = -1;
+			size_t n = 0;
+			for (size_t q = j; q < d->nnodes; q++) {
+				const struct tbnode *x = &d->nodes[q];
+				if (rk->ev[x->ev].name != nm)
+					continue;
+				done[q] = 1;
+				op->calls++;
+				op->nkernels += x->nkernels;
+				if (x->bytes >= 0)
+					op->bytes = (op->bytes < 0 ? 0 : op->bytes) + x->bytes;
+				for (size_t k = 0; k < x->n; k++)
+					idx[n++] = x->first + k;
+			}
+			op->latency_ns = union_of(d->rng, idx, n, tmp);
+			op->transfer_ns = out->tb_shown ? union_of(d->real, idx, n, tmp) : -1;
+		}
+		free(done);
+		free(idx);
+		free(tmp);
+	}
+	if (out->nops > 1)
+		qsort(out->ops, out->nops, sizeof(*out->ops), commop_cmp);
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		free(r[ri].nodes);
+		free(r[ri].rng);
+		free(r[ri].real);
+		free(r[ri].steps);
+	}
+}
+
 void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -571,7 +864,21 @@ void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 	free(rpos);
 	free(seqs);
 	free(key2stat);
+	tb_collectives(m, c.r, out);
 	free(c.r);
+	/* the four parts of a step come from the Overview */
+	struct tt_overview ov;
+	tt_overview_compute(m, o, &ov);
+	for (size_t i = 0; i < out->nranks; i++)
+		for (size_t j = 0; j < ov.nranks; j++)
+			if (ov.ranks[j].ri == out->ranks[i].ri) {
+				struct tt_dist_rank *w = &out->ranks[i];
+				w->comp_ns = ov.ranks[j].comp_ns;
+				w->overlap_ns = ov.ranks[j].overlap_ns;
+				w->comm_ns = ov.ranks[j].comm_ns;
+				w->other_ns = ov.ranks[j].other_ns;
+			}
+	tt_overview_free(&ov);
 	stragglers(out);
 }
 
@@ -581,6 +888,8 @@ void tt_dist_free(struct tt_dist *d)
 	free(d->calls);
 	free(d->stats);
 	free(d->stragglers);
+	free(d->waits);
+	free(d->ops);
 	tt_strtab_free(&d->names);
 	memset(d, 0, sizeof(*d));
 }

@@ -11,6 +11,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/distributed.h"
+#include "tracetop/overview.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -268,19 +269,180 @@ static struct tt_table *straggler_table(const struct tt_dist *d)
 	return t;
 }
 
+/* ---- the plugin's distributed view ---- */
+
+static void step_label(char *buf, size_t n, bool all, bool pseudo, bool outside, int64_t num)
+{
+	if (all)
+		snprintf(buf, n, "all");
+	else if (pseudo)
+		snprintf(buf, n, "(all)");
+	else if (outside)
+		snprintf(buf, n, "(no step)");
+	else
+		snprintf(buf, n, "%lld", (long long)num);
+}
+
+static void not_shown_note(struct tt_table *t, const struct tt_dist *d)
+{
+	if (!d->tb_shown)
+		tt_table_add_note(t, "the plugin shows no distributed view here: %s", d->tb_why);
+}
+
+static struct tt_table *tb_steps_table(const struct tt_overview *v, const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "step", .type = TT_C_STR},
+		{.name = "computation(us)", .title = "computation", .type = TT_C_DUR},
+		{.name = "overlapping(us)", .title = "overlapping", .type = TT_C_DUR},
+		{.name = "communication(us)", .title = "communication", .type = TT_C_DUR},
+		{.name = "other(us)", .title = "other", .type = TT_C_DUR},
+		{.name = "bar",
+		 .title = "",
+		 .type = TT_C_STACK,
+		 .width = 24,
+		 .stack = {2, 3, 4, 5},
+		 .nstack = 4,
+		 .role = {TT_ROLE_BAR_COMP, TT_ROLE_BAR_OTHER, TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
+		 .glyphs = "#%=."},
+	};
+	struct tt_table *t = tt_table_new("distributed_steps", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Computation / communication per step (the plugin's distributed "
+			      "view; all: the mean over the steps)");
+	char buf[32];
+	for (size_t i = 0; i < v->nranks; i++) {
+		const struct tt_ov_rank *w = &v->ranks[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, w->rank);
+		tt_table_set_str(t, k, 1, "all");
+		tt_table_set_int(t, k, 2, w->comp_ns);
+		tt_table_set_int(t, k, 3, w->overlap_ns);
+		tt_table_set_int(t, k, 4, w->comm_ns);
+		tt_table_set_int(t, k, 5, w->other_ns);
+		for (size_t j = w->first; j < w->first + w->nsteps; j++) {
+			const struct tt_ov_step *s = &v->steps[j];
+			k = tt_table_add_row(t);
+			tt_table_set_int(t, k, 0, s->rank);
+			step_label(buf, sizeof(buf), false, s->pseudo, false, s->num);
+			tt_table_set_str(t, k, 1, buf);
+			tt_table_set_int(t, k, 2, s->comp_ns);
+			tt_table_set_int(t, k, 3, s->overlap_ns);
+			tt_table_set_int(t, k, 4, s->comm_ns);
+			tt_table_set_int(t, k, 5, s->other_ns);
+		}
+	}
+	tt_table_add_note(t, "computation: kernels other than communication (CPU ops on a rank "
+			     "without kernels); communication: nccl:/gloo: collective ops and "
+			     "communication kernels; overlapping: both at once");
+	not_shown_note(t, d);
+	return t;
+}
+
+static struct tt_table *tb_wait_table(const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "step", .type = TT_C_STR},
+		{.name = "data_transfer(us)", .title = "data transfer", .type = TT_C_DUR},
+		{.name = "synchronizing(us)", .title = "synchronizing", .type = TT_C_DUR},
+		{.name = "bar",
+		 .title = "",
+		 .type = TT_C_STACK,
+		 .width = 24,
+		 .stack = {2, 3},
+		 .nstack = 2,
+		 .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
+		 .glyphs = "=."},
+	};
+	struct tt_table *t = tt_table_new("distributed_wait", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Data transfer and synchronizing time of the collectives per step "
+			      "(the plugin's Synchronizing/Communication Overview)");
+	char buf[32];
+	for (size_t i = 0; i < d->nwaits; i++) {
+		const struct tt_tb_wait *w = &d->waits[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, w->rank);
+		step_label(buf, sizeof(buf), w->all, w->pseudo, w->outside, w->step);
+		tt_table_set_str(t, k, 1, buf);
+		if (w->transfer_ns >= 0) {
+			tt_table_set_int(t, k, 2, w->transfer_ns);
+			tt_table_set_int(t, k, 3, w->total_ns - w->transfer_ns);
+		}
+	}
+	tt_table_add_note(t, "a collective's time: its CPU span and the kernels launched inside "
+			     "it; calls matched across ranks by their order, the transfer part of "
+			     "each the shortest over the ranks, the rest synchronizing");
+	not_shown_note(t, d);
+	if (!d->nwaits)
+		tt_table_add_note(t, "no nccl:/gloo: collective ops (broadcast, reduce, all_reduce, "
+				     "all_gather, reduce_scatter)");
+	return t;
+}
+
+static struct tt_table *tb_ops_table(const struct tt_dist *d)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "name", .type = TT_C_STR, .width = 32},
+		{.name = "calls", .type = TT_C_INT},
+		{.name = "total_size_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "total_size", .title = "size", .type = TT_C_STR, .hidden_csv = true},
+		{.name = "avg_size_bytes", .type = TT_C_NUM, .prec = 0, .hidden_text = true},
+		{.name = "total_latency(us)", .title = "latency", .type = TT_C_DUR},
+		{.name = "avg_latency(us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "data_transfer(us)", .title = "data transfer", .type = TT_C_DUR},
+		{.name = "avg_data_transfer(us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "kernels", .type = TT_C_INT},
+	};
+	struct tt_table *t = tt_table_new("distributed_ops", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Communication operations per rank (the plugin's Communication "
+			      "Operations Stats)");
+	for (size_t i = 0; i < d->nops; i++) {
+		const struct tt_tb_commop *op = &d->ops[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, op->rank);
+		tt_table_set_str(t, k, 1, op->name);
+		tt_table_set_int(t, k, 2, (int64_t)op->calls);
+		if (op->bytes >= 0) {
+			tt_tb_set_bytes(t, k, 3, 4, op->bytes);
+			tt_table_set_num(t, k, 5, (double)op->bytes / (double)op->calls);
+		}
+		tt_table_set_int(t, k, 6, op->latency_ns);
+		tt_table_set_num(t, k, 7, (double)op->latency_ns / (double)op->calls);
+		if (op->transfer_ns >= 0) {
+			tt_table_set_int(t, k, 8, op->transfer_ns);
+			tt_table_set_num(t, k, 9, (double)op->transfer_ns / (double)op->calls);
+		}
+		tt_table_set_int(t, k, 10, op->nkernels);
+	}
+	tt_table_add_note(t, "size: Input Dims x Input type of the op (empty: the trace gives "
+			     "none; the plugin shows 0); latency: the union of the calls' CPU "
+			     "spans and kernels (the plugin links kernels by External id, which "
+			     "newer traces break: it then counts the CPU spans only)");
+	not_shown_note(t, d);
+	return t;
+}
+
 int tt_report_distributed(const struct tt_model *m, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
 	struct tt_dist d;
 	tt_dist_compute(m, &o->a, &d);
-	struct tt_table *t[4];
+	struct tt_overview v;
+	tt_overview_compute(m, &o->a, &v);
+	struct tt_table *t[7];
 	t[0] = dist_overview_table(&d);
-	t[1] = coll_table(&d);
-	t[2] = coll_rank_table(&d);
-	t[3] = straggler_table(&d);
+	t[1] = tb_steps_table(&v, &d);
+	t[2] = tb_wait_table(&d);
+	t[3] = tb_ops_table(&d);
+	t[4] = coll_table(&d);
+	t[5] = coll_rank_table(&d);
+	t[6] = straggler_table(&d);
+	tt_overview_free(&v);
 	tt_dist_free(&d);
-	tt_tb_give(out, n, t, 4);
+	tt_tb_give(out, n, t, 7);
 	return 0;
 }
 

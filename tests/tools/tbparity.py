@@ -570,8 +570,240 @@ def check_kernels(ctx):
     return c.done()
 
 
+# ---- distributed ----
+
+def comm_calls(events, steps):
+    """The plugin's collective ops of one rank with the kernels launched
+    inside them (by time, not External id): a list by (start, -end) of
+    (name, bytes or None, ranges sorted by (start, -end), step index or
+    None).  steps: the kept windows [(t0, t1)] in µs."""
+    from collections import defaultdict
+    TYPES = {"long int": 8, "float": 4, "int": 4, "c10::Half": 2, "c10::BFloat16": 2,
+             "unsigned char": 1, "double": 8, "long": 8, "bool": 1, "signed char": 1}
+    ops = [e for e in events if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "user_annotation")
+           and e.get("name") in COMM]
+    kern = defaultdict(list)
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "kernel":
+            corr = (e.get("args") or {}).get("correlation")
+            if corr is not None:
+                kern[corr].append(e)
+    by_tid = defaultdict(list)
+    for o in ops:
+        by_tid[(o.get("pid"), o.get("tid"))].append(o)
+    ranges = {id(o): [(o["ts"], o["ts"] + o["dur"])] for o in ops}
+    for e in events:
+        if e.get("ph") != "X" or e.get("cat") not in ("cuda_runtime", "runtime"):
+            continue
+        inner = None
+        for o in by_tid.get((e.get("pid"), e.get("tid")), []):
+            if o["ts"] <= e["ts"] < o["ts"] + o["dur"]:
+                if inner is None or (o["ts"], -(o["ts"] + o["dur"])) > \
+                        (inner["ts"], -(inner["ts"] + inner["dur"])):
+                    inner = o
+        if inner is not None:
+            for k in kern.get((e.get("args") or {}).get("correlation"), []):
+                ranges[id(inner)].append((k["ts"], k["ts"] + k["dur"]))
+    ops.sort(key=lambda o: (o["ts"], -(o["ts"] + o["dur"])))
+    out = []
+    idx = 0
+    stop = False
+    for o in ops:
+        a = o.get("args") or {}
+        nbytes = None
+        for dims, typ in zip(a.get("Input Dims") or [], a.get("Input type") or []):
+            if typ in TYPES:
+                n = 1
+                for d in dims:
+                    n *= d
+                nbytes = (nbytes or 0) + n * TYPES[typ]
+        step = None
+        while not stop and idx < len(steps):
+            s0, s1 = steps[idx]
+            if o["ts"] >= s0 and o["ts"] + o["dur"] <= s1:
+                step = idx
+                break
+            elif o["ts"] >= s1:
+                idx += 1
+            else:
+                break
+        if idx >= len(steps):
+            stop = True
+        out.append((o["name"], nbytes, sorted(ranges[id(o)], key=lambda r: (r[0], -r[1])), step))
+    return out
+
+
+def union(rs):
+    rs = sorted(rs)
+    total, cur = 0.0, None
+    for a, b in rs:
+        if cur is None or a > cur[1]:
+            if cur:
+                total += cur[1] - cur[0]
+            cur = [a, b]
+        else:
+            cur[1] = max(cur[1], b)
+    if cur:
+        total += cur[1] - cur[0]
+    return total
+
+
+def dist_indep(ctx, traces):
+    """tracetop's distributed tables by an independent computation: per
+    rank, {step label: (total, transfer)} and {name: (calls, bytes, latency,
+    transfer)}."""
+    steps = {}
+    for r in ctx.ours("overview", "step_time_breakdown"):
+        rank = int(r["rank"])
+        t0 = us(r, "start(us)")
+        steps.setdefault(rank, []).append((r["step"], t0, t0 + us(r, "step_time(us)")))
+    # windows in absolute µs: the trace's first event is the rank's t0
+    calls = {}
+    for rank, ev in traces.items():
+        base = min(e["ts"] for e in ev if e.get("ph") == "X" and e.get("cat") != "Trace")
+        st = steps.get(rank, [])
+        calls[rank] = (comm_calls(ev, [(base + a, base + b) for _, a, b in st]), st)
+    ranks = sorted(calls)
+    shown = all(calls[r][0] for r in ranks) and \
+        len({len(calls[r][0]) for r in ranks}) == 1 and \
+        all(len({len(calls[r][0][i][2]) for r in ranks}) == 1 for i in range(len(calls[ranks[0]][0])))
+    real = {r: [] for r in ranks}
+    if shown:
+        for i in range(len(calls[ranks[0]][0])):
+            for j in range(len(calls[ranks[0]][0][i][2])):
+                mn = min(calls[r][0][i][2][j][1] - calls[r][0][i][2][j][0] for r in ranks)
+                for r in ranks:
+                    while len(real[r]) <= i:
+                        real[r].append([])
+                    end = calls[r][0][i][2][j][1]
+                    real[r][i].append((end - mn, end))
+    waits, ops = {}, {}
+    for r in ranks:
+        cs, st = calls[r]
+        keys = {}
+        names = {}
+        for i, (name, nb, rs, step) in enumerate(cs):
+            label = st[step][0] if step is not None else "(no step)"
+            k = keys.setdefault(label, ([], []))
+            k[0].extend(rs)
+            if shown:
+                k[1].extend(real[r][i])
+            n = names.setdefault(name, [0, None, [], []])
+            n[0] += 1
+            if nb is not None:
+                n[1] = (n[1] or 0) + nb
+            n[2].extend(rs)
+            if shown:
+                n[3].extend(real[r][i])
+        w = {lab: (union(a), union(b) if shown else None) for lab, (a, b) in keys.items()}
+        if w:
+            w["all"] = (sum(x[0] for x in w.values()) / len(w),
+                        sum(x[1] for x in w.values()) / len(w) if shown else None)
+        waits[r] = w
+        ops[r] = {nm: (v[0], v[1], union(v[2]), union(v[3]) if shown else None)
+                  for nm, v in names.items()}
+    return shown, waits, ops
+
+
+def check_distributed(ctx):
+    c = Check("distributed")
+    unlinked_comm = comm_kernels_unlinked(ctx)
+    # computation / communication per step
+    ours = {(int(r["rank"]), "0" if r["step"] == "(all)" else r["step"]): r
+            for r in ctx.ours("distributed", "distributed_steps")}
+    for ref in ctx.refcsv("dist_overlap.csv"):
+        key = (ctx.rank[ref["worker"]], ref["step"])
+        o = ours.get(key)
+        w = "rank %d step %s" % key
+        if o is None:
+            c.bad.append(w + " missing")
+            continue
+        c.rows += 1
+        if not unlinked_comm:
+            for col in ("computation", "overlapping", "communication", "other"):
+                c.time(w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
+        else:
+            c.time(w + " computation+overlapping (kernels without communication kernels)",
+                   us(o, "computation(us)") + us(o, "overlapping(us)"),
+                   num(ref["derived_computation_by_kernel_name_us"]) +
+                   num(ref["derived_overlapping_by_kernel_name_us"]))
+            c.time(w + " other", us(o, "other(us)"), num(ref["other_us"]))
+            c.bug("communication kernels not linked to nccl: ops counted as computation")
+    # waits and ops: against the plugin where no kernel is launched inside
+    # a collective op (the plugin then has the same ranges), else against
+    # an independent computation
+    traces = dict(load_trace_events(ctx.trace))
+    ops = ctx.ours("distributed", "distributed_ops")
+    with_kernels = any(int(r["kernels"]) > 0 for r in ops)
+    oops = {(int(r["rank"]), r["name"]): r for r in ops}
+    owait = {(int(r["rank"]), "0" if r["step"] == "(all)" else r["step"]): r
+             for r in ctx.ours("distributed", "distributed_wait")}
+    if not with_kernels:
+        for ref in ctx.refcsv("dist_ops.csv"):
+            key = (ctx.rank[ref["worker"]], ref["name"])
+            o = oops.get(key)
+            w = "rank %d %s" % key
+            if o is None:
+                c.bad.append(w + " missing")
+                continue
+            c.rows += 1
+            c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
+            c.exact(w + " bytes", int(o["total_size_bytes"] or 0), int(ref["total_size_bytes"]))
+            c.time(w + " latency", us(o, "total_latency(us)"), num(ref["total_latency_us"]))
+            c.time(w + " data transfer", us(o, "data_transfer(us)"), num(ref["data_transfer_us"]))
+            c.time(w + " mean latency", us(o, "avg_latency(us)"), num(ref["avg_latency_us"]))
+        for ref in ctx.refcsv("dist_wait.csv"):
+            step = ref["step"] if ref["step"] else "(no step)"
+            key = (ctx.rank[ref["worker"]], step)
+            o = owait.get(key)
+            w = "rank %d step %s" % key
+            if o is None:
+                c.bad.append(w + " missing")
+                continue
+            c.rows += 1
+            c.time(w + " data transfer", us(o, "data_transfer(us)"), num(ref["data_transfer_us"]))
+            c.time(w + " synchronizing", us(o, "synchronizing(us)"), num(ref["synchronizing_us"]))
+        c.exact("ops rows", len(oops), len(ctx.refcsv("dist_ops.csv")))
+        c.exact("wait rows", len(owait), len(ctx.refcsv("dist_wait.csv")))
+        return c.done()
+    shown, waits, iops = dist_indep(ctx, traces)
+    for ref in ctx.refcsv("dist_ops.csv"):
+        key = (ctx.rank[ref["worker"]], ref["name"])
+        o = oops.get(key)
+        if o is None:
+            c.bad.append("rank %d %s missing" % key)
+            continue
+        c.exact("rank %d %s calls" % key, int(o["calls"]), int(ref["calls"]))
+        c.exact("rank %d %s bytes" % key, int(o["total_size_bytes"] or 0), int(ref["total_size_bytes"]))
+    for rank, names in iops.items():
+        for name, (calls, nb, lat, tr) in names.items():
+            o = oops.get((rank, name))
+            w = "rank %d %s (kernels launched inside)" % (rank, name)
+            if o is None:
+                c.bad.append(w + " missing")
+                continue
+            c.rows += 1
+            c.exact(w + " calls", int(o["calls"]), calls)
+            c.time(w + " latency", us(o, "total_latency(us)"), lat)
+            c.time(w + " data transfer", us(o, "data_transfer(us)"), tr)
+            c.bug("communication kernels not linked to nccl: ops: latency of the CPU spans only", 2)
+    for rank, steps in waits.items():
+        for label, (tot, tr) in steps.items():
+            o = owait.get((rank, label))
+            w = "rank %d step %s (kernels launched inside)" % (rank, label)
+            if o is None:
+                c.bad.append(w + " missing")
+                continue
+            c.rows += 1
+            c.time(w + " data transfer", us(o, "data_transfer(us)"), tr)
+            c.time(w + " synchronizing", us(o, "synchronizing(us)"),
+                   tot - tr if tr is not None else None)
+            c.bug("communication kernels not linked to nccl: ops: latency of the CPU spans only", 2)
+    return c.done()
+
+
 VIEWS = {"overview": check_overview, "operators": check_operators, "gpu": check_gpu,
-         "kernels": check_kernels}
+         "kernels": check_kernels, "distributed": check_distributed}
 
 
 def main():

@@ -423,9 +423,17 @@ END_TEST
  * transfer = the fastest rank: 100 and 50; sync = rank 0: 0, rank 1: 50,
  * rank 2: 300 + 30 = 330 µs.  Totals: latency 830, transfer 450, sync 380,
  * bytes 6 x 4000 = 24000.
- * Rank 0 in its step [0, 1000): computation 200 - overlap 50 = 150,
- * overlapping 50 (250-300), communication 150 - 50 = 100, other 1000 -
- * 300 = 700, idle 1000 - |100-350, 500-550| = 700.
+ * Rank 0 in its step [0, 1000) (the plugin's parts; communication: the
+ * nccl:all_reduce spans 205-235 and 452-478 and the NCCL kernels):
+ * overlapping = gemm ∩ communication = 205-235 + 250-300 = 80,
+ * computation 200 - 80 = 120, communication 30 + 100 + 26 + 50 - 80 = 126,
+ * other 1000 - 326 = 674; idle 1000 - |100-350, 500-550| = 700.
+ * The plugin's collective tables: a call's ranges are its nccl:all_reduce
+ * span and the kernel launched inside; spans last 30 and 26 on every rank,
+ * the kernels' transfer parts are the shortest (100, 50) ending where each
+ * kernel ends.  Rank 0: latency 30 + 100 + 26 + 50 = 206 = transfer; rank
+ * 2: latency |205-235, 250-650 (holding 452-478), 700-780| = 510, transfer
+ * |205-235, 550-650, 452-478, 730-780| = 206, synchronizing 304.
  * Stragglers: sync 0, 50, 330 -> median 50, MAD 50, scale 74.13:
  * z(rank 2) = 280 / 74.13 = 3.777; idle 700, 650, 370 -> rank 2 is low
  * (z -3.78), which is no straggler; steps are equal. */
@@ -456,10 +464,26 @@ START_TEST(distributed_hand_checked)
 	ck_assert(w->has_steps);
 	ck_assert_uint_eq(w->nwindows, 1);
 	ck_assert_int_eq(w->step_ns, 1000 * US);
-	ck_assert_int_eq(w->comp_ns, 150 * US);
-	ck_assert_int_eq(w->overlap_ns, 50 * US);
-	ck_assert_int_eq(w->comm_ns, 100 * US);
-	ck_assert_int_eq(w->other_ns, 700 * US);
+	ck_assert_int_eq(w->comp_ns, 120 * US);
+	ck_assert_int_eq(w->overlap_ns, 80 * US);
+	ck_assert_int_eq(w->comm_ns, 126 * US);
+	ck_assert_int_eq(w->other_ns, 674 * US);
+	/* the plugin's tables */
+	ck_assert(d.tb_shown);
+	ck_assert_uint_eq(d.nops, 3);
+	ck_assert_str_eq(d.ops[0].name, "nccl:all_reduce");
+	ck_assert_uint_eq(d.ops[0].calls, 2);
+	ck_assert_int_eq(d.ops[0].bytes, -1);
+	ck_assert_int_eq(d.ops[0].latency_ns, 206 * US);
+	ck_assert_int_eq(d.ops[0].transfer_ns, 206 * US);
+	ck_assert_int_eq(d.ops[2].latency_ns, 510 * US);
+	ck_assert_int_eq(d.ops[2].transfer_ns, 206 * US);
+	ck_assert_uint_eq(d.ops[2].nkernels, 2);
+	/* waits: rank 2's "all" row and step 1 */
+	ck_assert_uint_eq(d.nwaits, 6);
+	ck_assert(d.waits[4].all);
+	ck_assert_int_eq(d.waits[5].step, 1);
+	ck_assert_int_eq(d.waits[5].total_ns - d.waits[5].transfer_ns, 304 * US);
 	ck_assert_int_eq(w->idle_ns, 700 * US);
 	ck_assert_uint_eq(w->ncalls, 2);
 	ck_assert_int_eq(w->sync_ns, 0);
