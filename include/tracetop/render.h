@@ -45,6 +45,23 @@ size_t tt_utf8_width(const char *s);
 /* Copy at most `cols` columns of s into buf, ending with an ellipsis when cut. */
 size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols);
 
+/* ---- names ---- */
+
+/* A name shortened to at most `cols` columns the way a person reads it:
+ * the whole name when it fits; else without a leading "void ", then
+ * without its argument list, then with its template arguments folded to
+ * "<…>", then cut in the middle ("head…tail").  Returns bytes written
+ * (buf always ends in NUL when n > 0). */
+size_t tt_name_fit(char *buf, size_t n, const char *s, size_t cols);
+/* names[0..n) shortened to at most `cols` columns each as tt_name_fit does,
+ * except that different names always get different text: names that would
+ * collide show, after their head, the part where they differ
+ * ("cutlass::Kernel<…s1688gemm_128x64…>"), and, should that still collide,
+ * a number ("…#2").  Equal names get equal text.  Returns n malloc'd
+ * strings; free with tt_names_free(v, n). */
+char **tt_names_fit(const char *const *names, size_t n, size_t cols);
+void tt_names_free(char **v, size_t n);
+
 /* ---- bars ---- */
 
 /* Fill buf with a bar of `width` columns for fraction f (0..1): full
@@ -164,6 +181,24 @@ void tt_tables_print_json(struct tt_table *const *t, size_t n, FILE *out);
 
 struct tt_grid;
 
+#define TT_LAYOUT_MAXCOLS 64
+
+/* What tt_table_draw drew: where each column drawn is, which rows. */
+struct tt_table_layout {
+	int header_y;                     /* the header's grid row; -1: nothing drawn */
+	int ncols;                        /* columns drawn, left to right */
+	int col[TT_LAYOUT_MAXCOLS];       /* their table column */
+	int x[TT_LAYOUT_MAXCOLS];         /* their first grid column */
+	int w[TT_LAYOUT_MAXCOLS];         /* their width */
+	enum tt_unit unit[TT_LAYOUT_MAXCOLS]; /* TT_C_DUR: the unit in the header */
+	int npinned;                      /* the first npinned never scroll away */
+	int xoff;                         /* scroll position used (0..max_xoff) */
+	int max_xoff;                     /* the last column shows from here on */
+	bool more_left, more_right;       /* columns left out on either side */
+	size_t top;                       /* first row drawn (index into the view's rows) */
+	int nrows;                        /* rows drawn, from header_y + 1 */
+};
+
 /* What a pane shows of a table: which rows in which order, the scroll
  * position, the cursor, the sort column, the filter. */
 struct tt_table_view {
@@ -175,12 +210,19 @@ struct tt_table_view {
 	int sort_col;        /* -1 = none */
 	bool sort_desc;
 	const char *filter;  /* highlighted substring, or NULL */
-	int xoff;            /* columns scrolled off on the left */
+	int xoff;            /* scrollable columns scrolled off on the left */
 	const uint8_t *row_role; /* optional role per table row (e.g. marked) */
+	struct tt_table_layout *layout; /* optional: filled with what was drawn */
 };
 
-/* Draw header and rows of t into g at rows [y, y+h), all columns fitted to
- * the width (names shrink first, bars take what is left). */
+/* Draw header and rows of t into g at rows [y, y+h).  Every cell is drawn
+ * whole or not at all: text columns shrink first (names shortened by
+ * tt_names_fit, different names staying different), bars take what is
+ * left, and the columns that still do not fit are left out whole, an arrow
+ * in the header saying so.  The key columns (the first column, and the
+ * columns up to the first text column when all of them are text or
+ * integers, e.g. rank, stream, category) stay on the left while v->xoff
+ * scrolls the other columns, one column per step. */
 void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
 		   int y, int h);
 /* Does any text cell of the row contain needle (case-insensitive)? */

@@ -74,7 +74,8 @@ struct tt_pane {
 	int sort_col;        /* -1: the table's own order */
 	bool sort_desc;
 	char filter[128];
-	int xoff;
+	int xoff;            /* scrollable columns scrolled off on the left */
+	struct tt_table_layout layout; /* what the last draw showed of the table */
 	uint8_t *row_role;   /* optional, per table row */
 	int page;            /* rows shown at the last draw */
 };

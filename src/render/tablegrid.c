@@ -14,6 +14,7 @@
 #define MIN_NAME 10
 #define NAME_KEEP 28 /* names keep this many columns when they can */
 #define GAP 2
+#define MIN_BAR 4 /* a bar narrower than 8 columns, when nothing else fits */
 #define WIDTH_SCAN 4000 /* rows looked at to size the columns */
 
 static bool ci_contains(const char *hay, const char *needle, size_t *at)
@@ -62,7 +63,7 @@ static void col_title(const struct tt_table *t, int c, enum tt_unit u, const str
 	}
 }
 
-/* (x, width) of the byte range [a, b) of a UTF-8 string, in columns */
+/* columns of the first `bytes` bytes of a UTF-8 string */
 static int cols_of(const char *s, size_t bytes)
 {
 	int w = 0;
@@ -72,61 +73,173 @@ static int cols_of(const char *s, size_t bytes)
 	return w;
 }
 
+/* the rows looked at to size the columns: the first WIDTH_SCAN, then the
+ * ones on screen; calls fn for each view index */
+#define FOR_SCANNED(v, h, k)                                                                  \
+	for (size_t i_ = 0, scan_ = TT_MIN((v)->nrows, (size_t)WIDTH_SCAN), k = 0;           \
+	     i_ < scan_ + ((v)->nrows > scan_ ? (size_t)(h) : 0) && i_ < (v)->nrows &&        \
+	     ((k = i_ < scan_ ? i_ : (v)->top + (i_ - scan_)) < (v)->nrows);                 \
+	     i_++)
+
+/* the shortened text of each scanned row's cell of text column c, by view
+ * index (NULL where not scanned); different names stay different */
+struct names {
+	char **text;    /* by view index */
+	size_t n;
+};
+
+static void names_make(const struct tt_table *t, const struct tt_table_view *v, int h, int c,
+		       int cols, struct names *nm)
+{
+	size_t cap = TT_MIN(v->nrows, (size_t)WIDTH_SCAN) + (size_t)TT_MAX(h, 0);
+	const char **in = tt_calloc(cap + 1, sizeof(*in));
+	size_t *at = tt_calloc(cap + 1, sizeof(*at));
+	size_t n = 0;
+	FOR_SCANNED(v, h, k)
+	{
+		const struct tt_cell *x = tt_table_cell(t, v->rows[k], c);
+		if (x->kind == TT_CV_S && n < cap) {
+			in[n] = x->v.s;
+			at[n++] = k;
+		}
+	}
+	char **out = tt_names_fit(in, n, (size_t)TT_MAX(cols, 0));
+	nm->n = v->nrows;
+	nm->text = tt_calloc(v->nrows + 1, sizeof(*nm->text));
+	for (size_t i = 0; i < n; i++) {
+		free(nm->text[at[i]]);
+		nm->text[at[i]] = out[i];
+	}
+	free(out);
+	free(in);
+	free(at);
+}
+
+static void names_free(struct names *nm)
+{
+	if (nm->text)
+		for (size_t i = 0; i < nm->n; i++)
+			free(nm->text[i]);
+	free(nm->text);
+	nm->text = NULL;
+}
+
+/* Place the scrollable columns sc[from..nsc) after x0, each whole, up to
+ * grid column limit; a text column may shrink to what is left (not below
+ * MIN_NAME), a bar takes 8 columns for now.  Returns how many are placed;
+ * *more says that columns are left out on the right (the last placed one
+ * then ends two columns before limit: a space and the arrow). */
+static int place(const struct tt_table *t, const int *sc, int nsc, int from, const int *w,
+		 int x0, int limit, int *pw, bool *more)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		int lim = pass ? limit - 2 : limit, x = x0, k = 0;
+		for (int i = from; i < nsc; i++) {
+			const struct tt_col *col = &t->cols[sc[i]];
+			int want = is_bar(col) ? 8 : w[sc[i]];
+			if (x + want > lim) {
+				if (col->type == TT_C_STR && lim - x >= MIN_NAME)
+					want = lim - x;
+				else if (is_bar(col) && lim - x >= MIN_BAR)
+					want = lim - x;
+				else
+					break;
+			}
+			pw[i] = want;
+			x += want + GAP;
+			k++;
+			if ((is_bar(col) ? want < 8 : want < w[sc[i]]) && i + 1 < nsc) {
+				/* a shrunk name or bar is the last that fits */
+				break;
+			}
+		}
+		*more = from + k < nsc;
+		if (!*more || pass)
+			return k;
+	}
+	return 0;
+}
+
 void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
 		   int y, int h)
 {
+	struct tt_table_layout *lay = v->layout;
+	if (lay) {
+		memset(lay, 0, sizeof(*lay));
+		lay->header_y = -1;
+	}
 	int nc = t->ncols;
 	if (h <= 0 || nc == 0)
 		return;
 	int *w = tt_calloc((size_t)nc, sizeof(*w));
 	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
-	bool *show = tt_calloc((size_t)nc, sizeof(*show));
+	int *order = tt_calloc((size_t)nc, sizeof(*order)); /* shown columns */
+	int *pw = tt_calloc((size_t)nc, sizeof(*pw));       /* placed widths, by order */
+	int ns = 0;
 	char buf[1024];
 	/* natural widths */
-	size_t scan = TT_MIN(v->nrows, (size_t)WIDTH_SCAN);
 	for (int c = 0; c < nc; c++) {
 		const struct tt_col *col = &t->cols[c];
-		show[c] = !col->hidden_text;
-		if (!show[c])
+		if (col->hidden_text)
 			continue;
+		order[ns++] = c;
 		if (col->type == TT_C_DUR)
 			unit[c] = tt_table_col_unit(t, c);
 		col_title(t, c, unit[c], v, buf, sizeof(buf));
 		w[c] = (int)tt_utf8_width(buf);
 		if (is_bar(col))
 			continue;
-		for (size_t i = 0; i < scan + (v->nrows > scan ? (size_t)h : 0) && i < v->nrows; i++) {
-			size_t k = i < scan ? i : v->top + (i - scan);
-			if (k >= v->nrows)
-				break;
+		FOR_SCANNED(v, h, k)
+		{
 			tt_cell_text(t, v->rows[k], c, unit[c], buf, sizeof(buf));
 			int cw = (int)tt_utf8_width(buf);
 			if (cw > w[c])
 				w[c] = cw;
 		}
 	}
-	/* fit: the left marker, then columns; names shrink first, bars get the rest */
+	if (ns == 0) {
+		free(w);
+		free(unit);
+		free(order);
+		free(pw);
+		return;
+	}
+	/* the key columns, pinned on the left */
+	int np = 1;
+	if (!is_bar(&t->cols[order[0]]))
+		for (int k = 0; k < ns && k < 3; k++) {
+			enum tt_ctype ty = t->cols[order[k]].type;
+			if (ty == TT_C_STR) {
+				np = k + 1;
+				break;
+			}
+			if (ty != TT_C_INT)
+				break;
+		}
+	if (is_bar(&t->cols[order[0]]))
+		np = 0;
+	/* names shrink to a readable width first, and to the minimum only on a
+	 * narrow screen; what still does not fit is left out whole */
 	int avail = g->w - 2;
 	int fixed = 0, nbars = 0;
-	for (int c = 0; c < nc; c++)
-		if (show[c]) {
-			if (is_bar(&t->cols[c]))
-				nbars++;
-			else
-				fixed += w[c] + GAP;
-		}
-	/* names shrink to a readable width first, and to the minimum only on a
-	 * narrow screen; what still does not fit is reached by scrolling right */
+	for (int i = 0; i < ns; i++) {
+		if (is_bar(&t->cols[order[i]]))
+			nbars++;
+		else
+			fixed += w[order[i]] + GAP;
+	}
 	int floors[2] = {g->w >= 70 ? NAME_KEEP : MIN_NAME, MIN_NAME};
 	for (int pass = 0; pass < 2 && fixed + nbars * (8 + GAP) > avail; pass++) {
 		if (pass == 1 && g->w >= 70)
 			break;
 		while (fixed + nbars * (8 + GAP) > avail) {
 			int widest = -1;
-			for (int c = 0; c < nc; c++)
-				if (show[c] && t->cols[c].type == TT_C_STR && w[c] > floors[pass] &&
+			for (int i = 0; i < ns; i++) {
+				int c = order[i];
+				if (t->cols[c].type == TT_C_STR && w[c] > floors[pass] &&
 				    (widest < 0 || w[c] > w[widest]))
 					widest = c;
+			}
 			if (widest < 0)
 				break;
 			int cut = TT_MIN(fixed + nbars * (8 + GAP) - avail, w[widest] - floors[pass]);
@@ -134,51 +247,114 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			fixed -= cut;
 		}
 	}
-	if (nbars) {
-		int left = avail - fixed;
-		for (int c = 0; c < nc; c++)
-			if (show[c] && is_bar(&t->cols[c])) {
-				int want = t->cols[c].width ? t->cols[c].width : 30;
-				int give = TT_MAX(8, TT_MIN(want, left / nbars - GAP));
-				w[c] = give;
-				left -= give + GAP;
-				nbars--;
-			}
+	/* pinned columns, then as many of the others as fit whole from xoff */
+	int x0 = 2;
+	for (int i = 0; i < np; i++) {
+		int c = order[i];
+		pw[i] = w[c];
+		if (x0 + pw[i] > g->w && t->cols[c].type == TT_C_STR)
+			pw[i] = TT_MAX(1, g->w - x0);
+		x0 += pw[i] + GAP;
 	}
-	/* scrolled right: never past the last column */
-	int total = 0;
-	for (int c = 0; c < nc; c++)
-		if (show[c])
-			total += w[c] + GAP;
-	int xoff = TT_MAX(0, TT_MIN(v->xoff, total - GAP - avail));
-	/* header */
-	int x = 2 - xoff;
-	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_HEADER);
-	for (int c = 0; c < nc; c++) {
-		if (!show[c])
+	const int *sc = order + np;
+	int nsc = ns - np;
+	int *spw = pw + np;
+	/* the first start from which every remaining column shows */
+	int max_xoff = nsc > 0 ? nsc - 1 : 0;
+	bool more = false;
+	for (int s0 = 0; s0 < nsc; s0++) {
+		int k = place(t, sc, nsc, s0, w, x0, g->w, spw, &more);
+		if (!more && k == nsc - s0) {
+			max_xoff = s0;
+			break;
+		}
+	}
+	int xoff = TT_MAX(0, TT_MIN(v->xoff, max_xoff));
+	int nvis = nsc > 0 ? place(t, sc, nsc, xoff, w, x0, g->w, spw, &more) : 0;
+	if (nsc == 0)
+		more = false;
+	/* bars take what is left */
+	{
+		int used = x0;
+		int nb = 0;
+		for (int i = xoff; i < xoff + nvis; i++) {
+			used += spw[i] + GAP;
+			if (is_bar(&t->cols[sc[i]]))
+				nb++;
+		}
+		int left = (more ? g->w - 2 : g->w) - (used - GAP);
+		for (int i = xoff; i < xoff + nvis && nb > 0; i++) {
+			const struct tt_col *col = &t->cols[sc[i]];
+			if (!is_bar(col))
+				continue;
+			int want = col->width ? col->width : 30;
+			int give = TT_MAX(0, TT_MIN(want - spw[i], left / nb));
+			spw[i] += give;
+			left -= give;
+			nb--;
+		}
+	}
+	/* the columns drawn, left to right */
+	int dc[TT_LAYOUT_MAXCOLS], dx[TT_LAYOUT_MAXCOLS], dw[TT_LAYOUT_MAXCOLS], nd = 0;
+	{
+		int x = 2;
+		for (int i = 0; i < np && nd < TT_LAYOUT_MAXCOLS; i++) {
+			dc[nd] = order[i];
+			dx[nd] = x;
+			dw[nd++] = pw[i];
+			x += pw[i] + GAP;
+		}
+		for (int i = xoff; i < xoff + nvis && nd < TT_LAYOUT_MAXCOLS; i++) {
+			dc[nd] = sc[i];
+			dx[nd] = x;
+			dw[nd++] = spw[i];
+			x += spw[i] + GAP;
+		}
+	}
+	/* shortened names of the text columns drawn narrower than their text */
+	struct names *nm = tt_calloc((size_t)nd + 1, sizeof(*nm));
+	for (int d = 0; d < nd; d++) {
+		int c = dc[d];
+		if (t->cols[c].type != TT_C_STR)
 			continue;
+		bool need = false;
+		FOR_SCANNED(v, h, k)
+		{
+			const struct tt_cell *x = tt_table_cell(t, v->rows[k], c);
+			if (x->kind == TT_CV_S && (int)tt_utf8_width(x->v.s) > dw[d]) {
+				need = true;
+				break;
+			}
+		}
+		if (need)
+			names_make(t, v, h, c, dw[d], &nm[d]);
+	}
+	/* header */
+	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_HEADER);
+	for (int d = 0; d < nd; d++) {
+		int c = dc[d];
 		const struct tt_col *col = &t->cols[c];
 		col_title(t, c, unit[c], v, buf, sizeof(buf));
 		int tw = (int)tt_utf8_width(buf);
 		bool right = !is_bar(col) && col->type != TT_C_STR;
 		char fit[1100];
-		tt_utf8_fit(fit, sizeof(fit), buf, (size_t)w[c]);
-		int at = right ? x + w[c] - TT_MIN(tw, w[c]) : x;
-		if (at >= 0)
-			tt_grid_put(g, at, y, TT_ROLE_HEADER, fit, w[c]);
-		x += w[c] + GAP;
+		tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
+		int at = right ? dx[d] + dw[d] - TT_MIN(tw, dw[d]) : dx[d];
+		tt_grid_put(g, at, y, TT_ROLE_HEADER, fit, dw[d]);
 	}
-	/* say that columns are cut off: scroll with h and l */
+	/* say that columns are left out: scroll with h and l */
 	if (xoff > 0)
 		tt_grid_put(g, 0, y, TT_ROLE_HEADER, tt_render_ascii() ? "<" : "\xE2\x86\x90", 1);
-	if (x - GAP > g->w)
+	if (more)
 		tt_grid_put(g, g->w - 1, y, TT_ROLE_HEADER, tt_render_ascii() ? ">" : "\xE2\x86\x92",
 			    1);
 	/* rows */
+	int drawn = 0;
 	for (int r = 0; r + 1 < h; r++) {
 		size_t k = v->top + (size_t)r;
 		if (k >= v->nrows)
 			break;
+		drawn++;
 		size_t row = v->rows[k];
 		int yy = y + 1 + r;
 		bool cur = v->show_cursor && k == v->cursor;
@@ -189,10 +365,8 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			tt_grid_fill(g, 0, yy, g->w, ' ', TT_ROLE_CURSOR);
 			tt_grid_put(g, 0, yy, TT_ROLE_CURSOR, ">", 1);
 		}
-		x = 2 - xoff;
-		for (int c = 0; c < nc; c++) {
-			if (!show[c])
-				continue;
+		for (int d = 0; d < nd; d++) {
+			int c = dc[d], x = dx[d];
 			const struct tt_col *col = &t->cols[c];
 			if (col->type == TT_C_BAR) {
 				double mx = col->bar_max;
@@ -203,38 +377,64 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 							mx = vv;
 					}
 				double val = tt_cell_num(tt_table_cell(t, row, col->bar_of));
-				if (x >= 0)
-					tt_grid_bar(g, x, yy, w[c], mx > 0 && !isnan(val) ? val / mx : 0,
-						    col->role[0] ? (enum tt_role)col->role[0] :
-								   TT_ROLE_BAR);
+				tt_grid_bar(g, x, yy, dw[d], mx > 0 && !isnan(val) ? val / mx : 0,
+					    col->role[0] ? (enum tt_role)col->role[0] : TT_ROLE_BAR);
 			} else if (col->type == TT_C_STACK) {
 				double f[4];
 				enum tt_role roles[4];
 				tt_table_stack_fractions(t, row, c, f);
 				for (int i = 0; i < 4; i++)
 					roles[i] = col->role[i] ? (enum tt_role)col->role[i] : TT_ROLE_BAR;
-				if (x >= 0)
-					tt_grid_stack(g, x, yy, w[c], f, roles,
-						      col->glyphs ? col->glyphs : "#=:.", col->nstack);
+				tt_grid_stack(g, x, yy, dw[d], f, roles,
+					      col->glyphs ? col->glyphs : "#=:.", col->nstack);
 			} else {
-				tt_cell_text(t, row, c, unit[c], buf, sizeof(buf));
 				char fit[1100];
-				tt_utf8_fit(fit, sizeof(fit), buf, (size_t)w[c]);
+				if (nm[d].text && nm[d].text[k])
+					snprintf(fit, sizeof(fit), "%s", nm[d].text[k]);
+				else {
+					tt_cell_text(t, row, c, unit[c], buf, sizeof(buf));
+					if (col->type == TT_C_STR)
+						tt_name_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
+					else
+						snprintf(fit, sizeof(fit), "%s", buf);
+				}
 				int tw = (int)tt_utf8_width(fit);
+				if (tw > dw[d] && col->type != TT_C_STR)
+					fit[0] = '\0'; /* (never a part of a number) */
+				tw = (int)tt_utf8_width(fit);
 				bool right = col->type != TT_C_STR;
-				int at = right ? x + w[c] - tw : x;
-				if (at >= 0)
-					tt_grid_put(g, at, yy, base, fit, w[c]);
+				int at = right ? x + dw[d] - tw : x;
+				tt_grid_put(g, at, yy, base, fit, dw[d]);
 				size_t pos;
 				if (!cur && v->filter && col->type == TT_C_STR &&
 				    ci_contains(fit, v->filter, &pos))
 					tt_grid_paint(g, at + cols_of(fit, pos), yy,
 						      cols_of(fit + pos, strlen(v->filter)), TT_ROLE_MATCH);
 			}
-			x += w[c] + GAP;
 		}
 	}
+	if (lay) {
+		lay->header_y = y;
+		lay->ncols = nd;
+		for (int d = 0; d < nd; d++) {
+			lay->col[d] = dc[d];
+			lay->x[d] = dx[d];
+			lay->w[d] = dw[d];
+			lay->unit[d] = unit[dc[d]];
+		}
+		lay->npinned = TT_MIN(np, nd);
+		lay->xoff = xoff;
+		lay->max_xoff = max_xoff;
+		lay->more_left = xoff > 0;
+		lay->more_right = more;
+		lay->top = v->top;
+		lay->nrows = drawn;
+	}
+	for (int d = 0; d < nd; d++)
+		names_free(&nm[d]);
+	free(nm);
 	free(w);
 	free(unit);
-	free(show);
+	free(order);
+	free(pw);
 }

@@ -213,10 +213,13 @@ int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
 		p->cursor = p->nrows ? p->nrows - 1 : 0;
 		return TT_R_REDRAW;
 	case TT_ACT_MOVE_RIGHT:
-		p->xoff += 8;
+		/* one column at a time; the key columns stay */
+		if (p->xoff < p->layout.max_xoff)
+			p->xoff++;
 		return TT_R_REDRAW;
 	case TT_ACT_MOVE_LEFT:
-		p->xoff = p->xoff > 8 ? p->xoff - 8 : 0;
+		if (p->xoff > 0)
+			p->xoff--;
 		return TT_R_REDRAW;
 	case TT_ACT_SORT_NEXT: {
 		/* the next column that can be sorted: not a bar, not hidden */
@@ -347,8 +350,10 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 			p->top = p->cursor - (size_t)rows + 1;
 		struct tt_table_view v = {p->rows, p->nrows, p->top, p->cursor, true,
 					  p->sort_col, p->sort_desc, p->filter[0] ? p->filter : NULL,
-					  p->xoff, p->row_role};
+					  p->xoff, p->row_role, &p->layout};
 		tt_table_draw(p->table, &v, g, y, body);
+		/* (l pressed past the last column: h scrolls back at once) */
+		p->xoff = p->layout.xoff;
 	} else {
 		const char *m = p->msg[0] ? p->msg :
 				p->table ? (p->filter[0] ? "no row matches the filter (Esc clears it)" :

@@ -1,0 +1,275 @@
+/* render room: names shortened the way a person reads them, and tables
+ * drawn into a grid with every cell whole (numbers never cut to their
+ * leading digits), the key column pinned when scrolling right. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/grid.h"
+#include "tracetop/render.h"
+#include "tracetop/util.h"
+
+/* ---- names ---- */
+
+static void fit_is(const char *s, size_t cols, const char *want)
+{
+	char buf[512];
+	tt_name_fit(buf, sizeof(buf), s, cols);
+	ck_assert_msg(strcmp(buf, want) == 0, "'%s' at %zu: '%s', expected '%s'", s, cols, buf,
+		      want);
+	ck_assert_uint_le(tt_utf8_width(buf), cols);
+}
+
+START_TEST(name_fit_steps)
+{
+	/* whole when it fits */
+	fit_is("aten::mm", 20, "aten::mm");
+	fit_is("Memcpy HtoD (Pinned -> Device)", 40, "Memcpy HtoD (Pinned -> Device)");
+	/* void first */
+	fit_is("void foo_kernel<float>(float*)", 25, "foo_kernel<float>(float*)");
+	/* then the argument list */
+	fit_is("void ncclKernel_AllReduce(ncclDevComm*, unsigned long)", 40,
+	       "ncclKernel_AllReduce");
+	fit_is("Memcpy HtoD (Pinned -> Device)", 20, "Memcpy HtoD");
+	/* then the template arguments */
+	fit_is("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_32x3_tn_align4>(Params)",
+	       20, "cutlass::Kernel<\xE2\x80\xA6>");
+	/* a template's return type goes like void */
+	fit_is("std::enable_if<!(false), void>::type internal::gemvx::kernel<int, float>(int)", 30,
+	       "internal::gemvx::kernel<\xE2\x80\xA6>");
+	/* then the namespaces */
+	fit_is("void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, 4>(float*)", 24,
+	       "CatArrayBatchedCopy<\xE2\x80\xA6>");
+	/* then the middle */
+	fit_is("abcdefghijklmnopqrstuvwxyz", 11, "abcde\xE2\x80\xA6" "vwxyz");
+	fit_is("autograd::engine::evaluate_function: AddBackward0", 28,
+	       "autograd::engi\xE2\x80\xA6" " AddBackward0");
+}
+END_TEST
+
+static char **fit_all(size_t cols, size_t n, const char *const *names)
+{
+	char **out = tt_names_fit(names, n, cols);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_uint_le(tt_utf8_width(out[i]), cols);
+		for (size_t j = 0; j < i; j++)
+			ck_assert_msg((strcmp(out[i], out[j]) == 0) == (strcmp(names[i], names[j]) == 0),
+				      "'%s' and '%s' at %zu: '%s' and '%s'", names[i], names[j], cols,
+				      out[i], out[j]);
+	}
+	return out;
+}
+
+START_TEST(names_stay_distinct)
+{
+	/* kernels that differ only inside their template arguments keep the
+	 * part that tells them apart */
+	static const char *const k[] = {
+		"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_32x3_tn_align4>(Params)",
+		"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x128_32x3_nt_align4>(Params)",
+		"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params)",
+		"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_tn_align4>(Params)",
+		"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x64_32x3_tn_align4>(Params)",
+		"ampere_sgemm_128x64_tn",
+	};
+	for (size_t cols = 12; cols <= 60; cols += 4) {
+		char **out = fit_all(cols, TT_ARRAY_SIZE(k), k);
+		ck_assert_str_eq(out[0], out[4]); /* equal names, equal text */
+		if (cols == 28) {
+			ck_assert_str_eq(out[0], "cutlass::Kernel<\xE2\x80\xA6" "128x64\xE2\x80\xA6>");
+			ck_assert_str_eq(out[1], "cutlass::Kernel<\xE2\x80\xA6" "64x128\xE2\x80\xA6>");
+			ck_assert_ptr_nonnull(strstr(out[2], "128x128"));
+			ck_assert_ptr_nonnull(strstr(out[2], "nn"));
+			ck_assert_ptr_nonnull(strstr(out[3], "tn"));
+			ck_assert_str_eq(out[5], "ampere_sgemm_128x64_tn");
+		}
+		tt_names_free(out, TT_ARRAY_SIZE(k));
+	}
+	/* names differing in one character deep inside */
+	static const char *const d[] = {
+		"void at::native::elementwise_kernel<128, 2, at::native::BinaryFunctor<float, "
+		"at::native::DivFunctor<float> > >(int)",
+		"void at::native::elementwise_kernel<128, 2, at::native::BinaryFunctor<float, "
+		"at::native::MulFunctor<float> > >(int)",
+		"void at::native::elementwise_kernel<128, 2, at::native::BinaryFunctor<double, "
+		"at::native::MulFunctor<double> > >(int)",
+		"void at::native::elementwise_kernel<128, 2, at::native::BinaryFunctor<float, "
+		"at::native::MulFunctor<float> > >(long)",
+		"x1", "x2", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2",
+	};
+	for (size_t cols = 8; cols <= 60; cols += 4)
+		tt_names_free(fit_all(cols, TT_ARRAY_SIZE(d), d), TT_ARRAY_SIZE(d));
+}
+END_TEST
+
+/* ---- tables in a grid ---- */
+
+static char line_buf[4096];
+
+static const char *grid_row(struct tt_grid *g, int y)
+{
+	tt_grid_row_text(g, y, line_buf, sizeof(line_buf));
+	return line_buf;
+}
+
+/* a table with a long name column and wide numbers */
+static struct tt_table *wide_table(void)
+{
+	static const struct tt_col cols[] = {
+		{.name = "name", .type = TT_C_STR},
+		{.name = "count", .type = TT_C_INT},
+		{.name = "a", .title = "first value", .type = TT_C_DUR},
+		{.name = "b", .title = "second value", .type = TT_C_DUR},
+		{.name = "c", .title = "third value", .type = TT_C_DUR},
+		{.name = "d", .title = "fourth value", .type = TT_C_INT},
+		{.name = "bar", .type = TT_C_BAR, .bar_of = 1},
+	};
+	struct tt_table *t = tt_table_new("wide", cols, (int)TT_ARRAY_SIZE(cols));
+	for (int i = 0; i < 5; i++) {
+		size_t r = tt_table_add_row(t);
+		char nm[128];
+		snprintf(nm, sizeof(nm), "void some_long_kernel_name_%d<float, int, %d>(float*, int)", i,
+			 i * 7);
+		tt_table_set_str(t, r, 0, nm);
+		tt_table_set_int(t, r, 1, 1000 + i);
+		tt_table_set_int(t, r, 2, 5752000000LL + i * 1000000LL); /* ms: 5752 */
+		tt_table_set_int(t, r, 3, 24300000LL);                   /* 24.3 */
+		tt_table_set_int(t, r, 4, 123456789012LL);
+		tt_table_set_int(t, r, 5, 987654321 + i);
+	}
+	return t;
+}
+
+static void draw(const struct tt_table *t, struct tt_grid *g, int xoff,
+		 struct tt_table_layout *lay)
+{
+	size_t rows[16];
+	for (size_t i = 0; i < t->nrows; i++)
+		rows[i] = i;
+	struct tt_table_view v = {.rows = rows, .nrows = t->nrows, .sort_col = -1, .xoff = xoff,
+				  .show_cursor = true, .layout = lay};
+	tt_grid_clear(g);
+	tt_table_draw(t, &v, g, 0, g->h);
+}
+
+/* the text of grid columns [x, x + w) of row y */
+static void cells_text(struct tt_grid *g, int x, int y, int w, char *buf, size_t n)
+{
+	size_t k = 0;
+	for (int i = x; i < x + w && i < g->w && k + 5 < n; i++) {
+		uint32_t cp = tt_grid_at(g, i, y)->cp;
+		if (!cp)
+			cp = ' ';
+		if (cp < 0x80) {
+			buf[k++] = (char)cp;
+		} else if (cp < 0x800) {
+			buf[k++] = (char)(0xC0 | (cp >> 6));
+			buf[k++] = (char)(0x80 | (cp & 0x3F));
+		} else {
+			buf[k++] = (char)(0xE0 | (cp >> 12));
+			buf[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+			buf[k++] = (char)(0x80 | (cp & 0x3F));
+		}
+	}
+	buf[k] = '\0';
+}
+
+/* every number drawn is the whole number of its cell */
+static void numbers_whole(const struct tt_table *t, struct tt_grid *g,
+			  const struct tt_table_layout *lay)
+{
+	for (int r = 0; r < lay->nrows; r++)
+		for (int d = 0; d < lay->ncols; d++) {
+			int c = lay->col[d];
+			if (t->cols[c].type == TT_C_STR || t->cols[c].type == TT_C_BAR)
+				continue;
+			char want[64], got[256];
+			tt_cell_text(t, lay->top + (size_t)r, c, lay->unit[d], want, sizeof(want));
+			ck_assert_int_le(lay->x[d] + lay->w[d], g->w);
+			cells_text(g, lay->x[d], lay->header_y + 1 + r, lay->w[d], got, sizeof(got));
+			const char *p = got;
+			while (*p == ' ')
+				p++;
+			ck_assert_msg(strcmp(p, want) == 0, "column %s row %d: '%s', expected '%s'",
+				      t->cols[c].name, r, p, want);
+		}
+}
+
+START_TEST(table_cells_whole)
+{
+	struct tt_table *t = wide_table();
+	for (int w = 50; w <= 200; w += 3) {
+		struct tt_grid g;
+		tt_grid_init(&g, w, 10);
+		struct tt_table_layout lay;
+		for (int xoff = 0; xoff < 8; xoff++) {
+			draw(t, &g, xoff, &lay);
+			numbers_whole(t, &g, &lay);
+			/* the name stays on the left */
+			ck_assert_int_eq(lay.col[0], 0);
+			ck_assert_int_eq(lay.x[0], 2);
+			ck_assert_ptr_nonnull(strstr(grid_row(&g, 1), "some"));
+			/* an arrow on the side where columns are left out */
+			const char *hdr = grid_row(&g, 0);
+			ck_assert_int_eq(lay.more_left, strncmp(hdr, "\xE2\x86\x90", 3) == 0);
+			ck_assert_int_eq(lay.more_right,
+					 tt_grid_at(&g, w - 1, 0)->cp == 0x2192);
+			ck_assert_int_le(lay.xoff, lay.max_xoff);
+		}
+		/* scrolled to the end, the last column shows */
+		draw(t, &g, 99, &lay);
+		ck_assert_int_eq(lay.col[lay.ncols - 1], t->ncols - 1);
+		ck_assert(!lay.more_right);
+		if (w < 100) {
+			draw(t, &g, 0, &lay);
+			ck_assert(lay.more_right);
+		}
+		tt_grid_free(&g);
+	}
+	tt_table_free(t);
+}
+END_TEST
+
+START_TEST(table_names_distinct)
+{
+	/* the rows of a narrow name column show different names differently */
+	struct tt_table *t = wide_table();
+	struct tt_grid g;
+	tt_grid_init(&g, 60, 10);
+	struct tt_table_layout lay;
+	draw(t, &g, 0, &lay);
+	ck_assert_int_lt(lay.w[0], 40);
+	char seen[5][128];
+	for (int r = 0; r < 5; r++) {
+		cells_text(&g, lay.x[0], 1 + r, lay.w[0], seen[r], sizeof(seen[r]));
+		ck_assert_ptr_null(strstr(seen[r], "void "));
+		for (int q = 0; q < r; q++)
+			ck_assert_str_ne(seen[r], seen[q]);
+	}
+	tt_grid_free(&g);
+	tt_table_free(t);
+}
+END_TEST
+
+int main(void)
+{
+	setenv("LC_ALL", "C.UTF-8", 1);
+	Suite *s = suite_create("render");
+	TCase *tc = tcase_create("names");
+	tcase_add_test(tc, name_fit_steps);
+	tcase_add_test(tc, names_stay_distinct);
+	suite_add_tcase(s, tc);
+	TCase *tt = tcase_create("tables");
+	tcase_add_test(tt, table_cells_whole);
+	tcase_add_test(tt, table_names_distinct);
+	suite_add_tcase(s, tt);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
