@@ -243,9 +243,13 @@ static void describe(const struct tt_model *m, const struct tt_model *m2, struct
 	uint64_t ev = 0;
 	for (size_t i = 0; i < m->nranks; i++)
 		ev += m->ranks[i]->nev;
-	const char *what = c->demo ? "demo job" : c->npaths == 1 ? c->paths[0] : "traces";
+	/* paths shortened from the left: their end names the trace */
+	char p0[64], p1[64];
+	tt_path_fit(p0, sizeof(p0), c->npaths ? c->paths[0] : "", 20);
+	tt_path_fit(p1, sizeof(p1), c->npaths > 1 ? c->paths[1] : "", 20);
+	const char *what = c->demo ? "demo job" : c->npaths == 1 ? p0 : "traces";
 	if (m2)
-		snprintf(buf, n, "diff: %s vs %s", c->paths[0], c->paths[1]);
+		snprintf(buf, n, "diff: %s vs %s", p0, p1);
 	else
 		snprintf(buf, n, "%s: %zu rank%s, %llu events", what, m->nranks,
 			 m->nranks == 1 ? "" : "s", (unsigned long long)ev);

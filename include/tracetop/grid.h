@@ -73,6 +73,10 @@ static inline struct tt_gcell *tt_grid_at(struct tt_grid *g, int x, int y)
 /* Write UTF-8 text at (x, y), at most maxw columns (-1 = to the edge).
  * Returns the number of columns written. */
 int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *s, int maxw);
+/* Text wrapped at spaces into w columns from (x, y), at most maxl rows (the
+ * last ending in an ellipsis when the text goes on); with g NULL it only
+ * counts.  Returns the rows used. */
+int tt_grid_wrap(struct tt_grid *g, int x, int y, enum tt_role role, const char *t, int w, int maxl);
 int tt_grid_printf(struct tt_grid *g, int x, int y, enum tt_role role, int maxw, const char *fmt,
 		   ...) __attribute__((format(printf, 6, 7)));
 /* Fill columns [x, x+n) of row y with code point cp in a role. */

@@ -45,6 +45,10 @@ size_t tt_utf8_width(const char *s);
 /* Copy at most `cols` columns of s into buf, ending with an ellipsis when cut. */
 size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols);
 
+/* A file path in at most cols columns, shortened from the left
+ * ("…/traces/hta-2rank"): the end of a path tells which file it is. */
+size_t tt_path_fit(char *buf, size_t n, const char *path, size_t cols);
+
 /* ---- names ---- */
 
 /* A name shortened to at most `cols` columns the way a person reads it:
@@ -61,6 +65,10 @@ size_t tt_name_fit(char *buf, size_t n, const char *s, size_t cols);
  * strings; free with tt_names_free(v, n). */
 char **tt_names_fit(const char *const *names, size_t n, size_t cols);
 void tt_names_free(char **v, size_t n);
+/* Is s prose (a sentence: four or more spaces outside parentheses and
+ * angle brackets) rather than a name?  Prose is shortened at a word, at its
+ * end, never by the name rules. */
+bool tt_text_is_prose(const char *s);
 
 /* ---- bars ---- */
 
@@ -170,7 +178,10 @@ enum tt_format { TT_FMT_TABLE, TT_FMT_CSV, TT_FMT_JSON };
 int tt_format_parse(const char *s, enum tt_format *f);
 
 struct tt_print_opts {
-	int max_width; /* text: total width to fit (0 = no limit) */
+	/* text: the terminal's width when printing to one (names are then
+	 * shortened to their column's width, prose printed whole); 0 when the
+	 * output is a pipe or a file: every text whole */
+	int max_width;
 };
 
 void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_print_opts *o,

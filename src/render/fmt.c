@@ -163,6 +163,31 @@ size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols)
 	return i;
 }
 
+size_t tt_path_fit(char *buf, size_t n, const char *path, size_t cols)
+{
+	if (!n)
+		return 0;
+	size_t w = tt_utf8_width(path);
+	if (w <= cols) {
+		snprintf(buf, n, "%s", path);
+		return strlen(buf);
+	}
+	const char *ell = ascii_mode ? "~" : "\xE2\x80\xA6";
+	/* the tail that fits after the ellipsis, from a '/' when there is one */
+	const char *p = path;
+	size_t skip = w - (cols ? cols - 1 : 0);
+	for (size_t c = 0; *p && c < skip; c++) {
+		p++;
+		while ((*p & 0xC0) == 0x80)
+			p++;
+	}
+	const char *slash = strchr(p, '/');
+	if (slash && slash[1])
+		p = slash;
+	snprintf(buf, n, "%s%s", cols ? ell : "", p);
+	return strlen(buf);
+}
+
 size_t tt_bar(char *buf, size_t n, double f, int width)
 {
 	static const char *const part[] = {"",

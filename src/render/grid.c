@@ -121,6 +121,56 @@ int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *
 	return n;
 }
 
+int tt_grid_wrap(struct tt_grid *g, int x, int y, enum tt_role role, const char *t, int w, int maxl)
+{
+	int rows = 0;
+	if (w < 1 || maxl < 1)
+		return 0;
+	while (*t && rows < maxl) {
+		/* columns and bytes of the longest prefix that fits, cut at a space */
+		int cols = 0, cut_cols = 0;
+		size_t i = 0, cut = 0;
+		while (t[i] && cols < w) {
+			size_t k = 1;
+			while ((t[i + k] & 0xC0) == 0x80)
+				k++;
+			i += k;
+			cols++;
+			if (t[i] == ' ' || !t[i]) {
+				cut = i;
+				cut_cols = cols;
+			}
+		}
+		if (!t[i] || !cut) {
+			cut = i; /* the rest fits, or one long word */
+			cut_cols = cols;
+		}
+		if (rows == maxl - 1 && t[cut] && t[cut + strspn(t + cut, " ")]) {
+			/* the last row and more to come: end it with an ellipsis */
+			if (g) {
+				char line[2048];
+				snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(i, sizeof(line) - 1), t);
+				char fit[2100];
+				tt_utf8_fit(fit, sizeof(fit), line, (size_t)w - 1);
+				int k = tt_grid_put(g, x, y + rows, role, fit, w);
+				tt_grid_put(g, x + k, y + rows, role, tt_render_ascii() ? "~" : "\xE2\x80\xA6",
+					    1);
+			}
+			return rows + 1;
+		}
+		if (g) {
+			char line[2048];
+			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
+			tt_grid_put(g, x, y + rows, role, line, cut_cols);
+		}
+		rows++;
+		t += cut;
+		while (*t == ' ')
+			t++;
+	}
+	return rows;
+}
+
 int tt_grid_printf(struct tt_grid *g, int x, int y, enum tt_role role, int maxw, const char *fmt,
 		   ...)
 {

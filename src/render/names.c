@@ -216,13 +216,52 @@ static char *elide_middle(const char *s, size_t cols)
 	return sb_done(&b);
 }
 
+bool tt_text_is_prose(const char *s)
+{
+	int depth = 0, spaces = 0;
+	for (; *s; s++) {
+		if (*s == '(' || *s == '<')
+			depth++;
+		else if ((*s == ')' || *s == '>') && depth > 0)
+			depth--;
+		else if (*s == ' ' && depth == 0)
+			spaces++;
+	}
+	return spaces >= 4;
+}
+
+/* prose cut at a word to cols columns, with an ellipsis */
+static char *cut_words(const char *s, size_t cols)
+{
+	if (tt_utf8_width(s) <= cols)
+		return tt_strdup(s);
+	struct sbuf b = {0};
+	if (!cols)
+		return sb_done(&b);
+	size_t end = cp_off(s, cols - 1), sp = end;
+	while (sp > 0 && s[sp] != ' ')
+		sp--;
+	if (sp > end / 2)
+		end = sp; /* (a word that long is cut inside) */
+	while (end > 0 && s[end - 1] == ' ')
+		end--;
+	sb_put(&b, s, end);
+	sb_str(&b, ell());
+	return sb_done(&b);
+}
+
 size_t tt_name_fit(char *buf, size_t n, const char *s, size_t cols)
 {
 	if (!n)
 		return 0;
 	char *f[NLEVELS];
-	forms(s, f);
-	char *out = NULL;
+	if (tt_text_is_prose(s)) {
+		for (int k = 0; k < NLEVELS; k++)
+			f[k] = NULL;
+	} else {
+		forms(s, f);
+	}
+	char *out = f[0] ? NULL : cut_words(s, cols);
 	for (int k = 0; k < NLEVELS && !out; k++)
 		if (tt_utf8_width(f[k]) <= cols)
 			out = tt_strdup(f[k]);

@@ -321,16 +321,46 @@ static void pad(FILE *out, size_t k)
 		fputc(' ', out);
 }
 
+/* The text of a cell in a text report: text cells whole, or, on a
+ * terminal (names != NULL), names shortened to the column's width (prose
+ * stays whole: the terminal wraps it). */
+static const char *text_cell(const struct tt_table *t, size_t r, int c, enum tt_unit unit,
+			     char **names, char *buf, size_t n)
+{
+	const struct tt_cell *x = tt_table_cell(t, r, c);
+	if (t->cols[c].type == TT_C_STR && x->kind == TT_CV_S)
+		return names && names[r] ? names[r] : x->v.s;
+	tt_cell_text(t, r, c, unit, buf, n);
+	return buf;
+}
+
 static void print_text(const struct tt_table *t, const struct tt_print_opts *o, FILE *out)
 {
 	int nc = t->ncols;
 	size_t *w = tt_calloc((size_t)nc, sizeof(*w));
 	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
+	char ***names = tt_calloc((size_t)nc, sizeof(*names));
 	char buf[1024];
 	for (int c = 0; c < nc; c++) {
 		const struct tt_col *col = &t->cols[c];
 		if (col->hidden_text)
 			continue;
+		if (o && o->max_width > 0 && col->type == TT_C_STR && t->nrows) {
+			/* on a terminal: names shortened to the column's width */
+			const char **in = tt_calloc(t->nrows, sizeof(*in));
+			size_t cap = col->width ? (size_t)col->width : 48;
+			for (size_t r = 0; r < t->nrows; r++) {
+				const struct tt_cell *x = tt_table_cell(t, r, c);
+				in[r] = x->kind == TT_CV_S ? x->v.s : "";
+			}
+			names[c] = tt_names_fit(in, t->nrows, cap);
+			for (size_t r = 0; r < t->nrows; r++)
+				if (tt_text_is_prose(in[r])) {
+					free(names[c][r]);
+					names[c][r] = NULL;
+				}
+			free(in);
+		}
 		if (col->type == TT_C_DUR)
 			unit[c] = tt_table_col_unit(t, c);
 		const char *title = col->title ? col->title : col->name;
@@ -343,8 +373,8 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		    (size_t)(col->width ? col->width : 20) > w[c])
 			w[c] = (size_t)(col->width ? col->width : 20);
 		for (size_t r = 0; r < t->nrows; r++) {
-			tt_cell_text(t, r, c, unit[c], buf, sizeof(buf));
-			size_t cw = tt_utf8_width(buf);
+			const char *s = text_cell(t, r, c, unit[c], names[c], buf, sizeof(buf));
+			size_t cw = tt_utf8_width(s);
 			if (cw > w[c])
 				w[c] = cw;
 		}
@@ -379,24 +409,27 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 			const struct tt_col *col = &t->cols[c];
 			if (col->hidden_text)
 				continue;
-			tt_cell_text(t, r, c, unit[c], buf, sizeof(buf));
-			size_t cw = tt_utf8_width(buf);
+			const char *s = text_cell(t, r, c, unit[c], names[c], buf, sizeof(buf));
+			size_t cw = tt_utf8_width(s);
 			if (!first)
 				fputs("  ", out);
 			first = false;
 			bool left = col->type == TT_C_STR || col->type == TT_C_BAR ||
 				    col->type == TT_C_STACK;
-			if (!left)
+			if (!left && cw < w[c])
 				pad(out, w[c] - cw);
-			fputs(buf, out);
-			if (left && c < nc - 1)
+			fputs(s, out);
+			if (left && c < nc - 1 && cw < w[c])
 				pad(out, w[c] - cw);
 		}
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < t->nnotes; i++)
 		fprintf(out, "%s\n", t->notes[i]);
-	(void)o;
+	for (int c = 0; c < nc; c++)
+		if (names[c])
+			tt_names_free(names[c], t->nrows);
+	free(names);
 	free(w);
 	free(unit);
 }

@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "tracetop/util.h"
 
@@ -159,6 +161,12 @@ int tt_report_run(const char *name, const struct tt_model *m, const struct tt_mo
 	int rc = tt_report_build(name, m, m2, o, &t, &n, err);
 	if (rc)
 		return rc;
+	/* text on a terminal shortens names to their columns; to a pipe or a
+	 * file every text is whole */
+	struct tt_print_opts popts = {0};
+	struct winsize ws;
+	if (isatty(fileno(out)))
+		popts.max_width = ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
 	size_t shown = 0;
 	struct tt_table **sel = tt_calloc(n + 1, sizeof(*sel));
 	for (size_t i = 0; i < n; i++)
@@ -178,7 +186,7 @@ int tt_report_run(const char *name, const struct tt_model *m, const struct tt_mo
 				fputc('\n', out);
 			if (shown > 1 && o->format == TT_FMT_CSV)
 				fprintf(out, "# %s\n", sel[i]->name);
-			tt_table_print(sel[i], o->format, NULL, out);
+			tt_table_print(sel[i], o->format, &popts, out);
 		}
 	}
 	free(sel);

@@ -275,8 +275,9 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 	case TT_ACT_NONE:
 		return TT_R_NONE;
 	default:
+		/* in words: what the key does, not the action's name */
 		tt_ui_status(a, TT_ROLE_DIM, "%s: not in this pane (press ? for its keys)",
-			     tt_action_name(act));
+			     tt_action_help(act));
 		return TT_R_REDRAW;
 	}
 }
@@ -360,9 +361,46 @@ static void draw_title(struct tt_app *a, struct tt_grid *g)
 	}
 }
 
+/* the right part of the status line: the row, the ranks, the help key */
+static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_t n)
+{
+	char ranks[64] = "all ranks";
+	if (a->nranks == 1)
+		snprintf(ranks, sizeof(ranks), "rank %lld", (long long)a->ranks[0]);
+	else if (a->nranks > 1)
+		snprintf(ranks, sizeof(ranks), "%zu ranks", a->nranks);
+	if (p->table && p->nrows)
+		snprintf(right, n, " %zu/%zu  %s  ?:help q:quit ", p->cursor + 1, p->nrows, ranks);
+	else
+		snprintf(right, n, " %s  ?:help q:quit ", ranks);
+}
+
+/* Rows above the status line a long message takes (it wraps there, whole,
+ * rather than end in an ellipsis); 0 when it fits the status line. */
+static int status_rows(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
+{
+	if (a->prompt || !a->status[0])
+		return 0;
+	char right[160];
+	status_right(a, p, right, sizeof(right));
+	int room = g->w - (int)tt_utf8_width(right) - 2;
+	if ((int)tt_utf8_width(a->status) <= room)
+		return 0;
+	return tt_grid_wrap(NULL, 1, 0, TT_ROLE_STATUS, a->status, g->w - 2, TT_MAX(1, g->h / 4));
+}
+
 static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 {
 	int y = g->h - 1;
+	int above = status_rows(a, g, p);
+	if (above) {
+		for (int i = 0; i < above; i++)
+			tt_grid_fill(g, 0, y - above + i, g->w, ' ', TT_ROLE_STATUS);
+		tt_grid_wrap(g, 1, y - above, TT_ROLE_STATUS, a->status, g->w - 2, above);
+		if (a->status_role != TT_ROLE_DEFAULT)
+			for (int i = 0; i < above; i++)
+				tt_grid_paint(g, 0, y - above + i, g->w, (enum tt_role)a->status_role);
+	}
 	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_STATUS);
 	if (a->prompt) {
 		const char *what = a->prompt == TT_ACT_FILTER ? "filter: " : "ranks (e.g. 0,2,4-7 or all): ";
@@ -372,18 +410,9 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 		return;
 	}
 	char right[160];
-	char ranks[64] = "all ranks";
-	if (a->nranks == 1)
-		snprintf(ranks, sizeof(ranks), "rank %lld", (long long)a->ranks[0]);
-	else if (a->nranks > 1)
-		snprintf(ranks, sizeof(ranks), "%zu ranks", a->nranks);
-	if (p->table && p->nrows)
-		snprintf(right, sizeof(right), " %zu/%zu  %s  ?:help q:quit ", p->cursor + 1, p->nrows,
-			 ranks);
-	else
-		snprintf(right, sizeof(right), " %s  ?:help q:quit ", ranks);
+	status_right(a, p, right, sizeof(right));
 	int rw = (int)tt_utf8_width(right);
-	const char *left = a->status[0] ? a->status : a->label;
+	const char *left = above ? "" : a->status[0] ? a->status : a->label;
 	char fit[700]; /* cut with an ellipsis, not in the middle of a word */
 	tt_utf8_fit(fit, sizeof(fit), left, (size_t)TT_MAX(0, g->w - rw - 2));
 	tt_grid_put(g, 1, y, a->status[0] ? (enum tt_role)a->status_role : TT_ROLE_STATUS, fit,
@@ -425,7 +454,8 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 		snprintf(sub + k, sizeof(sub) - (size_t)k, "   filter: %s", p->filter);
 	}
 	tt_grid_put(g, 1, y++, TT_ROLE_HEADER, sub, g->w - 2);
-	tt_pane_draw(p, g, y, g->h - 1 - y);
+	/* (a long message wraps above the status line) */
+	tt_pane_draw(p, g, y, g->h - 1 - y - status_rows(a, g, p));
 	draw_status(a, g, p);
 	a->last_draw_ns = tt_now_ns() - t0;
 }

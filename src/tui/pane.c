@@ -404,11 +404,14 @@ void tt_pane_write_csv(struct tt_pane *p)
 	tt_table_free(t);
 	bool ok = !ferror(f);
 	ok = (fclose(f) == 0) && ok;
-	char cwd[200];
+	char cwd[4096], full[4400], shown[4400];
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
+	snprintf(full, sizeof(full), "%s/%s", cwd, path);
+	/* the path from the left: its end names the file */
+	tt_path_fit(shown, sizeof(shown), full, (size_t)TT_MAX(24, a->w - 22));
 	if (ok)
-		tt_ui_status(a, TT_ROLE_DEFAULT, "wrote %zu rows to %s/%s", p->nrows, cwd, path);
+		tt_ui_status(a, TT_ROLE_DEFAULT, "wrote %zu rows to %s", p->nrows, shown);
 	else
 		tt_ui_status(a, TT_ROLE_ERROR, "error writing %s", path);
 }

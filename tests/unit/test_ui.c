@@ -888,10 +888,16 @@ START_TEST(status_messages)
 	ui_keys(u, "x");
 	ck_screen_has(u, "x: no action (press ? for help)");
 	ui_keys(u, "+");
-	ck_screen_has(u, "zoom-in: not in this pane");
+	ck_screen_has(u, "zoom in: not in this pane"); /* words, not the action's name */
 	ui_keys(u, "n");
 	ck_screen_has(u, "no filter: press / first");
 	ck_assert_int_ne(ui_keys(u, "q") & TT_R_QUIT, 0);
+	ui_free(u);
+	/* a message longer than the status line wraps above it, whole */
+	u = ui_new(demo_model, 80, 24);
+	ui_keys(u, "4/abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz<Enter>");
+	ck_screen_has(u, "0 rows match 'abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz'");
+	ck_screen_has(u, "(Esc clears)");
 	ui_free(u);
 }
 END_TEST
