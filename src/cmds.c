@@ -178,10 +178,21 @@ int cmd_counters(struct cli *c)
 
 /* ---- the explorer ---- */
 
+/* keymap and theme messages: to standard error, and kept for the
+ * explorer's Load pane (the screen hides what went to stderr before it) */
+struct notes {
+	char **v;
+	size_t n;
+};
+
 static void warn_line(void *ctx, const char *msg)
 {
-	(void)ctx;
+	struct notes *nt = ctx;
 	fprintf(stderr, "tracetop: %s\n", msg);
+	if (nt) {
+		nt->v = tt_realloc_array(nt->v, nt->n + 1, sizeof(*nt->v));
+		nt->v[nt->n++] = tt_strdup(msg);
+	}
 }
 
 /* where themes live: installed, and beside the binary when run from the build */
@@ -201,7 +212,7 @@ static void theme_dirs(const char **dirs, char *exe_dir, size_t n)
 	dirs[k] = NULL;
 }
 
-static void pick_theme(struct cli *c, struct tt_theme *t)
+static void pick_theme(struct cli *c, struct tt_theme *t, struct notes *nt)
 {
 	const char *term = getenv("TERM");
 	const char *name = c->theme ? c->theme : getenv("TRACETOP_THEME");
@@ -215,12 +226,16 @@ static void pick_theme(struct cli *c, struct tt_theme *t)
 	const char *dirs[4];
 	char exe[4096];
 	theme_dirs(dirs, exe, sizeof(exe));
-	if (!tt_theme_load(t, name, dirs, warn_line, NULL))
-		fprintf(stderr, "tracetop: theme '%s' not found (default, light, mono, or a file); using the default\n",
-			name);
+	if (!tt_theme_load(t, name, dirs, warn_line, nt)) {
+		char msg[512];
+		snprintf(msg, sizeof(msg),
+			 "%s: theme not found (default, light, mono, or a file); using the default",
+			 name);
+		warn_line(nt, msg);
+	}
 }
 
-static struct tt_keymap *load_keymap(void)
+static struct tt_keymap *load_keymap(struct notes *nt)
 {
 	struct tt_keymap *k = tt_keymap_new();
 	const char *path = getenv("TRACETOP_KEYMAP");
@@ -233,7 +248,7 @@ static struct tt_keymap *load_keymap(void)
 		}
 	}
 	if (path)
-		tt_keymap_load(k, path, warn_line, NULL);
+		tt_keymap_load(k, path, warn_line, nt);
 	return k;
 }
 
@@ -282,11 +297,17 @@ int cmd_tui(struct cli *c)
 		return 2;
 	}
 	struct tt_theme theme;
-	pick_theme(c, &theme);
-	struct tt_keymap *keys = load_keymap();
+	struct notes nt = {0};
+	pick_theme(c, &theme, &nt);
+	struct tt_keymap *keys = load_keymap(&nt);
 	char label[512];
 	describe(m, m2, c, label, sizeof(label));
 	struct tt_app *a = tt_app_new(m, m2, &c->ropts, keys, label);
+	for (size_t i = 0; i < nt.n; i++) {
+		tt_app_note(a, nt.v[i]);
+		free(nt.v[i]);
+	}
+	free(nt.v);
 	/* the timeline indexes its tracks once (a pass over their events): do it
 	 * now, while loading, so that no key press pays for it later */
 	{

@@ -56,6 +56,7 @@
 	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric")              \
 	_(VIEWS, "views", "the menu of more views (utilisation, operators, heatmap, ...)") \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \
+	_(WARNINGS, "warnings", "the load warnings and keymap/theme errors")            \
 	_(HELP, "help", "show the help of this pane")                                   \
 	_(REDRAW, "redraw", "redraw the screen")                                        \
 	_(QUIT, "quit", "quit")

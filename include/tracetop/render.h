@@ -206,8 +206,10 @@ struct tt_table_layout {
 	int xoff;                         /* scroll position used (0..max_xoff) */
 	int max_xoff;                     /* the last column shows from here on */
 	bool more_left, more_right;       /* columns left out on either side */
-	size_t top;                       /* first row drawn (index into the view's rows) */
+	size_t top;                       /* first row drawn (index into the view's rows;
+					   * moved to keep the cursor in view) */
 	int nrows;                        /* rows drawn, from header_y + 1 */
+	int details;                      /* rows of the details lines at the bottom */
 };
 
 /* What a pane shows of a table: which rows in which order, the scroll
@@ -233,7 +235,9 @@ struct tt_table_view {
  * in the header saying so.  The key columns (the first column, and the
  * columns up to the first text column when all of them are text or
  * integers, e.g. rank, stream, category) stay on the left while v->xoff
- * scrolls the other columns, one column per step. */
+ * scrolls the other columns, one column per step.  When text cells show
+ * shortened, the last rows (at most a fifth) show the whole text of the
+ * cursor row's shortened cells. */
 void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
 		   int y, int h);
 /* Does any text cell of the row contain needle (case-insensitive)? */

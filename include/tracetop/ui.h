@@ -104,6 +104,9 @@ struct tt_app {
 	 * show req_pane, or the registered view named req_view */
 	struct tt_pane *req_pane;
 	char req_view[32];
+	/* messages for the Load pane (keymap and theme errors), owned */
+	char **notes;
+	size_t nnotes;
 	/* data the panes share for the app's life (src/tui/pane.h) */
 	struct {
 		const void *tag;
@@ -125,6 +128,9 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g);
 /* The pane in view, and its keymap section. */
 struct tt_pane *tt_app_pane(struct tt_app *a);
 const char *tt_app_section(struct tt_app *a);
+/* A message for the Load pane and the status line's count (a keymap or
+ * theme error met before the app started: "file:line: message"). */
+void tt_app_note(struct tt_app *a, const char *msg);
 /* Show top-level pane i (0..9). */
 void tt_app_show(struct tt_app *a, int i);
 /* Drill down into p (the app owns it from now on). */

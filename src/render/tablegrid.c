@@ -115,6 +115,35 @@ static void names_make(const struct tt_table *t, const struct tt_table_view *v, 
 	free(at);
 }
 
+/* The whole text of the cells of view row k that show shortened, for the
+ * details line ("" when none is): the text alone, or "title: text" for
+ * each when there are several. */
+static void details(const struct tt_table *t, const struct tt_table_view *v, size_t k,
+		    const int *dc, int nd, const struct names *nm, char *buf, size_t n)
+{
+	int cut[TT_LAYOUT_MAXCOLS], nc = 0;
+	buf[0] = '\0';
+	if (k >= v->nrows)
+		return;
+	for (int d = 0; d < nd; d++) {
+		const struct tt_cell *x = tt_table_cell(t, v->rows[k], dc[d]);
+		if (nm[d].text && nm[d].text[k] && x->kind == TT_CV_S &&
+		    strcmp(nm[d].text[k], x->v.s) != 0)
+			cut[nc++] = d;
+	}
+	size_t len = 0;
+	for (int i = 0; i < nc && len + 1 < n; i++) {
+		const struct tt_col *col = &t->cols[dc[cut[i]]];
+		const char *s = tt_table_cell(t, v->rows[k], dc[cut[i]])->v.s;
+		int w = nc == 1 ? snprintf(buf + len, n - len, "%s", s) :
+				  snprintf(buf + len, n - len, "%s%s: %s", i ? "  " : "",
+					   col->title ? col->title : col->name, s);
+		if (w < 0)
+			break;
+		len = TT_MIN(n - 1, len + (size_t)w);
+	}
+}
+
 static void names_free(struct names *nm)
 {
 	if (nm->text)
@@ -329,6 +358,34 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		if (need)
 			names_make(t, v, h, c, dw[d], &nm[d]);
 	}
+	/* the details lines: the whole text of the cursor row's shortened cells,
+	 * as many rows as the longest needs (a fifth of the table at most) */
+	int det = 0, detcap = TT_MAX(1, (h - 1) / 5);
+	bool any = false;
+	for (int d = 0; d < nd; d++)
+		any = any || nm[d].text;
+	if (any && v->show_cursor && h >= 6) {
+		FOR_SCANNED(v, h, k)
+		{
+			details(t, v, k, dc, nd, nm, buf, sizeof(buf));
+			if (buf[0])
+				det = TT_MAX(det, tt_grid_wrap(NULL, 1, 0, TT_ROLE_DIM, buf, g->w - 2, detcap));
+			if (det == detcap)
+				break;
+		}
+	}
+	int rows_avail = h - 1 - det;
+	size_t top = v->top;
+	if (v->show_cursor && v->cursor < v->nrows) {
+		if (v->cursor >= top + (size_t)rows_avail)
+			top = v->cursor - (size_t)rows_avail + 1;
+		if (v->cursor < top)
+			top = v->cursor;
+	}
+	if (det) {
+		details(t, v, v->cursor, dc, nd, nm, buf, sizeof(buf));
+		tt_grid_wrap(g, 1, y + h - det, TT_ROLE_DIM, buf, g->w - 2, det);
+	}
 	/* header */
 	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_HEADER);
 	for (int d = 0; d < nd; d++) {
@@ -350,8 +407,8 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			    1);
 	/* rows */
 	int drawn = 0;
-	for (int r = 0; r + 1 < h; r++) {
-		size_t k = v->top + (size_t)r;
+	for (int r = 0; r < rows_avail; r++) {
+		size_t k = top + (size_t)r;
 		if (k >= v->nrows)
 			break;
 		drawn++;
@@ -427,8 +484,9 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		lay->max_xoff = max_xoff;
 		lay->more_left = xoff > 0;
 		lay->more_right = more;
-		lay->top = v->top;
+		lay->top = top;
 		lay->nrows = drawn;
+		lay->details = det;
 	}
 	for (int d = 0; d < nd; d++)
 		names_free(&nm[d]);

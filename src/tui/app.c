@@ -57,6 +57,9 @@ void tt_app_free(struct tt_app *a)
 	/* after every pane: the panes used it */
 	tt_ui_shared_free(a);
 	tt_rcache_free(a);
+	for (size_t i = 0; i < a->nnotes; i++)
+		free(a->notes[i]);
+	free(a->notes);
 	free(a->ranks);
 	free(a);
 }
@@ -74,6 +77,12 @@ struct tt_pane *tt_app_pane(struct tt_app *a)
 const char *tt_app_section(struct tt_app *a)
 {
 	return tt_app_pane(a)->ops->name;
+}
+
+void tt_app_note(struct tt_app *a, const char *msg)
+{
+	a->notes = tt_realloc_array(a->notes, a->nnotes + 1, sizeof(*a->notes));
+	a->notes[a->nnotes++] = tt_strdup(msg);
 }
 
 void tt_app_show(struct tt_app *a, int i)
@@ -270,6 +279,10 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 			return TT_R_NONE;
 		tt_app_push(a, tt_views_menu(a));
 		return TT_R_REDRAW;
+	case TT_ACT_WARNINGS:
+		if (p->ops != &tt_load_ops)
+			tt_app_push(a, tt_pane_new(a, &tt_load_ops));
+		return TT_R_REDRAW;
 	case TT_ACT_REDRAW:
 		return TT_R_REDRAW;
 	case TT_ACT_NONE:
@@ -369,10 +382,16 @@ static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_
 		snprintf(ranks, sizeof(ranks), "rank %lld", (long long)a->ranks[0]);
 	else if (a->nranks > 1)
 		snprintf(ranks, sizeof(ranks), "%zu ranks", a->nranks);
+	/* warnings: how many, and the key that lists them */
+	char warn[48] = "";
+	size_t nw = tt_ui_warnings(a);
+	if (nw)
+		snprintf(warn, sizeof(warn), "  W:%zu warning%s", nw, nw == 1 ? "" : "s");
 	if (p->table && p->nrows)
-		snprintf(right, n, " %zu/%zu  %s  ?:help q:quit ", p->cursor + 1, p->nrows, ranks);
+		snprintf(right, n, " %zu/%zu  %s%s  ?:help q:quit ", p->cursor + 1, p->nrows, ranks,
+			 warn);
 	else
-		snprintf(right, n, " %s  ?:help q:quit ", ranks);
+		snprintf(right, n, " %s%s  ?:help q:quit ", ranks, warn);
 }
 
 /* Rows above the status line a long message takes (it wraps there, whole,
@@ -411,8 +430,14 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 	}
 	char right[160];
 	status_right(a, p, right, sizeof(right));
-	int rw = (int)tt_utf8_width(right);
 	const char *left = above ? "" : a->status[0] ? a->status : a->label;
+	if ((int)(tt_utf8_width(left) + tt_utf8_width(right)) + 2 > g->w) {
+		/* short of room: q is known, the rest is not */
+		char *q = strstr(right, " q:quit ");
+		if (q)
+			memmove(q, q + 7, strlen(q + 7) + 1);
+	}
+	int rw = (int)tt_utf8_width(right);
 	char fit[700]; /* cut with an ellipsis, not in the middle of a word */
 	tt_utf8_fit(fit, sizeof(fit), left, (size_t)TT_MAX(0, g->w - rw - 2));
 	tt_grid_put(g, 1, y, a->status[0] ? (enum tt_role)a->status_role : TT_ROLE_STATUS, fit,

@@ -354,6 +354,8 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 		tt_table_draw(p->table, &v, g, y, body);
 		/* (l pressed past the last column: h scrolls back at once) */
 		p->xoff = p->layout.xoff;
+		p->top = p->layout.top; /* (the details lines may take rows) */
+		p->page = p->layout.nrows > 0 ? p->layout.nrows : p->page;
 	} else {
 		const char *m = p->msg[0] ? p->msg :
 				p->table ? (p->filter[0] ? "no row matches the filter (Esc clears it)" :
@@ -460,6 +462,16 @@ bool tt_ui_share(struct tt_app *a, const void *tag, void *data, void (*drop)(voi
 			return true;
 		}
 	return false;
+}
+
+size_t tt_ui_warnings(const struct tt_app *a)
+{
+	size_t n = a->nnotes + a->m->nfailures;
+	for (size_t i = 0; i < a->m->nranks; i++)
+		for (int w = 0; w < TT_W_COUNT; w++)
+			if (a->m->ranks[i]->report.count[w] && tt_warning_severity(w) == 'w')
+				n++;
+	return n;
 }
 
 void tt_ui_shared_free(struct tt_app *a)

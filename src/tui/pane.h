@@ -89,6 +89,9 @@ void tt_ui_open_view(struct tt_app *a, const char *name);
  * false when the app has no free slot (the caller keeps data). */
 void *tt_ui_shared(struct tt_app *a, const void *tag);
 bool tt_ui_share(struct tt_app *a, const void *tag, void *data, void (*drop)(void *));
+/* Warnings and errors to show: the load report's warnings and failed files,
+ * and the messages of tt_app_note. */
+size_t tt_ui_warnings(const struct tt_app *a);
 /* Free the shared data (app.c, when the app ends). */
 void tt_ui_shared_free(struct tt_app *a);
 
@@ -133,7 +136,7 @@ bool tt_heatmap_wanted(const struct tt_app *a, int rows);
 
 extern const struct tt_pane_ops tt_overview_ops, tt_temporal_ops, tt_idle_ops, tt_kernels_ops,
 	tt_overlap_ops, tt_launch_ops, tt_counters_ops, tt_patterns_ops, tt_timeline_ops,
-	tt_diff_ops, tt_heatmap_ops;
+	tt_diff_ops, tt_heatmap_ops, tt_load_ops;
 /* the TensorBoard profiler's views (tbpanes.c) */
 extern const struct tt_pane_ops tt_util_ops, tt_dist_ops, tt_operators_ops, tt_memory_ops,
 	tt_source_ops, tt_steps_ops, tt_advice_ops;

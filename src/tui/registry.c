@@ -36,6 +36,7 @@ static const struct tt_view views[] = {
 	{0, "Step", NULL, &tt_steps_ops},
 	{0, "Advc", NULL, &tt_advice_ops},
 	{0, "Heat", "one cell per rank shaded by a metric, the outliers first", &tt_heatmap_ops},
+	{0, "Load", "load warnings of every file, keymap and theme errors (key W)", &tt_load_ops},
 };
 
 const struct tt_view *tt_view_top(int i)

@@ -902,6 +902,39 @@ START_TEST(status_messages)
 }
 END_TEST
 
+START_TEST(warnings_pane)
+{
+	/* the load warnings and the keymap/theme errors: counted on the status
+	 * line, listed by W (what went to stderr behind the screen before) */
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/truncated.json", srcdir());
+	struct tt_model *m = load_path(path);
+	struct ui *u = ui_new(m, 80, 24);
+	ck_screen_has(u, "W:1 warning");
+	tt_app_note(u->a, "/home/x/.config/tracetop/tracetoprc:3: unknown action 'zoom-inn'");
+	ui_keys(u, "1");
+	ck_screen_has(u, "W:2 warnings");
+	ui_keys(u, "W");
+	ck_screen_has(u, "Overview > Load");
+	ck_screen_has(u, "truncated.json");
+	ck_screen_has(u, "warning");
+	ck_screen_has(u, "tracetoprc:3");
+	/* the whole message of the row under the cursor, below the table */
+	ui_keys(u, "G");
+	ck_screen_has(u, "unknown action 'zoom-inn'");
+	ui_keys(u, "g");
+	ck_screen_has(u, "file truncated: events after the cut are lost");
+	ui_free(u);
+	tt_model_free(m);
+	/* no warnings: no count, and the pane says so */
+	u = ui_new(demo_model, 80, 24);
+	ck_assert(!on_screen(u, "W:"));
+	ui_keys(u, "W");
+	ck_screen_has(u, "0 warnings or errors"); /* (the demo has notes only) */
+	ui_free(u);
+}
+END_TEST
+
 START_TEST(columns_cut_off)
 {
 	/* at 80 columns the Kernels table is wider than the screen: an arrow
@@ -1516,6 +1549,7 @@ int main(void)
 	tcase_add_test(tc, help_lists_bindings);
 	tcase_add_test(tc, status_messages);
 	tcase_add_test(tc, columns_cut_off);
+	tcase_add_test(tc, warnings_pane);
 	tcase_add_test(tc, head_lines_wrap);
 	tcase_add_test(tc, answers_on_screen);
 	tcase_add_test(tc, too_small);
