@@ -5,11 +5,10 @@
 #include "tracetop/analysis.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank)
@@ -438,44 +437,23 @@ enum tt_ktype tt_kernel_type(const char *name, const char **rule)
 
 /* ---- per-rank work on a pool of threads ---- */
 
-struct pool {
+struct for_ranks {
 	const struct tt_model *m;
 	const struct tt_aopts *o;
 	void (*fn)(size_t, void *);
 	void *ctx;
-	atomic_size_t next;
 };
 
-static void *pool_worker(void *arg)
+static void rank_item(size_t ri, void *arg)
 {
-	struct pool *p = arg;
-	for (;;) {
-		size_t ri = atomic_fetch_add(&p->next, 1);
-		if (ri >= p->m->nranks)
-			break;
-		if (tt_aopts_has_rank(p->o, p->m->ranks[ri]->rank))
-			p->fn(ri, p->ctx);
-	}
-	return NULL;
+	struct for_ranks *p = arg;
+	if (tt_aopts_has_rank(p->o, p->m->ranks[ri]->rank))
+		p->fn(ri, p->ctx);
 }
 
 void tt_for_ranks(const struct tt_model *m, const struct tt_aopts *o,
 		  void (*fn)(size_t ri, void *ctx), void *ctx)
 {
-	struct pool p = {m, o, fn, ctx, 0};
-	int n = o && o->threads > 0 ? o->threads : tt_ncpus();
-	if ((size_t)n > m->nranks)
-		n = (int)m->nranks;
-	if (n <= 1) {
-		pool_worker(&p);
-		return;
-	}
-	pthread_t th[64];
-	if (n > 64)
-		n = 64;
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&th[i], NULL, pool_worker, &p) != 0)
-			tt_die("cannot start an analysis thread");
-	for (int i = 0; i < n; i++)
-		pthread_join(th[i], NULL);
+	struct for_ranks p = {m, o, fn, ctx};
+	tt_parallel_for(m->nranks, o && o->threads > 0 ? o->threads : 0, rank_item, &p);
 }

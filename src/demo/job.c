@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "demo_int.h"
+#include "tracetop/pool.h"
 
 void tt_demo_defaults(struct tt_demo_opts *o)
 {
@@ -139,55 +140,47 @@ static int write_gz(const char *path, const char *text, size_t len, struct tt_er
 	return 0;
 }
 
-/* the writers: each thread replays ranks on its own copy of the job (the
- * rank states are shared, one slot per rank; nccl_free and e_end are the
- * copy's own) */
+/* the writers: each rank replayed on a copy of the job (the rank states
+ * are shared, one slot per rank; nccl_free and e_end are the copy's own) */
 struct writers {
-	struct job *job;
+	const struct job *job;
 	const char *dir;
 	bool gzip;
-	atomic_int next;
 	atomic_bool failed;
 	pthread_mutex_t lock;
 	int rc;
 	struct tt_err *err;
 };
 
-static void *writer(void *arg)
+static void write_rank(size_t r, void *ctx)
 {
-	struct writers *w = arg;
+	struct writers *w = ctx;
+	if (atomic_load(&w->failed))
+		return;
 	struct job j = *w->job;
 	char path[PATH_MAX];
 	struct tt_err err;
 	tt_err_clear(&err);
-	for (;;) {
-		int r = atomic_fetch_add(&w->next, 1);
-		if (r >= j.nranks || atomic_load(&w->failed))
-			break;
-		int rc = 0;
-		int n = snprintf(path, sizeof(path), "%s/rank-%d.pt.trace.json%s", w->dir, r,
-				 w->gzip ? ".gz" : "");
-		if (n < 0 || (size_t)n >= sizeof(path)) {
-			rc = tt_err_set(&err, TT_E_USAGE, w->dir, TT_NO_OFFSET, "path too long");
-		} else {
-			size_t len;
-			char *text = demo_rank_text(&j, r, &len);
-			rc = w->gzip ? write_gz(path, text, len, &err) :
-				       write_plain(path, text, len, &err);
-			free(text);
-		}
-		if (rc) {
-			pthread_mutex_lock(&w->lock);
-			if (!w->rc) {
-				w->rc = rc;
-				*w->err = err;
-			}
-			pthread_mutex_unlock(&w->lock);
-			atomic_store(&w->failed, true);
-			break;
-		}
+	int rc = 0;
+	int n = snprintf(path, sizeof(path), "%s/rank-%zu.pt.trace.json%s", w->dir, r,
+			 w->gzip ? ".gz" : "");
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		rc = tt_err_set(&err, TT_E_USAGE, w->dir, TT_NO_OFFSET, "path too long");
+	} else {
+		size_t len;
+		char *text = demo_rank_text(&j, (int)r, &len);
+		rc = w->gzip ? write_gz(path, text, len, &err) : write_plain(path, text, len, &err);
+		free(text);
 	}
-	return NULL;
+	if (rc) {
+		pthread_mutex_lock(&w->lock);
+		if (!w->rc) {
+			w->rc = rc;
+			*w->err = err;
+		}
+		pthread_mutex_unlock(&w->lock);
+		atomic_store(&w->failed, true);
+	}
 }
 
 int tt_demo_write_dir(const struct tt_demo_opts *o, const char *dir, bool gzip,
@@ -206,20 +199,9 @@ int tt_demo_write_dir(const struct tt_demo_opts *o, const char *dir, bool gzip,
 	demo_job_init(&j, o);
 	demo_job_schedule(&j);
 	struct writers w = {.job = &j, .dir = dir, .gzip = gzip, .err = err};
-	atomic_init(&w.next, 0);
 	atomic_init(&w.failed, false);
 	pthread_mutex_init(&w.lock, NULL);
-	int nt = TT_MIN(TT_MIN(tt_ncpus(), 16), j.nranks);
-	pthread_t th[16];
-	int started = 0;
-	for (int i = 1; i < nt; i++) {
-		if (pthread_create(&th[started], NULL, writer, &w) != 0)
-			break;
-		started++;
-	}
-	writer(&w);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	tt_parallel_for((size_t)j.nranks, TT_MIN(tt_ncpus(), 16), write_rank, &w);
 	pthread_mutex_destroy(&w.lock);
 	demo_job_free(&j);
 	return w.rc;

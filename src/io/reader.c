@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 #define RAW_CHUNK (256 * 1024)
@@ -401,15 +402,24 @@ void tt_reader_set_threaded(struct tt_reader *r, bool on)
 		r->threaded = on;
 }
 
+/* Start the inflate thread; false (and the reader unthreaded) when the
+ * system refuses it: the caller inflates inline then. */
+static bool pipe_start(struct tt_reader *r)
+{
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	r->thread_started = true;
+	if (tt_thread_start(&r->thread, inflate_thread, r))
+		return true;
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	r->thread_started = false;
+	r->threaded = false;
+	return false;
+}
+
 static ssize_t pipe_read(struct tt_reader *r, char *buf, size_t cap, struct tt_err *err)
 {
-	if (!r->thread_started) {
-		pthread_mutex_init(&r->mu, NULL);
-		pthread_cond_init(&r->cv, NULL);
-		r->thread_started = true;
-		if (pthread_create(&r->thread, NULL, inflate_thread, r) != 0)
-			tt_die("cannot start the inflate thread");
-	}
 	for (;;) {
 		pthread_mutex_lock(&r->mu);
 		while (r->head == r->tail)
@@ -443,7 +453,7 @@ ssize_t tt_reader_read(struct tt_reader *r, void *buf, size_t cap, struct tt_err
 	if (cap == 0)
 		return 0;
 	if (r->comp == TT_COMP_GZIP) {
-		if (r->threaded)
+		if (r->threaded && (r->thread_started || pipe_start(r)))
 			return pipe_read(r, buf, cap, err);
 		ssize_t n = gz_read(r, buf, cap, err);
 		if (n > 0)

@@ -2,13 +2,12 @@
  * event array, runtime->GPU links, counters, statistics. */
 #include "config.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model_int.h"
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 /* the builder's layout is private to build.c; finish.c reaches it through
@@ -488,7 +487,6 @@ struct fin_job {
 	bool drop_zero;
 	int64_t base;
 	uint32_t *by_size; /* tracks, biggest first (threads take them in turn) */
-	atomic_uint next;
 };
 
 /* one track: copy (dropping zero events), sort, drop identical
@@ -555,16 +553,10 @@ static void finish_track(struct fin_job *j, struct fin_track *f)
 	f->t = t;
 }
 
-static void *track_worker(void *arg)
+static void track_item(size_t i, void *ctx)
 {
-	struct fin_job *j = arg;
-	for (;;) {
-		unsigned i = atomic_fetch_add(&j->next, 1);
-		if (i >= j->n)
-			break;
-		finish_track(j, &j->ft[j->by_size[i]]);
-	}
-	return NULL;
+	struct fin_job *j = ctx;
+	finish_track(j, &j->ft[j->by_size[i]]);
 }
 
 static int by_size_cmp(const void *a, const void *b, void *ctx)
@@ -591,17 +583,8 @@ static void run_tracks(struct fin_job *j, size_t total)
 	for (uint32_t i = 0; i < j->n; i++)
 		j->by_size[i] = i;
 	tt_msort(j->by_size, j->n, sizeof(*j->by_size), by_size_cmp, j);
-	atomic_init(&j->next, 0);
-	pthread_t *th = tt_calloc((size_t)nth, sizeof(*th));
-	bool *ok = tt_calloc((size_t)nth, sizeof(*ok));
-	for (int i = 1; i < nth; i++)
-		ok[i] = pthread_create(&th[i], NULL, track_worker, j) == 0;
-	track_worker(j);
-	for (int i = 1; i < nth; i++)
-		if (ok[i])
-			pthread_join(th[i], NULL);
-	free(ok);
-	free(th);
+	/* the largest tracks first */
+	tt_parallel_for(j->n, nth, track_item, j);
 	free(j->by_size);
 	j->by_size = NULL;
 }
@@ -652,7 +635,7 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 		ft[oi].off = off;
 		off += b->tracks[order[oi]].n;
 	}
-	struct fin_job job = {b, r, ft, (uint32_t)b->ntracks, drop_zero, base, NULL, 0};
+	struct fin_job job = {b, r, ft, (uint32_t)b->ntracks, drop_zero, base, NULL};
 	run_tracks(&job, total);
 	uint32_t w = 0, nt = 0;
 	r->t0 = INT64_MAX;

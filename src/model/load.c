@@ -3,8 +3,6 @@
  * on one and parsed on all (load_gz.c). */
 #include "config.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 #include "build_int.h"
 #include "load_int.h"
 #include "model_int.h"
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 #define SPLIT_MIN_DEFAULT ((uint64_t)48 << 20)
@@ -205,28 +204,20 @@ struct job {
 	const size_t *lens;
 	size_t n;
 	const struct tt_load_opts *o;
-	atomic_size_t next;
 	struct tt_rank **ranks;
 	struct tt_err *errs;
 	int *rcs;
 };
 
-static void *worker(void *arg)
+static void load_one(size_t i, void *ctx)
 {
-	struct job *j = arg;
-	for (;;) {
-		size_t i = atomic_fetch_add(&j->next, 1);
-		if (i >= j->n)
-			break;
-		tt_err_clear(&j->errs[i]);
-		if (j->data)
-			j->rcs[i] = tt_rank_load(&j->ranks[i], j->names[i], j->data[i], j->lens[i],
-						 j->o, i, &j->errs[i]);
-		else
-			j->rcs[i] = tt_rank_load(&j->ranks[i], j->files[i], NULL, 0, j->o, i,
-						 &j->errs[i]);
-	}
-	return NULL;
+	struct job *j = ctx;
+	tt_err_clear(&j->errs[i]);
+	if (j->data)
+		j->rcs[i] = tt_rank_load(&j->ranks[i], j->names[i], j->data[i], j->lens[i], j->o, i,
+					 &j->errs[i]);
+	else
+		j->rcs[i] = tt_rank_load(&j->ranks[i], j->files[i], NULL, 0, j->o, i, &j->errs[i]);
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -252,7 +243,6 @@ static int load_all(struct tt_model **out, struct job *j)
 	j->ranks = tt_calloc(n + 1, sizeof(*j->ranks));
 	j->errs = tt_calloc(n + 1, sizeof(*j->errs));
 	j->rcs = tt_calloc(n + 1, sizeof(*j->rcs));
-	atomic_init(&j->next, 0);
 	int nthreads = j->o && j->o->threads > 0 ? j->o->threads : tt_ncpus();
 	/* fewer files than cores: inflate gzip on a thread of its own */
 	struct tt_load_opts o2 = {0};
@@ -261,19 +251,7 @@ static int load_all(struct tt_model **out, struct job *j)
 	o2.pipeline = nthreads > 1 && (size_t)nthreads > n;
 	o2.threads = nthreads;
 	j->o = &o2;
-	if ((size_t)nthreads > n)
-		nthreads = (int)n;
-	if (nthreads <= 1) {
-		worker(j);
-	} else {
-		pthread_t *th = tt_calloc((size_t)nthreads, sizeof(*th));
-		for (int i = 0; i < nthreads; i++)
-			if (pthread_create(&th[i], NULL, worker, j) != 0)
-				tt_die("cannot start a loader thread");
-		for (int i = 0; i < nthreads; i++)
-			pthread_join(th[i], NULL);
-		free(th);
-	}
+	tt_parallel_for(n, nthreads, load_one, j);
 	/* ranks from position: the lowest unused numbers, in file order */
 	for (size_t i = 0; i < n; i++) {
 		struct tt_rank *r = j->ranks[i];

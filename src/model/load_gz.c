@@ -9,6 +9,7 @@
 #include "build_int.h"
 #include "load_int.h"
 #include "model_int.h"
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 /* ---- one gzip file: inflated on one thread, parsed in blocks on all ----
@@ -160,7 +161,8 @@ static bool gz_parse(struct gzjob *j, struct gzpart *p, size_t k)
 	return !p->pos.array_closed && p->pos.stopped_at == p->stop_at;
 }
 
-static void *gz_worker(void *arg)
+/* one of the parsers: takes parts as they become ready until the end */
+static void gz_worker(size_t worker, void *arg)
 {
 	struct gzjob *j = arg;
 	pthread_mutex_lock(&j->mu);
@@ -210,7 +212,6 @@ static void *gz_worker(void *arg)
 		j->merging = false;
 	}
 	pthread_mutex_unlock(&j->mu);
-	return NULL;
 }
 
 /* mark part k parseable; its stop is the next block's first event */
@@ -326,21 +327,14 @@ int load_gz_split(struct tt_rank **out, struct tt_reader *rd, const char *path,
 	j.meta.world_size = -1;
 	struct gzprod g = {&j, rd};
 	pthread_t prod;
-	bool prod_ok = pthread_create(&prod, NULL, gz_producer, &g) == 0;
-	pthread_t th[MAX_PARTS];
-	bool started[MAX_PARTS] = {false};
-	for (int i = 1; i < nthreads && prod_ok; i++)
-		started[i] = pthread_create(&th[i], NULL, gz_worker, &j) == 0;
+	/* without the producer thread, read the file the ordinary way */
+	bool prod_ok = tt_thread_start(&prod, gz_producer, &g);
 	if (prod_ok) {
-		gz_worker(&j);
+		tt_parallel_for((size_t)nthreads, nthreads, gz_worker, &j);
+		pthread_join(prod, NULL);
 	} else {
 		j.fail = true;
 	}
-	for (int i = 1; i < nthreads; i++)
-		if (started[i])
-			pthread_join(th[i], NULL);
-	if (prod_ok)
-		pthread_join(prod, NULL);
 	int rc = 1;
 	struct builder *b = j.b;
 	struct tt_load_report rep = j.prep;

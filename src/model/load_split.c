@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +9,7 @@
 #include "build_int.h"
 #include "load_int.h"
 #include "model_int.h"
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 /* ---- one large plain file, split across threads ----
@@ -56,10 +56,9 @@ static int scan_part(struct part *p)
 	return p->rc;
 }
 
-static void *part_thread(void *arg)
+static void part_item(size_t i, void *ctx)
 {
-	scan_part(arg);
-	return NULL;
+	scan_part((struct part *)ctx + i);
 }
 
 int64_t load_boundary(const char *p, size_t n)
@@ -145,17 +144,7 @@ int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts
 		parts[j].meta.world_size = -1;
 	}
 	/* 3. parse the parts in parallel */
-	pthread_t th[MAX_PARTS];
-	bool started[MAX_PARTS] = {false};
-	for (int j = 1; j < np; j++)
-		started[j] = pthread_create(&th[j], NULL, part_thread, &parts[j]) == 0;
-	scan_part(&parts[0]);
-	for (int j = 1; j < np; j++) {
-		if (started[j])
-			pthread_join(th[j], NULL);
-		else
-			scan_part(&parts[j]);
-	}
+	tt_parallel_for((size_t)np, np, part_item, parts);
 	/* 4. check the seams; re-parse a part whose start was not an event */
 	rc = 0;
 	struct builder *b = NULL;

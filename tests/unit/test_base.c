@@ -8,8 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "tracetop/hmap.h"
+#include "tracetop/pool.h"
 #include "tracetop/ranklist.h"
 #include "tracetop/stats.h"
 #include "tracetop/strtab.h"
@@ -231,6 +235,95 @@ START_TEST(test_ranks_parse_max)
 }
 END_TEST
 
+/* ---- the thread pool ---- */
+
+struct count {
+	atomic_uint *hits; /* per item */
+	atomic_uint calls;
+	pthread_t first_thread;
+	atomic_uint other_threads; /* items run on another thread than the caller */
+};
+
+static void count_item(size_t i, void *ctx)
+{
+	struct count *c = ctx;
+	atomic_fetch_add(&c->hits[i], 1);
+	atomic_fetch_add(&c->calls, 1);
+	if (!pthread_equal(pthread_self(), c->first_thread))
+		atomic_fetch_add(&c->other_threads, 1);
+}
+
+static unsigned run_count(size_t n, int nthreads)
+{
+	struct count c;
+	c.hits = calloc(n + 1, sizeof(*c.hits));
+	atomic_init(&c.calls, 0);
+	atomic_init(&c.other_threads, 0);
+	c.first_thread = pthread_self();
+	tt_parallel_for(n, nthreads, count_item, &c);
+	ck_assert_uint_eq(atomic_load(&c.calls), n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(atomic_load(&c.hits[i]), 1);
+	free(c.hits);
+	return atomic_load(&c.other_threads);
+}
+
+START_TEST(test_parallel_for)
+{
+	ck_assert_uint_eq(run_count(0, 4), 0);
+	ck_assert_uint_eq(run_count(1000, 1), 0); /* one thread: the caller alone */
+	run_count(1000, 4);
+	run_count(1000, 0);   /* one per CPU */
+	run_count(3, 100);    /* more threads than items */
+	run_count(5000, 200); /* more than TT_POOL_MAX */
+}
+END_TEST
+
+/* The policy: when no thread can be started, the caller does every item.
+ * (An address-space limit just above what the process uses makes
+ * pthread_create fail for want of room for a stack.  Check runs each test
+ * in a child of its own, so the limit ends with it.) */
+static void *noop(void *arg)
+{
+	return arg;
+}
+
+START_TEST(test_parallel_for_no_threads)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	return; /* the sanitizers' shadow memory needs the address space */
+#else
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+	if (!f || fscanf(f, "%lu", &pages) != 1) {
+		if (f)
+			fclose(f);
+		return; /* no /proc: nothing to limit by */
+	}
+	fclose(f);
+	struct count c;
+	size_t n = 100;
+	c.hits = calloc(n, sizeof(*c.hits));
+	atomic_init(&c.calls, 0);
+	atomic_init(&c.other_threads, 0);
+	c.first_thread = pthread_self();
+	struct rlimit rl;
+	getrlimit(RLIMIT_AS, &rl);
+	rl.rlim_cur = pages * (rlim_t)sysconf(_SC_PAGESIZE) + (1 << 20);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	pthread_t th;
+	if (tt_thread_start(&th, noop, NULL)) {
+		pthread_join(th, NULL);
+		ck_abort_msg("a thread started despite the limit");
+	}
+	tt_parallel_for(n, 8, count_item, &c);
+	ck_assert_uint_eq(atomic_load(&c.calls), n);
+	ck_assert_uint_eq(atomic_load(&c.other_threads), 0);
+	free(c.hits);
+#endif
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *s = suite_create("base");
@@ -247,6 +340,10 @@ static Suite *base_suite(void)
 	tc = tcase_create("ranklist");
 	tcase_add_test(tc, test_ranks_parse);
 	tcase_add_test(tc, test_ranks_parse_max);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pool");
+	tcase_add_test(tc, test_parallel_for);
+	tcase_add_test(tc, test_parallel_for_no_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
