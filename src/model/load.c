@@ -203,7 +203,8 @@ struct job {
 	const void *const *data;
 	const size_t *lens;
 	size_t n;
-	const struct tt_load_opts *o;
+	const struct tt_load_opts *user; /* the caller's options, or NULL */
+	struct tt_load_opts o;           /* the options each file is loaded with */
 	struct tt_rank **ranks;
 	struct tt_err *errs;
 	int *rcs;
@@ -214,10 +215,10 @@ static void load_one(size_t i, void *ctx)
 	struct job *j = ctx;
 	tt_err_clear(&j->errs[i]);
 	if (j->data)
-		j->rcs[i] = tt_rank_load(&j->ranks[i], j->names[i], j->data[i], j->lens[i], j->o, i,
+		j->rcs[i] = tt_rank_load(&j->ranks[i], j->names[i], j->data[i], j->lens[i], &j->o, i,
 					 &j->errs[i]);
 	else
-		j->rcs[i] = tt_rank_load(&j->ranks[i], j->files[i], NULL, 0, j->o, i, &j->errs[i]);
+		j->rcs[i] = tt_rank_load(&j->ranks[i], j->files[i], NULL, 0, &j->o, i, &j->errs[i]);
 }
 
 static int rank_cmp(const void *a, const void *b)
@@ -243,14 +244,14 @@ static int load_all(struct tt_model **out, struct job *j)
 	j->ranks = tt_calloc(n + 1, sizeof(*j->ranks));
 	j->errs = tt_calloc(n + 1, sizeof(*j->errs));
 	j->rcs = tt_calloc(n + 1, sizeof(*j->rcs));
-	int nthreads = j->o && j->o->threads > 0 ? j->o->threads : tt_ncpus();
-	/* fewer files than cores: inflate gzip on a thread of its own */
-	struct tt_load_opts o2 = {0};
-	if (j->o)
-		o2 = *j->o;
-	o2.pipeline = nthreads > 1 && (size_t)nthreads > n;
-	o2.threads = nthreads;
-	j->o = &o2;
+	int nthreads = j->user && j->user->threads > 0 ? j->user->threads : tt_ncpus();
+	/* fewer files than cores: inflate gzip on a thread of its own (the
+	 * options live in the job, as long as the threads that read them) */
+	memset(&j->o, 0, sizeof(j->o));
+	if (j->user)
+		j->o = *j->user;
+	j->o.pipeline = nthreads > 1 && (size_t)nthreads > n;
+	j->o.threads = nthreads;
 	tt_parallel_for(n, nthreads, load_one, j);
 	/* ranks from position: the lowest unused numbers, in file order */
 	for (size_t i = 0; i < n; i++) {
@@ -297,7 +298,7 @@ int tt_model_load(struct tt_model **out, char *const *files, size_t n,
 	struct job j = {0};
 	j.files = files;
 	j.n = n;
-	j.o = o;
+	j.user = o;
 	return load_all(out, &j);
 }
 
@@ -309,7 +310,7 @@ int tt_model_load_mem(struct tt_model **out, const char *const *names, const voi
 	j.data = data;
 	j.lens = lens;
 	j.n = n;
-	j.o = o;
+	j.user = o;
 	return load_all(out, &j);
 }
 
