@@ -54,7 +54,7 @@ const char *tt_role_mono(enum tt_role r);
 int tt_role_lookup(const char *name);
 
 struct tt_gcell {
-	uint32_t cp;  /* Unicode code point; 0 = the right half of a wide char (unused) */
+	uint32_t cp;  /* Unicode code point; 0 = the right half of a wide character */
 	uint8_t role;
 };
 

@@ -15,6 +15,7 @@
 
 #include "tracetop/arena.h"
 #include "tracetop/err.h"
+#include "tracetop/utf8.h"
 
 /* ---- numbers ---- */
 
@@ -40,9 +41,8 @@ size_t tt_fmt_real(char *buf, size_t n, double v);
 /* pandas/numpy rounding: rint(x * 10^d) / 10^d, half to even */
 double tt_round(double x, int decimals);
 
-/* Display width of a UTF-8 string (one column per code point). */
-size_t tt_utf8_width(const char *s);
-/* Copy at most `cols` columns of s into buf, ending with an ellipsis when cut. */
+/* Copy at most `cols` display columns of s into buf (tt_utf8_width counts
+ * them), ending with an ellipsis when cut; returns the bytes written. */
 size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols);
 
 /* A file path in at most cols columns, shortened from the left

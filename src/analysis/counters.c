@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 /* ---- describe() ---- */
@@ -111,9 +112,7 @@ void tt_memory_kind(const char *name, char *buf, size_t n)
 	/* the first 11 characters (code points, as Python slices) */
 	size_t k = 0, chars = 0;
 	while (name[k] && chars < 11) {
-		k++;
-		while ((name[k] & 0xC0) == 0x80)
-			k++;
+		k += tt_utf8_seqlen(name + k);
 		chars++;
 	}
 	if (k >= n)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 static const char *const action_names[] = {
@@ -153,9 +154,7 @@ const char *tt_key_next(const char *s, char *buf, size_t n)
 		len = ok ? (size_t)(e - s + 1) : 1;
 	} else {
 		/* one UTF-8 character */
-		len = 1;
-		while ((s[len] & 0xC0) == 0x80)
-			len++;
+		len = tt_utf8_seqlen(s);
 	}
 	if (len >= n)
 		len = n - 1;

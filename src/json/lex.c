@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_int.h"
+#include "tracetop/utf8.h"
 
 int lx_error(struct lx *l, const char *p, const char *fmt, ...)
 {
@@ -117,27 +118,6 @@ int lx_string(struct lx *l, const char **pp, struct tt_str *raw, bool *esc)
 	return LX_OK;
 }
 
-static void put_utf8(char **o, unsigned cp)
-{
-	char *d = *o;
-	if (cp < 0x80) {
-		*d++ = (char)cp;
-	} else if (cp < 0x800) {
-		*d++ = (char)(0xC0 | (cp >> 6));
-		*d++ = (char)(0x80 | (cp & 0x3F));
-	} else if (cp < 0x10000) {
-		*d++ = (char)(0xE0 | (cp >> 12));
-		*d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*d++ = (char)(0x80 | (cp & 0x3F));
-	} else {
-		*d++ = (char)(0xF0 | (cp >> 18));
-		*d++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-		*d++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*d++ = (char)(0x80 | (cp & 0x3F));
-	}
-	*o = d;
-}
-
 struct tt_str lx_unescape(struct tt_scratch *s, struct tt_str raw)
 {
 	char *out = tt_arena_alloc(&s->arena, (size_t)raw.n + 1);
@@ -178,7 +158,7 @@ struct tt_str lx_unescape(struct tt_scratch *s, struct tt_str raw)
 			}
 			if (u == 0 || (u >= 0xD800 && u <= 0xDFFF))
 				u = 0xFFFD;
-			put_utf8(&o, u);
+			o += tt_utf8_encode(u, o);
 			break;
 		}
 		default: /* " \ / */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json_int.h"
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 static const char *const arg_keys[] = {
@@ -240,34 +241,11 @@ void raw_ts_flags(struct tt_raw_event *ev, bool is_float, uint32_t frac_digits)
 
 /* ---- string repair ---- */
 
+/* the length of the valid UTF-8 sequence at p (not ASCII), or 0 */
 static size_t utf8_seq_len(const unsigned char *p, size_t left)
 {
-	unsigned c = p[0];
-	size_t n;
-	unsigned min;
-	if (c >= 0xC2 && c <= 0xDF) {
-		n = 2;
-		min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3;
-		min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (left < n)
-		return 0;
-	unsigned cp = c & (0xFF >> (n + 1));
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
+	uint32_t cp;
+	return tt_utf8_decode((const char *)p, left, &cp);
 }
 
 static bool needs_repair(struct tt_str s)

@@ -127,37 +127,27 @@ double tt_round(double x, int decimals)
 	return rint(x * p) / p;
 }
 
-size_t tt_utf8_width(const char *s)
-{
-	size_t w = 0;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if ((*p & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
 size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols)
 {
 	if (!n)
 		return 0;
-	size_t w = tt_utf8_width(s);
-	size_t i = 0, used = 0;
 	const char *ell = ascii_mode ? "~" : "\xE2\x80\xA6";
-	size_t limit = w > cols ? (cols ? cols - 1 : 0) : cols;
-	for (const char *p = s; *p;) {
-		size_t k = 1;
-		while ((p[k] & 0xC0) == 0x80)
-			k++;
-		if (used >= limit || i + k + 4 >= n)
+	size_t ell_len = strlen(ell);
+	bool cut = tt_utf8_width(s) > cols;
+	/* the text, one column short when cut (the ellipsis takes it) */
+	size_t k = tt_utf8_cut(s, cut && cols ? cols - 1 : cols, NULL);
+	/* whole characters, with room for an ellipsis and the NUL */
+	size_t i = 0;
+	while (i < k) {
+		size_t l = tt_utf8_seqlen(s + i);
+		if (i + l + 4 >= n)
 			break;
-		memcpy(buf + i, p, k);
-		i += k;
-		p += k;
-		used++;
+		i += l;
 	}
-	if (w > cols && cols && i + strlen(ell) < n) {
-		memcpy(buf + i, ell, strlen(ell));
-		i += strlen(ell);
+	memcpy(buf, s, i);
+	if (cut && cols && i + ell_len < n) {
+		memcpy(buf + i, ell, ell_len);
+		i += ell_len;
 	}
 	buf[i] = '\0';
 	return i;

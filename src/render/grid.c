@@ -74,31 +74,24 @@ void tt_grid_clear(struct tt_grid *g)
 	}
 }
 
-/* next code point of UTF-8 text; invalid bytes read as U+FFFD */
-static uint32_t next_cp(const char **ps)
+/* Set one cell of row y, keeping wide characters whole: a cell written
+ * over either half of a wide character blanks its other half.  A wide
+ * character takes the cell and the one to its right (cp 0). */
+static void set_cell(struct tt_grid *g, int x, int y, uint32_t cp, uint8_t role, int width)
 {
-	const unsigned char *s = (const unsigned char *)*ps;
-	uint32_t c = s[0];
-	int n = 0;
-	if (c < 0x80) {
-		n = 1;
-	} else if ((c & 0xE0) == 0xC0 && (s[1] & 0xC0) == 0x80) {
-		c = ((c & 0x1F) << 6) | (s[1] & 0x3F);
-		n = 2;
-	} else if ((c & 0xF0) == 0xE0 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
-		c = ((c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-		n = 3;
-	} else if ((c & 0xF8) == 0xF0 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80 &&
-		   (s[3] & 0xC0) == 0x80) {
-		c = ((c & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
-		    ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-		n = 4;
-	} else {
-		c = 0xFFFD;
-		n = 1;
+	struct tt_gcell *row = tt_grid_at(g, 0, y);
+	for (int i = x; i < x + width && i < g->w; i++) {
+		if (row[i].cp == 0 && i > 0 && i == x)
+			row[i - 1].cp = ' '; /* the left half of a wide character */
+		if (i + 1 < g->w && row[i + 1].cp == 0 && i + 1 >= x + width)
+			row[i + 1].cp = ' '; /* the right half */
 	}
-	*ps += n;
-	return c;
+	row[x].cp = cp;
+	row[x].role = role;
+	if (width == 2) {
+		row[x + 1].cp = 0;
+		row[x + 1].role = role;
+	}
 }
 
 int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *s, int maxw)
@@ -108,15 +101,21 @@ int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *
 	int lim = maxw < 0 ? g->w - x : TT_MIN(maxw, g->w - x);
 	int n = 0;
 	while (*s && n < lim) {
-		uint32_t cp = next_cp(&s);
+		uint32_t cp = tt_utf8_next(&s);
 		if (cp < 0x20 || cp == 0x7F)
 			cp = ' ';
-		if (x + n >= 0) {
-			struct tt_gcell *c = tt_grid_at(g, x + n, y);
-			c->cp = cp;
-			c->role = (uint8_t)role;
+		int cw = tt_cp_width(cp);
+		if (cw == 0)
+			continue; /* a cell holds one character: marks are dropped */
+		if (cw == 2 && n + 2 > lim) {
+			cp = ' '; /* half a wide character does not show: a space */
+			cw = 1;
 		}
-		n++;
+		if (x + n >= 0)
+			set_cell(g, x + n, y, cp, (uint8_t)role, cw);
+		else if (cw == 2 && x + n + 1 == 0)
+			set_cell(g, 0, y, ' ', (uint8_t)role, 1);
+		n += cw;
 	}
 	return n;
 }
@@ -189,9 +188,7 @@ void tt_grid_fill(struct tt_grid *g, int x, int y, int n, uint32_t cp, enum tt_r
 	for (int i = 0; i < n; i++) {
 		if (x + i < 0 || x + i >= g->w)
 			continue;
-		struct tt_gcell *c = tt_grid_at(g, x + i, y);
-		c->cp = cp;
-		c->role = (uint8_t)role;
+		set_cell(g, x + i, y, cp, (uint8_t)role, 1);
 	}
 }
 
@@ -244,30 +241,6 @@ void tt_grid_stack(struct tt_grid *g, int x, int y, int width, const double *f,
 	}
 }
 
-static size_t put_utf8(char *b, uint32_t cp)
-{
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		b[0] = (char)(0xC0 | (cp >> 6));
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | (cp >> 12));
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	b[0] = (char)(0xF0 | (cp >> 18));
-	b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	b[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 size_t tt_grid_row_text(const struct tt_grid *g, int y, char *buf, size_t n)
 {
 	size_t k = 0;
@@ -276,7 +249,7 @@ size_t tt_grid_row_text(const struct tt_grid *g, int y, char *buf, size_t n)
 	for (int x = 0; x < g->w && k + 5 < n; x++) {
 		uint32_t cp = g->c[(size_t)y * (size_t)g->w + (size_t)x].cp;
 		if (cp)
-			k += put_utf8(buf + k, cp);
+			k += tt_utf8_encode(cp, buf + k);
 	}
 	buf[k] = '\0';
 	return k;

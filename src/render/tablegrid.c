@@ -63,13 +63,13 @@ static void col_title(const struct tt_table *t, int c, enum tt_unit u, const str
 	}
 }
 
-/* columns of the first `bytes` bytes of a UTF-8 string */
+/* display columns of the first `bytes` bytes of a UTF-8 string */
 static int cols_of(const char *s, size_t bytes)
 {
 	int w = 0;
-	for (size_t i = 0; i < bytes && s[i]; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			w++;
+	const char *end = s + bytes;
+	while (s < end && *s)
+		w += tt_cp_width(tt_utf8_next(&s));
 	return w;
 }
 

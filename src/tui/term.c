@@ -181,14 +181,16 @@ static void blit(const struct tt_grid *g)
 				const struct tt_gcell *d = &g->c[(size_t)y * (size_t)g->w + (size_t)x];
 				if (d->role != role)
 					break;
-				run[n++] = d->cp ? (wchar_t)d->cp : L' ';
+				if (d->cp) /* (0: the right half of a wide character) */
+					run[n++] = (wchar_t)d->cp;
 				x++;
 			}
 			run[n] = 0;
 			attrset(role_attr[role]);
 			/* the bottom-right cell cannot be written without scrolling */
-			if (y == LINES - 1 && x0 + n >= COLS)
-				n = COLS - 1 - x0;
+			int cols = x - x0;
+			while (y == LINES - 1 && n > 0 && x0 + cols >= COLS)
+				cols -= tt_cp_width((uint32_t)run[--n]);
 			if (n > 0)
 				mvaddnwstr(y, x0, run, n);
 		}

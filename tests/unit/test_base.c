@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <locale.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,12 +12,16 @@
 #include <stdatomic.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "tracetop/hmap.h"
 #include "tracetop/pool.h"
 #include "tracetop/ranklist.h"
+#include "tracetop/grid.h"
+#include "tracetop/render.h"
 #include "tracetop/stats.h"
 #include "tracetop/strtab.h"
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 #define EPS 1e-9
@@ -324,6 +329,190 @@ START_TEST(test_parallel_for_no_threads)
 }
 END_TEST
 
+/* ---- UTF-8 ---- */
+
+START_TEST(test_utf8_decode)
+{
+	uint32_t cp = 0;
+	ck_assert_uint_eq(tt_utf8_decode("A", 1, &cp), 1);
+	ck_assert_uint_eq(cp, 'A');
+	ck_assert_uint_eq(tt_utf8_decode("\xC3\xA9", 2, &cp), 2); /* é */
+	ck_assert_uint_eq(cp, 0xE9);
+	ck_assert_uint_eq(tt_utf8_decode("\xE7\xAE\x97", 3, &cp), 3); /* 算 */
+	ck_assert_uint_eq(cp, 0x7B97);
+	ck_assert_uint_eq(tt_utf8_decode("\xF0\x9F\x98\x80", 4, &cp), 4); /* 😀 */
+	ck_assert_uint_eq(cp, 0x1F600);
+	/* not UTF-8 */
+	ck_assert_uint_eq(tt_utf8_decode("\xC3", 1, &cp), 0);          /* cut short */
+	ck_assert_uint_eq(tt_utf8_decode("\xC3(", 2, &cp), 0);         /* bad continuation */
+	ck_assert_uint_eq(tt_utf8_decode("\xC0\xAF", 2, &cp), 0);      /* overlong '/' */
+	ck_assert_uint_eq(tt_utf8_decode("\xE0\x80\xAF", 3, &cp), 0);  /* overlong */
+	ck_assert_uint_eq(tt_utf8_decode("\xED\xA0\x80", 3, &cp), 0);  /* surrogate */
+	ck_assert_uint_eq(tt_utf8_decode("\xF4\x90\x80\x80", 4, &cp), 0); /* > U+10FFFF */
+	ck_assert_uint_eq(tt_utf8_decode("\x80", 1, &cp), 0);
+	ck_assert_uint_eq(tt_utf8_decode("\xFF", 1, &cp), 0);
+	ck_assert_uint_eq(tt_utf8_decode("", 0, &cp), 0);
+	/* lenient reading: a bad byte is U+FFFD and one byte, never past the NUL */
+	const char *s = "a\xFF\xE7\xAE";
+	ck_assert_uint_eq(tt_utf8_next(&s), 'a');
+	ck_assert_uint_eq(tt_utf8_next(&s), TT_UTF8_BAD);
+	ck_assert_uint_eq(tt_utf8_seqlen(s), 1); /* a cut-short sequence */
+	ck_assert_uint_eq(tt_utf8_next(&s), TT_UTF8_BAD);
+	ck_assert_uint_eq(tt_utf8_next(&s), TT_UTF8_BAD);
+	ck_assert_int_eq(*s, '\0');
+	ck_assert_uint_eq(tt_utf8_seqlen(""), 0);
+	/* encoding round trips */
+	const uint32_t cps[] = {0x24, 0xA2, 0x20AC, 0x10348, 0x10FFFF};
+	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++) {
+		char b[5] = {0};
+		size_t k = tt_utf8_encode(cps[i], b);
+		ck_assert_uint_eq(tt_utf8_decode(b, k, &cp), k);
+		ck_assert_uint_eq(cp, cps[i]);
+	}
+	char b[5] = {0};
+	ck_assert_uint_eq(tt_utf8_encode(0xD800, b), 3); /* a surrogate is not encoded */
+	ck_assert_str_eq(b, "\xEF\xBF\xBD");
+}
+END_TEST
+
+START_TEST(test_utf8_width)
+{
+	ck_assert_int_eq(tt_cp_width('a'), 1);
+	ck_assert_int_eq(tt_cp_width(0xE9), 1);    /* é */
+	ck_assert_int_eq(tt_cp_width(0x301), 0);   /* combining acute */
+	ck_assert_int_eq(tt_cp_width(0x200B), 0);  /* zero width space */
+	ck_assert_int_eq(tt_cp_width(0x4E2D), 2);  /* 中 */
+	ck_assert_int_eq(tt_cp_width(0xAC00), 2);  /* 가 */
+	ck_assert_int_eq(tt_cp_width(0x3042), 2);  /* あ */
+	ck_assert_int_eq(tt_cp_width(0xFF21), 2);  /* fullwidth A */
+	ck_assert_int_eq(tt_cp_width(0x1F600), 2); /* 😀 */
+	ck_assert_int_eq(tt_cp_width(0x2026), 1);  /* … */
+	ck_assert_int_eq(tt_cp_width(0x2588), 1);  /* █ */
+	ck_assert_int_eq(tt_cp_width(0x20000), 2); /* CJK extension B */
+	ck_assert_uint_eq(tt_utf8_width("matmul"), 6);
+	ck_assert_uint_eq(tt_utf8_width("\xE7\x9F\xA9\xE9\x98\xB5"), 4); /* 矩阵 */
+	ck_assert_uint_eq(tt_utf8_width("e\xCC\x81"), 1);                /* e + acute */
+	ck_assert_uint_eq(tt_utf8_width(""), 0);
+	/* cutting never splits a wide character, keeps marks with their base */
+	size_t used;
+	ck_assert_uint_eq(tt_utf8_cut("\xE7\x9F\xA9\xE9\x98\xB5", 3, &used), 3);
+	ck_assert_uint_eq(used, 2);
+	ck_assert_uint_eq(tt_utf8_cut("e\xCC\x81x", 1, &used), 3);
+	ck_assert_uint_eq(used, 1);
+	ck_assert_uint_eq(tt_utf8_cut("abc", 10, &used), 3);
+	ck_assert_uint_eq(used, 3);
+	/* fitting: the ellipsis takes the last column */
+	char buf[64];
+	tt_render_set_ascii(false);
+	tt_utf8_fit(buf, sizeof(buf), "\xE7\x9F\xA9\xE9\x98\xB5\xE4\xB9\x98\xE6\xB3\x95", 5);
+	ck_assert_str_eq(buf, "\xE7\x9F\xA9\xE9\x98\xB5\xE2\x80\xA6"); /* 矩阵… */
+	ck_assert_uint_eq(tt_utf8_width(buf), 5);
+	tt_utf8_fit(buf, sizeof(buf), "\xE7\x9F\xA9\xE9\x98\xB5", 4);
+	ck_assert_str_eq(buf, "\xE7\x9F\xA9\xE9\x98\xB5"); /* fits exactly */
+}
+END_TEST
+
+/* Columns as the C library counts them (wcswidth in C.UTF-8), an oracle
+ * independent of the module; -1 when that locale is missing. */
+static int libc_width(const char *s)
+{
+	if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "C.utf8"))
+		return -1;
+	wchar_t w[512];
+	size_t n = mbstowcs(w, s, 511);
+	int r = n == (size_t)-1 ? -1 : wcswidth(w, n);
+	setlocale(LC_CTYPE, "C");
+	return r;
+}
+
+/* CJK names align in text tables and in grids: every line of a table is
+ * as wide on screen as the others (counted by the C library). */
+START_TEST(test_cjk_table)
+{
+	static const struct tt_col cols[] = {
+		{.name = "name", .type = TT_C_STR},
+		{.name = "calls", .type = TT_C_INT},
+	};
+	struct tt_table *t = tt_table_new("ops", cols, 2);
+	const char *names[] = {"aten::mm", "\xE7\x9F\xA9\xE9\x98\xB5\xE4\xB9\x98\xE6\xB3\x95",
+			       "caf\xC3\xA9", "e\xCC\x81t\xC3\xA9", "\xED\x95\x9C\xEA\xB8\x80 op"};
+	for (int i = 0; i < 5; i++) {
+		size_t r = tt_table_add_row(t);
+		tt_table_set_str(t, r, 0, names[i]);
+		tt_table_set_int(t, r, 1, 10 + i);
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	tt_table_print(t, TT_FMT_TABLE, NULL, f);
+	fclose(f);
+	size_t want = 0;
+	int lines = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		int lw = libc_width(line);
+		size_t w = lw >= 0 ? (size_t)lw : tt_utf8_width(line);
+		if (!lines++)
+			want = w;
+		ck_assert_msg(w == want, "line %d is %zu columns, the first %zu: '%s'", lines, w,
+			      want, line);
+	}
+	ck_assert_int_eq(lines, 6);
+	free(text);
+
+	/* the same table in a grid: the calls column ends at the same cell */
+	struct tt_grid g;
+	tt_grid_init(&g, 40, 7);
+	size_t rows[5] = {0, 1, 2, 3, 4};
+	struct tt_table_view v = {.rows = rows, .nrows = 5, .sort_col = -1};
+	tt_table_draw(t, &v, &g, 0, 7);
+	char row[256];
+	size_t end = 0;
+	for (int y = 1; y <= 5; y++) {
+		tt_grid_row_text(&g, y, row, sizeof(row));
+		int full = libc_width(row);
+		ck_assert_int_eq(full >= 0 ? full : (int)tt_utf8_width(row), 40);
+		char num[8];
+		snprintf(num, sizeof(num), "%d", 10 + y - 1);
+		size_t k = strlen(row);
+		while (k > 0 && row[k - 1] == ' ')
+			row[--k] = '\0';
+		ck_assert_msg(k >= 2 && strcmp(row + k - 2, num) == 0, "row %d: '%s'", y, row);
+		int lw = libc_width(row);
+		size_t rw = lw >= 0 ? (size_t)lw : tt_utf8_width(row);
+		if (y == 1)
+			end = rw;
+		ck_assert_msg(rw == end, "row %d ends at %zu, row 1 at %zu: '%s'", y, rw, end, row);
+	}
+	tt_grid_free(&g);
+	tt_table_free(t);
+}
+END_TEST
+
+/* the grid: a wide character takes two cells; half of one is never shown */
+START_TEST(test_grid_wide)
+{
+	struct tt_grid g;
+	tt_grid_init(&g, 6, 1);
+	ck_assert_int_eq(tt_grid_put(&g, 0, 0, TT_ROLE_DEFAULT, "\xE4\xB8\xAD" "a", -1), 3);
+	char row[64];
+	tt_grid_row_text(&g, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "\xE4\xB8\xAD" "a   ");
+	/* writing over the right half blanks the left one */
+	tt_grid_put(&g, 1, 0, TT_ROLE_DEFAULT, "b", -1);
+	tt_grid_row_text(&g, 0, row, sizeof(row));
+	ck_assert_str_eq(row, " ba   ");
+	/* no room for the second half: a space */
+	tt_grid_clear(&g);
+	ck_assert_int_eq(tt_grid_put(&g, 3, 0, TT_ROLE_DEFAULT, "xy\xE4\xB8\xAD", -1), 3);
+	tt_grid_row_text(&g, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "   xy ");
+	/* combining marks take no cell */
+	tt_grid_clear(&g);
+	ck_assert_int_eq(tt_grid_put(&g, 0, 0, TT_ROLE_DEFAULT, "e\xCC\x81z", -1), 2);
+	tt_grid_free(&g);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *s = suite_create("base");
@@ -344,6 +533,12 @@ static Suite *base_suite(void)
 	tc = tcase_create("pool");
 	tcase_add_test(tc, test_parallel_for);
 	tcase_add_test(tc, test_parallel_for_no_threads);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("utf8");
+	tcase_add_test(tc, test_utf8_decode);
+	tcase_add_test(tc, test_utf8_width);
+	tcase_add_test(tc, test_cjk_table);
+	tcase_add_test(tc, test_grid_wide);
 	suite_add_tcase(s, tc);
 	return s;
 }
