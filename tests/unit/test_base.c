@@ -288,10 +288,12 @@ END_TEST
  * (An address-space limit just above what the process uses makes
  * pthread_create fail for want of room for a stack.  Check runs each test
  * in a child of its own, so the limit ends with it.) */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 static void *noop(void *arg)
 {
 	return arg;
 }
+#endif
 
 START_TEST(test_parallel_for_no_threads)
 {
