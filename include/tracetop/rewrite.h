@@ -1,4 +1,5 @@
-/* json room: copy a trace through, adding events to traceEvents.
+/* io room: writing traces.  Copy a trace through, adding events to
+ * traceEvents.
  *
  * tt_rewrite_trace() streams the text of a trace from a reader to a writer
  * byte for byte, and at the ']' that closes traceEvents (object form) or the
@@ -6,6 +7,7 @@
  * just before it.  The text is never held whole: only one read buffer.  The
  * JSON is not validated again (the loader already accepted the file); the
  * scanner only tracks strings, escapes and nesting to find that ']'.
+ * zlib is used here and in the reader only.
  *
  * tt_writer is the output file: plain, or gzip when the name ends in ".gz"
  * (zlib), written to a temporary file next to it and renamed over the name on
@@ -49,5 +51,11 @@ typedef int (*tt_rewrite_insert_fn)(void *ctx, struct tt_writer *w, bool comma,
  * and write errors as reported by the reader and the writer. */
 int tt_rewrite_trace(struct tt_reader *rd, struct tt_writer *w, tt_rewrite_insert_fn insert,
 		     void *ctx, struct tt_err *err);
+
+/* tt_rewrite_trace from the file in_path (plain or gzip) into out_path
+ * (gzip when it ends in ".gz"; "-" for standard output), written whole or
+ * not at all.  Returns 0 or -code with *err filled. */
+int tt_rewrite_file(const char *in_path, const char *out_path, tt_rewrite_insert_fn insert,
+		    void *ctx, struct tt_err *err);
 
 #endif

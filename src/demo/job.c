@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <zlib.h>
 
 #include "demo_int.h"
 #include "tracetop/pool.h"
+#include "tracetop/rewrite.h"
 
 void tt_demo_defaults(struct tt_demo_opts *o)
 {
@@ -98,46 +98,16 @@ static int mkdir_p(const char *dir, struct tt_err *err)
 	return 0;
 }
 
-static int write_plain(const char *path, const char *text, size_t len, struct tt_err *err)
+/* one rank file, plain or gzip by its name (io writes it) */
+static int write_file(const char *path, const char *text, size_t len, struct tt_err *err)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "cannot create: %s",
-				  strerror(errno));
-	size_t w = fwrite(text, 1, len, f);
-	int e = errno;
-	if (fclose(f) != 0 && w == len) {
-		w = 0;
-		e = errno;
-	}
-	if (w != len)
-		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "cannot write: %s",
-				  strerror(e));
-	return 0;
-}
-
-static int write_gz(const char *path, const char *text, size_t len, struct tt_err *err)
-{
-	gzFile f = gzopen(path, "wb6");
-	if (!f)
-		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "cannot create: %s",
-				  errno ? strerror(errno) : "out of memory");
-	size_t off = 0;
-	while (off < len) {
-		unsigned chunk = (unsigned)TT_MIN(len - off, (size_t)1 << 30);
-		if (gzwrite(f, text + off, chunk) != (int)chunk) {
-			int ze;
-			const char *msg = gzerror(f, &ze);
-			int rc = tt_err_set(err, TT_E_IO, path, off, "cannot write: %s",
-					    ze == Z_ERRNO ? strerror(errno) : msg);
-			gzclose(f);
-			return rc;
-		}
-		off += chunk;
-	}
-	if (gzclose(f) != Z_OK)
-		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "cannot finish the gzip file");
-	return 0;
+	struct tt_writer *w;
+	int rc = tt_writer_open(&w, path, err);
+	if (rc)
+		return rc;
+	rc = tt_writer_write(w, text, len, err);
+	int rc2 = tt_writer_close(w, rc == 0, rc ? NULL : err);
+	return rc ? rc : rc2;
 }
 
 /* the writers: each rank replayed on a copy of the job (the rank states
@@ -169,7 +139,7 @@ static void write_rank(size_t r, void *ctx)
 	} else {
 		size_t len;
 		char *text = demo_rank_text(&j, (int)r, &len);
-		rc = w->gzip ? write_gz(path, text, len, &err) : write_plain(path, text, len, &err);
+		rc = write_file(path, text, len, &err);
 		free(text);
 	}
 	if (rc) {

@@ -288,25 +288,8 @@ int tt_counters_write(const struct tt_model *m, const struct tt_report_opts *o,
 		return tt_err_set(err, TT_E_USAGE, r->path, TT_NO_OFFSET,
 				  "the trace text is needed to add counters: give the trace file");
 	}
-	struct tt_reader *rd;
-	rc = tt_reader_open(&rd, r->path, err);
-	if (rc) {
-		tt_counters_rank_free(&cr);
-		return rc;
-	}
-	struct tt_writer *w;
-	rc = tt_writer_open(&w, out_path, err);
-	if (rc) {
-		tt_reader_close(rd);
-		tt_counters_rank_free(&cr);
-		return rc;
-	}
 	struct emit e = {&cr, r->base_ns, 0};
-	rc = tt_rewrite_trace(rd, w, insert_counters, &e, err);
-	int rc2 = tt_writer_close(w, rc == 0, rc ? NULL : err);
-	if (!rc)
-		rc = rc2;
-	tt_reader_close(rd);
+	rc = tt_rewrite_file(r->path, out_path, insert_counters, &e, err);
 	tt_counters_rank_free(&cr);
 	return rc;
 }

@@ -1,5 +1,6 @@
-/* Copy a trace through, inserting elements before the ']' that closes
- * traceEvents; and the plain/gzip output file it is written to. */
+/* Writing traces: the plain/gzip output file (temporary, renamed into
+ * place), and a trace copied through with elements inserted before the ']'
+ * that closes traceEvents (tracetop/rewrite.h). */
 #include "config.h"
 
 #include "tracetop/rewrite.h"
@@ -339,4 +340,25 @@ int tt_rewrite_trace(struct tt_reader *rd, struct tt_writer *w, tt_rewrite_inser
 				  "the text ends inside traceEvents: cannot add events");
 	return tt_err_set(err, TT_E_NOEVENTS, name, TT_NO_OFFSET,
 			  "no traceEvents array to add events to");
+}
+
+int tt_rewrite_file(const char *in_path, const char *out_path, tt_rewrite_insert_fn insert,
+		    void *ctx, struct tt_err *err)
+{
+	struct tt_reader *rd;
+	int rc = tt_reader_open(&rd, in_path, err);
+	if (rc)
+		return rc;
+	struct tt_writer *w;
+	rc = tt_writer_open(&w, out_path, err);
+	if (rc) {
+		tt_reader_close(rd);
+		return rc;
+	}
+	rc = tt_rewrite_trace(rd, w, insert, ctx, err);
+	int rc2 = tt_writer_close(w, rc == 0, rc ? NULL : err);
+	if (!rc)
+		rc = rc2;
+	tt_reader_close(rd);
+	return rc;
 }
