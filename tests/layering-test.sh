@@ -3,7 +3,9 @@
 # From the includes, and from the object files' symbols (nm): curses and
 # termkey only in term.c's object, the core never calls the TUI, and the
 # src/tui object files call one way (app -> help, views -> registry ->
-# panes -> pane.c; src/tui/pane.h states the rule) with no cycle.
+# panes -> pane.c; src/tui/pane.h states the rule) with no cycle.  The
+# core's rooms call one way too (each room only the rooms listed for it
+# below), zlib only from src/io and cJSON only from src/json.
 . "${SRCDIR:-.}/tests/lib.sh"
 B=${TRACETOP_BUILDDIR:-.}
 cd "$SRCDIR" || exit 99
@@ -21,6 +23,76 @@ bad=$(grep -lE '\b(printf|fprintf|puts|fputs)\(' src/analysis/*.c src/model/*.c 
 [ -z "$bad" ] && pass "analysis and model do not print" || fail "printing in: $bad"
 
 # ---- from the symbols of the object files ----
+
+# (0) the core's rooms: what each room's objects may call
+if command -v nm >/dev/null && [ -f "$B/libttcore.a" ]; then
+	rtmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-rooms.XXXXXX") || exit 99
+	# "room symbol" defined, "room object symbol" needed; objects of the
+	# current sources only (a build tree may keep objects of removed ones)
+	for room in base io json model analysis render report demo; do
+		for c in src/$room/*.c; do
+			[ -f "$c" ] || continue
+			o=$B/src/$room/libttcore_a-$(basename "$c" .c).o
+			[ -f "$o" ] || continue
+			nm -g --defined-only "$o" | awk -v r=$room '{ print r, $NF }' >>"$rtmp/defs"
+			nm -u "$o" | awk -v r=$room -v o="${c#src/}" '{ print r, o, $NF }' >>"$rtmp/refs"
+		done
+	done
+	awk 'NR == FNR { def[$2] = $1; next } ($3 in def) && def[$3] != $1 { print $1, def[$3], $2, $3 }' \
+		"$rtmp/defs" "$rtmp/refs" | sort -u >"$rtmp/calls"
+	# the direction: io -> json -> model -> analysis -> render -> report,
+	# base under all; report writes traces through io, the demo generator
+	# writes files through io and loads through model
+	allowed() {
+		case $1 in
+		base) echo "" ;;
+		io) echo "base" ;;
+		json) echo "base io" ;;
+		model) echo "base io json" ;;
+		analysis) echo "base model" ;;
+		render) echo "base" ;;
+		report) echo "base io model analysis render" ;;
+		demo) echo "base io model" ;;
+		esac
+	}
+	: >"$rtmp/bad"
+	while read -r from to obj sym; do
+		case " $(allowed "$from") " in
+		*" $to "*) ;;
+		*) echo "$obj calls $to's $sym" >>"$rtmp/bad" ;;
+		esac
+	done <"$rtmp/calls"
+	n=$(wc -l <"$rtmp/calls")
+	[ "$n" -gt 100 ] && grep -q '^report analysis ' "$rtmp/calls" &&
+		pass "calls between the core's rooms seen ($n)" ||
+		fail "too few calls between rooms seen ($n): is the check broken?"
+	bad=$(head -5 "$rtmp/bad" | tr '\n' ';')
+	[ -z "$bad" ] && pass "the core's rooms call one way (io -> json -> model -> analysis -> render -> report)" ||
+		fail "calls against the rooms: $bad"
+	# libraries: zlib only from io, cJSON only from json (the symbols their
+	# shared libraries define)
+	lib_users() { # LIBNAME: "room object" lines that call it
+		so=$(ldd "$TRACETOP" 2>/dev/null | awk -v l="$1" '$1 ~ l && $3 ~ /^\// { print $3 }')
+		[ -n "$so" ] || return 1
+		nm -D --defined-only "$so" 2>/dev/null | awk '{ print $NF }' | sort -u >"$rtmp/lib"
+		[ -s "$rtmp/lib" ] || return 1
+		awk 'NR == FNR { l[$1] = 1; next } ($3 in l) { print $1, $2 }' "$rtmp/lib" "$rtmp/refs" | sort -u
+	}
+	for lib in libz:io libcjson:json; do
+		if users=$(lib_users "${lib%%:*}"); then
+			echo "$users" | grep -q "^${lib#*:} " &&
+				pass "${lib%%:*} is used (from src/${lib#*:})" ||
+				fail "no call into ${lib%%:*} seen (is the check broken?)"
+			bad=$(echo "$users" | grep -v "^${lib#*:} " | awk '{ print $2 }' | tr '\n' ' ')
+			[ -z "$bad" ] && pass "${lib%%:*} only from src/${lib#*:}" ||
+				fail "${lib%%:*} used outside src/${lib#*:}: $bad"
+		else
+			echo "${lib%%:*}: shared library not found, check skipped"
+		fi
+	done
+	rm -rf "$rtmp"
+fi
+
 term=$B/src/tui/tracetop-term.o
 if ! command -v nm >/dev/null || [ ! -f "$B/libttui.a" ] || [ ! -f "$term" ]; then
 	echo "no nm or no objects: symbol checks skipped"
