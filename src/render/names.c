@@ -18,13 +18,10 @@ static const char *ell(void)
 	return tt_render_ascii() ? "~" : "\xE2\x80\xA6";
 }
 
-/* byte length of the code point at s */
+/* byte length of the code point at s (not at its end) */
 static size_t cp_len(const char *s)
 {
-	size_t k = 1;
-	while (s[k] && (s[k] & 0xC0) == 0x80)
-		k++;
-	return k;
+	return tt_utf8_seqlen(s);
 }
 
 /* byte offset of code point index i of s (the end when s is shorter) */
