@@ -148,7 +148,6 @@ function level(o) {
 	if (o == "help.o" || o == "views.o") return 4
 	if (o == "registry.o") return 3
 	if (o == "pane.o") return 1
-	if (o == "rcache.o") return 0
 	return 2
 }
 { if (level($1) < level($2) || (level($1) == level($2) && level($1) != 2)) print $1 " -> " $2 }

@@ -68,6 +68,10 @@ struct tt_overlap_row {
 
 struct tt_overlap_row *tt_overlap(const struct tt_model *m, const struct tt_aopts *o, size_t *n);
 void tt_overlap_free(struct tt_overlap_row *rows);
+/* Communication time and the part of it overlapped, summed over rows;
+ * returns 100 * overlap / communication (NaN without communication). */
+double tt_overlap_sum(const struct tt_overlap_row *rows, size_t n, int64_t *comm_ns,
+		      int64_t *overlap_ns);
 
 /* ---- kernel breakdown (metrics.md §5) ---- */
 
@@ -153,6 +157,12 @@ struct tt_kbreak {
 /* Label of a mask: the types of the set bits in `types` order joined with
  * " overlapping ", e.g. "COMPUTATION overlapping COMMUNICATION". */
 size_t tt_kbreak_label(const struct tt_kbreak *k, unsigned mask, char *buf, size_t n);
+
+/* The labels with time, largest first (ties: label text): masks[0..n),
+ * returns n (at most 7). */
+int tt_kbreak_labels(const struct tt_kbreak *k, unsigned masks[8]);
+/* The share of label `mask` in all the time analysed, % (unrounded). */
+double tt_kbreak_share(const struct tt_kbreak *k, unsigned mask);
 
 /* Compute everything.  *out is filled; free with tt_kbreak_free. */
 void tt_kbreak(const struct tt_model *m, const struct tt_aopts *o, const struct tt_kbreak_opts *ko,

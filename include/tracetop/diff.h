@@ -99,5 +99,7 @@ void tt_diff_free(struct tt_diff *d);
 /* Reorder rows by impact: |diff_dur| descending, then |diff_count|
  * descending, then name. */
 void tt_diff_sort_impact(struct tt_diff *d);
+/* The same order as indices into d->rows, d unchanged (n entries; free). */
+size_t *tt_diff_impact_order(const struct tt_diff *d);
 
 #endif

@@ -78,6 +78,7 @@ struct tt_idle_stream {
 	uint32_t track;      /* track of the stream's first kernel */
 	uint32_t nkernels;   /* events of G_k on the stream */
 	int64_t idle_ns;     /* sum of all gaps (may be negative) */
+	int64_t max_gap_ns;  /* the longest gap (0 when there is none) */
 	struct tt_idle_catsum cat[TT_IDLE_NCAT];
 	size_t first_gap, ngaps; /* its gaps: tt_idle.gaps[first_gap ..), ts order */
 };

@@ -51,7 +51,8 @@ const char *tt_report_help(const char *name);
 /* Build the tables of report `name` over model m (m2: the second side of a
  * diff, else NULL).  Returns 0 and an array of tables (free with
  * tt_tables_free), or -code with *err filled (unknown name, nothing to
- * report). */
+ * report).  With o->table set, only that table (none when the report has
+ * no such table). */
 int tt_report_build(const char *name, const struct tt_model *m, const struct tt_model *m2,
 		    const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
 		    struct tt_err *err);
@@ -61,27 +62,136 @@ void tt_tables_free(struct tt_table **t, size_t n);
 int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,
 		  const struct tt_report_opts *o, FILE *out, struct tt_err *err);
 
-/* Per-report builders (report/\*.c) */
-int tt_report_summary(const struct tt_model *m, const struct tt_report_opts *o,
-		      struct tt_table ***out, size_t *n, struct tt_err *err);
-/* Each analysis report; the tables carry HTA's column names. */
-int tt_report_temporal(const struct tt_model *m, const struct tt_report_opts *o,
-		       struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_overlap(const struct tt_model *m, const struct tt_report_opts *o,
-		      struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_kernels(const struct tt_model *m, const struct tt_report_opts *o,
-		      struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_idle(const struct tt_model *m, const struct tt_report_opts *o,
-		   struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_launch(const struct tt_model *m, const struct tt_report_opts *o,
+/* ---- from results computed once (include/tracetop/results.h) ----
+ * A report is an analysis (its typed result, kept in a struct tt_results)
+ * and the formatting of that result as tables (below).  tt_report_build
+ * makes a results object for the one report; the TUI keeps one and formats
+ * the panes' tables from it, so both show the numbers of one computation. */
+struct tt_results;
+struct tt_results_opts;
+
+/* The analysis options o stands for (the ones that change a number). */
+void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_opts *ro);
+/* The tables of report `name` from res: what tt_report_build gives for the
+ * models and options of res, formatted with o (o's analysis options must
+ * be those of res).  Returns 0 or -code as tt_report_build. */
+int tt_report_tables(struct tt_results *res, const char *name, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_counters(const struct tt_model *m, const struct tt_report_opts *o,
+
+/* The formatting half of each analysis report: its tables from the typed
+ * result in res (computed there on first use).  The tables carry HTA's
+ * column names; with o->table set only that table is built. */
+int tt_report_summary(struct tt_results *res, const struct tt_report_opts *o,
+		      struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_temporal(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_patterns(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_overlap(struct tt_results *res, const struct tt_report_opts *o,
+		      struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_kernels(struct tt_results *res, const struct tt_report_opts *o,
+		      struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_idle(struct tt_results *res, const struct tt_report_opts *o,
+		   struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_launch(struct tt_results *res, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_counters(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
-		   const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
-		   struct tt_err *err);
+int tt_report_patterns(struct tt_results *res, const struct tt_report_opts *o,
+		       struct tt_table ***out, size_t *n, struct tt_err *err);
+int tt_report_diff(struct tt_results *res, const struct tt_report_opts *o,
+		   struct tt_table ***out, size_t *n, struct tt_err *err);
+/* Many ranks: the ranks furthest from the median (report/outliers.c) */
+int tt_report_outliers(struct tt_results *res, const struct tt_report_opts *o,
+		       struct tt_table ***out, size_t *n, struct tt_err *err);
+
+/* Column numbers of the tables the TUI draws bars over (the tables' column
+ * lists use them, so they cannot drift apart). */
+enum tt_temporal_col {
+	TT_TEMPORAL_RANK,
+	TT_TEMPORAL_IDLE,
+	TT_TEMPORAL_COMPUTE,
+	TT_TEMPORAL_NON_COMPUTE,
+	TT_TEMPORAL_SPAN,
+	TT_TEMPORAL_IDLE_PCT,
+	TT_TEMPORAL_COMPUTE_PCT,
+	TT_TEMPORAL_NON_COMPUTE_PCT,
+	TT_TEMPORAL_NCOLS
+};
+enum tt_overlap_col {
+	TT_OVERLAP_RANK,
+	TT_OVERLAP_PCT,
+	TT_OVERLAP_COMM,
+	TT_OVERLAP_COMP,
+	TT_OVERLAP_TIME,
+	TT_OVERLAP_NCOLS
+};
+enum tt_across_col {
+	TT_ACROSS_NAME,
+	TT_ACROSS_TYPE,
+	TT_ACROSS_RANKS,
+	TT_ACROSS_TOTAL,
+	TT_ACROSS_MIN_RANK,
+	TT_ACROSS_MIN,
+	TT_ACROSS_MEDIAN_RANK,
+	TT_ACROSS_MEDIAN,
+	TT_ACROSS_MAX_RANK,
+	TT_ACROSS_MAX,
+	TT_ACROSS_NCOLS
+};
+enum tt_launch_summary_col {
+	TT_LSUM_RANK,
+	TT_LSUM_ROWS,
+	TT_LSUM_CPU_SUM,
+	TT_LSUM_GPU_SUM,
+	TT_LSUM_DELAY_SUM,
+	TT_LSUM_CPU_MEAN,
+	TT_LSUM_GPU_MEAN,
+	TT_LSUM_DELAY_MEAN,
+	TT_LSUM_DELAY_MAX,
+	TT_LSUM_RUNTIME_OUTLIERS,
+	TT_LSUM_DELAY_OUTLIERS,
+	TT_LSUM_SHORT,
+	TT_LSUM_NCOLS
+};
+enum tt_patterns_col {
+	TT_PAT_NUM,
+	TT_PAT_OP,
+	TT_PAT_PATTERN,
+	TT_PAT_COUNT,
+	TT_PAT_GPU,
+	TT_PAT_CPU,
+	TT_PAT_KERNELS,
+	TT_PAT_SEQ,
+	TT_PAT_NCOLS
+};
+enum tt_compare_col {
+	TT_CMP_NAME,
+	TT_CMP_A_COUNT,
+	TT_CMP_A_TIME,
+	TT_CMP_B_COUNT,
+	TT_CMP_B_TIME,
+	TT_CMP_D_COUNT,
+	TT_CMP_D_TIME,
+	TT_CMP_SIGN,
+	TT_CMP_CHANGE,
+	TT_CMP_NCOLS
+};
+/* Rows of the kernels-across-ranks table: row i is k->across[order[i]]
+ * (the table's order follows o); order has k->nacross entries, free it. */
+struct tt_kbreak;
+struct tt_table *tt_kernels_across_table(const struct tt_kbreak *k, const struct tt_report_opts *o,
+					 size_t **order);
+/* The compare_traces table of the diff in res; table row i is
+ * d->rows[(*order)[i]] (by impact for text, by name otherwise, cut to --top
+ * for text; free *order).  0, or -code with *err filled as tt_report_diff. */
+int tt_report_diff_table(struct tt_results *res, const struct tt_report_opts *o,
+			 struct tt_table **t, size_t **order, struct tt_err *err);
+/* The largest idle gaps given by index into r->gaps, with what a timeline
+ * needs to jump there (hidden columns rank_index, track, prev_event,
+ * next_event); start is since the rank's first GPU event. */
+struct tt_idle;
+struct tt_table *tt_idle_gaps_table(const struct tt_model *m, const struct tt_idle *r,
+				    const uint32_t *gaps, size_t n);
+
 /* The TensorBoard profiler's views (report/overview.c, utilization.c, ...) */
 int tt_report_overview(const struct tt_model *m, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
@@ -101,9 +211,6 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
 /* Critical path per rank and step (report/critpath.c) */
 int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
-		       struct tt_table ***out, size_t *n, struct tt_err *err);
-/* Many ranks: the ranks furthest from the median (report/outliers.c) */
-int tt_report_outliers(const struct tt_model *m, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
 
 /* tracetop counters PATH -o OUT[.gz]: the trace of rank 0 of m (read again

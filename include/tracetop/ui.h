@@ -34,7 +34,7 @@ enum tt_react {
 
 struct tt_app;
 struct tt_pane;
-struct tt_rcache;
+struct tt_results;
 
 struct tt_pane_ops {
 	const char *name;  /* keymap section and CSV file name: "kernels" */
@@ -99,7 +99,11 @@ struct tt_app {
 	char input[256];
 	int w, h;
 	int64_t last_draw_ns; /* how long the last draw took */
-	struct tt_rcache *rcache; /* reports built once (see tt_app_table) */
+	/* the analyses of the ranks shown, computed once (results.h); the
+	 * panes' ones on a background thread from the start */
+	struct tt_results *res;
+	struct tt_results *retired[8]; /* of earlier rank choices, still computing */
+	size_t nretired;
 	/* a pane's request, carried out once its handler has returned:
 	 * show req_pane, or the registered view named req_view */
 	struct tt_pane *req_pane;
@@ -138,21 +142,8 @@ void tt_app_push(struct tt_app *a, struct tt_pane *p);
 /* Open the timeline of rank index ri at event ev (ev = TT_NONE: at time t). */
 void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
 
-/* Table `table` of report `name` for the app's ranks, as a copy the caller
- * owns.  Reports are built once and kept: the ones the panes use are built
- * on a background thread as soon as the app starts (the analyses are pure
- * functions of the immutable model), the others when first asked for.
- * NULL with msg filled when the report has nothing. */
-struct tt_table *tt_app_table(struct tt_app *a, const char *name, const char *table, char *msg,
-			      size_t msgn);
-/* Start building the panes' reports in the background (tt_app_new does). */
-void tt_app_prefetch(struct tt_app *a);
-/* The counter series of the app's ranks, computed once (kept by the app). */
-struct tt_counters;
-const struct tt_counters *tt_app_counters(struct tt_app *a);
-/* Wait until the background thread has built them (tests, benchmarks). */
+/* Wait until the background thread has computed the panes' results
+ * (tests, benchmarks, the <Wait> key of --headless). */
 void tt_app_wait_prefetch(struct tt_app *a);
-void tt_rcache_invalidate(struct tt_app *a);
-void tt_rcache_free(struct tt_app *a);
 
 #endif

@@ -297,6 +297,17 @@ void tt_overlap_free(struct tt_overlap_row *rows)
 	free(rows);
 }
 
+double tt_overlap_sum(const struct tt_overlap_row *rows, size_t n, int64_t *comm_ns,
+		      int64_t *overlap_ns)
+{
+	*comm_ns = *overlap_ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		*comm_ns += rows[i].comm_ns;
+		*overlap_ns += rows[i].overlap_ns;
+	}
+	return *comm_ns > 0 ? 100.0 * (double)*overlap_ns / (double)*comm_ns : NAN;
+}
+
 /* ---- kernel breakdown ---- */
 
 static const char others_name[] = "others";
@@ -675,6 +686,33 @@ static void build_across(struct tt_kbreak *k)
 		i = j;
 	}
 	free(p);
+}
+
+int tt_kbreak_labels(const struct tt_kbreak *k, unsigned masks[8])
+{
+	int n = 0;
+	for (unsigned mask = 1; mask < (1u << k->ntypes) && n < 8; mask++)
+		if (k->label_ns[mask]) /* zero rows come and go in HTA with ties */
+			masks[n++] = mask;
+	/* insertion sort (at most 7): time descending, then label */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--) {
+			char a[128], b[128];
+			unsigned x = masks[j - 1], y = masks[j];
+			tt_kbreak_label(k, x, a, sizeof(a));
+			tt_kbreak_label(k, y, b, sizeof(b));
+			if (k->label_ns[x] > k->label_ns[y] ||
+			    (k->label_ns[x] == k->label_ns[y] && strcmp(a, b) <= 0))
+				break;
+			masks[j - 1] = y;
+			masks[j] = x;
+		}
+	return n;
+}
+
+double tt_kbreak_share(const struct tt_kbreak *k, unsigned mask)
+{
+	return (double)k->label_ns[mask] / (double)k->total_ns * 100;
 }
 
 size_t tt_kbreak_label(const struct tt_kbreak *k, unsigned mask, char *buf, size_t n)

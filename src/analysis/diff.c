@@ -418,3 +418,18 @@ void tt_diff_sort_impact(struct tt_diff *d)
 {
 	tt_msort(d->rows, d->n, sizeof(*d->rows), impact_cmp, NULL);
 }
+
+static int impact_idx_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tt_diff *d = ctx;
+	return impact_cmp(&d->rows[*(const size_t *)a], &d->rows[*(const size_t *)b], NULL);
+}
+
+size_t *tt_diff_impact_order(const struct tt_diff *d)
+{
+	size_t *v = tt_malloc((d->n + 1) * sizeof(*v));
+	for (size_t i = 0; i < d->n; i++)
+		v[i] = i;
+	tt_msort(v, d->n, sizeof(*v), impact_idx_cmp, (void *)d);
+	return v;
+}

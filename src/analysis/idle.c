@@ -156,6 +156,8 @@ static void one_stream(const struct ctx *c, const struct tt_sel *s, size_t ri, c
 		st->cat[w->cat].present = true;
 		st->cat[w->cat].idle_ns += w->dur;
 		st->idle_ns += w->dur;
+		if (i == 1 || w->dur > st->max_gap_ns)
+			st->max_gap_ns = w->dur;
 	}
 	for (int cat = 0; cat < TT_IDLE_NCAT; cat++) {
 		struct tt_idle_catsum *cs = &st->cat[cat];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tracetop/breakdown.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
 static void give(struct tt_table ***out, size_t *n, struct tt_table **t, size_t k)
@@ -34,23 +35,30 @@ static void note_no_gpu(struct tt_table *t, int64_t rank, uint32_t in_trace, con
 
 /* ---- temporal ---- */
 
-int tt_report_temporal(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_temporal(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err)
 {
-	static const struct tt_col cols[] = {
-		{.name = "rank", .type = TT_C_INT},
-		{.name = "idle_time(us)", .title = "idle", .type = TT_C_DUR},
-		{.name = "compute_time(us)", .title = "compute", .type = TT_C_DUR},
-		{.name = "non_compute_time(us)", .title = "non-compute", .type = TT_C_DUR},
-		{.name = "kernel_time(us)", .title = "GPU span", .type = TT_C_DUR},
-		{.name = "idle_time_pctg", .title = "idle %", .type = TT_C_PCT, .prec = 2},
-		{.name = "compute_time_pctg", .title = "compute %", .type = TT_C_PCT, .prec = 2},
-		{.name = "non_compute_time_pctg", .title = "non-compute %", .type = TT_C_PCT,
-		 .prec = 2},
+	static const struct tt_col cols[TT_TEMPORAL_NCOLS] = {
+		[TT_TEMPORAL_RANK] = {.name = "rank", .type = TT_C_INT},
+		[TT_TEMPORAL_IDLE] = {.name = "idle_time(us)", .title = "idle", .type = TT_C_DUR},
+		[TT_TEMPORAL_COMPUTE] = {.name = "compute_time(us)", .title = "compute",
+					 .type = TT_C_DUR},
+		[TT_TEMPORAL_NON_COMPUTE] = {.name = "non_compute_time(us)", .title = "non-compute",
+					     .type = TT_C_DUR},
+		[TT_TEMPORAL_SPAN] = {.name = "kernel_time(us)", .title = "GPU span",
+				      .type = TT_C_DUR},
+		[TT_TEMPORAL_IDLE_PCT] = {.name = "idle_time_pctg", .title = "idle %",
+					  .type = TT_C_PCT, .prec = 2},
+		[TT_TEMPORAL_COMPUTE_PCT] = {.name = "compute_time_pctg", .title = "compute %",
+					     .type = TT_C_PCT, .prec = 2},
+		[TT_TEMPORAL_NON_COMPUTE_PCT] = {.name = "non_compute_time_pctg",
+						 .title = "non-compute %", .type = TT_C_PCT,
+						 .prec = 2},
 	};
 	(void)err;
-	size_t nr;
-	struct tt_temporal_row *rows = tt_temporal(m, &o->a, &nr);
+	const struct tt_temporal_res *tr = tt_res_temporal(res);
+	const struct tt_temporal_row *rows = tr->rows;
+	size_t nr = tr->n;
 	struct tt_table *t = tt_table_new("temporal_breakdown", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "GPU time per rank: span from the first GPU event start to the last "
 			      "GPU event end = idle + compute + non-compute");
@@ -72,27 +80,31 @@ int tt_report_temporal(const struct tt_model *m, const struct tt_report_opts *o,
 	}
 	if (!nr)
 		tt_table_add_note(t, "no rank selected");
-	tt_temporal_free(rows);
 	give(out, n, &t, 1);
 	return 0;
 }
 
 /* ---- overlap ---- */
 
-int tt_report_overlap(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_overlap(struct tt_results *res, const struct tt_report_opts *o,
 		      struct tt_table ***out, size_t *n, struct tt_err *err)
 {
-	static const struct tt_col cols[] = {
-		{.name = "rank", .type = TT_C_INT},
-		{.name = "comp_comm_overlap_pctg", .title = "overlap %", .type = TT_C_PCT,
-		 .prec = 2},
-		{.name = "communication_time(us)", .title = "communication", .type = TT_C_DUR},
-		{.name = "computation_time(us)", .title = "computation", .type = TT_C_DUR},
-		{.name = "overlap_time(us)", .title = "overlapped", .type = TT_C_DUR},
+	static const struct tt_col cols[TT_OVERLAP_NCOLS] = {
+		[TT_OVERLAP_RANK] = {.name = "rank", .type = TT_C_INT},
+		[TT_OVERLAP_PCT] = {.name = "comp_comm_overlap_pctg", .title = "overlap %",
+				    .type = TT_C_PCT, .prec = 2},
+		[TT_OVERLAP_COMM] = {.name = "communication_time(us)", .title = "communication",
+				     .type = TT_C_DUR},
+		[TT_OVERLAP_COMP] = {.name = "computation_time(us)", .title = "computation",
+				     .type = TT_C_DUR},
+		[TT_OVERLAP_TIME] = {.name = "overlap_time(us)", .title = "overlapped",
+				     .type = TT_C_DUR},
 	};
 	(void)err;
-	size_t nr;
-	struct tt_overlap_row *rows = tt_overlap(m, &o->a, &nr);
+	(void)o;
+	const struct tt_overlap_res *orr = tt_res_overlap(res);
+	const struct tt_overlap_row *rows = orr->rows;
+	size_t nr = orr->n;
 	struct tt_table *t = tt_table_new("comm_comp_overlap", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Share of communication time (union of communication kernels) "
 			      "during which computation kernels run");
@@ -113,7 +125,6 @@ int tt_report_overlap(const struct tt_model *m, const struct tt_report_opts *o,
 	}
 	if (!nr)
 		tt_table_add_note(t, "no rank selected");
-	tt_overlap_free(rows);
 	give(out, n, &t, 1);
 	return 0;
 }
@@ -132,21 +143,17 @@ static struct tt_table *type_table(const struct tt_kbreak *k)
 	tt_table_set_title(t, "GPU time by kernel type, all ranks (overlaps counted once, under "
 			      "the combination of types running)");
 	char buf[128];
-	for (unsigned mask = 1; mask < (1u << k->ntypes); mask++) {
-		/* zero rows come and go in HTA with the order of ties: leave them out */
-		if (!k->label_ns[mask])
-			continue;
+	unsigned masks[8];
+	int nm = tt_kbreak_labels(k, masks);
+	for (int i = 0; i < nm; i++) {
+		unsigned mask = masks[i];
 		size_t r = tt_table_add_row(t);
 		tt_kbreak_label(k, mask, buf, sizeof(buf));
 		tt_table_set_str(t, r, 0, buf);
 		tt_table_set_int(t, r, 1, k->label_ns[mask]);
 		/* HTA: round((sum / total) * 100, 1) */
-		tt_table_set_num(t, r, 2,
-				 tt_round((double)k->label_ns[mask] / (double)k->total_ns * 100, 1));
+		tt_table_set_num(t, r, 2, tt_round(tt_kbreak_share(k, mask), 1));
 	}
-	/* by sum descending, then label (stable sorts: label first) */
-	tt_table_sort(t, 0, false);
-	tt_table_sort(t, 1, true);
 	return t;
 }
 
@@ -297,19 +304,21 @@ static int across_people_cmp(const void *a, const void *b)
 	return across_total_cmp(a, b);
 }
 
-static struct tt_table *across_table(const struct tt_kbreak *k, const struct tt_report_opts *o)
+struct tt_table *tt_kernels_across_table(const struct tt_kbreak *k, const struct tt_report_opts *o,
+					 size_t **order)
 {
-	static const struct tt_col cols[] = {
-		{.name = "name", .type = TT_C_STR, .width = 60},
-		{.name = "kernel_type", .title = "type", .type = TT_C_STR},
-		{.name = "ranks", .type = TT_C_INT},
-		{.name = "total (us)", .title = "total", .type = TT_C_DUR},
-		{.name = "min_rank", .title = "min rank", .type = TT_C_INT},
-		{.name = "min (us)", .title = "min", .type = TT_C_DUR},
-		{.name = "median_rank", .title = "median rank", .type = TT_C_INT},
-		{.name = "median (us)", .title = "median", .type = TT_C_DUR},
-		{.name = "max_rank", .title = "max rank", .type = TT_C_INT},
-		{.name = "max (us)", .title = "max", .type = TT_C_DUR},
+	static const struct tt_col cols[TT_ACROSS_NCOLS] = {
+		[TT_ACROSS_NAME] = {.name = "name", .type = TT_C_STR, .width = 60},
+		[TT_ACROSS_TYPE] = {.name = "kernel_type", .title = "type", .type = TT_C_STR},
+		[TT_ACROSS_RANKS] = {.name = "ranks", .type = TT_C_INT},
+		[TT_ACROSS_TOTAL] = {.name = "total (us)", .title = "total", .type = TT_C_DUR},
+		[TT_ACROSS_MIN_RANK] = {.name = "min_rank", .title = "min rank", .type = TT_C_INT},
+		[TT_ACROSS_MIN] = {.name = "min (us)", .title = "min", .type = TT_C_DUR},
+		[TT_ACROSS_MEDIAN_RANK] = {.name = "median_rank", .title = "median rank",
+					   .type = TT_C_INT},
+		[TT_ACROSS_MEDIAN] = {.name = "median (us)", .title = "median", .type = TT_C_DUR},
+		[TT_ACROSS_MAX_RANK] = {.name = "max_rank", .title = "max rank", .type = TT_C_INT},
+		[TT_ACROSS_MAX] = {.name = "max (us)", .title = "max", .type = TT_C_DUR},
 	};
 	struct tt_table *t = tt_table_new("kernels_across_ranks", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Each top kernel across ranks: the ranks with the least, median and "
@@ -340,6 +349,11 @@ static struct tt_table *across_table(const struct tt_kbreak *k, const struct tt_
 		tt_table_set_int(t, r, 7, a->med_ns);
 		tt_table_set_int(t, r, 8, a->max_rank);
 		tt_table_set_int(t, r, 9, a->max_ns);
+	}
+	if (order) {
+		*order = tt_malloc((n + 1) * sizeof(**order));
+		for (size_t i = 0; i < n; i++)
+			(*order)[i] = (size_t)(p[i] - k->across);
 	}
 	free(p);
 	return t;
@@ -375,31 +389,37 @@ static struct tt_table *annot_table(const struct tt_kbreak *k)
 	return t;
 }
 
-int tt_report_kernels(const struct tt_model *m, const struct tt_report_opts *o,
+/* the table is wanted: all of them, or the one o->table names */
+static bool want(const struct tt_report_opts *o, const char *name)
+{
+	return !o->table || strcmp(o->table, name) == 0;
+}
+
+int tt_report_kernels(struct tt_results *res, const struct tt_report_opts *o,
 		      struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_kbreak_opts ko = {
-		.num_kernels = o->num_kernels > 0 ? o->num_kernels : 10,
-		.duration_ratio = o->duration_ratio,
-		.no_memory = o->no_memory,
-	};
-	struct tt_kbreak k;
-	tt_kbreak(m, &o->a, &ko, &k);
+	const struct tt_model *m = tt_results_model(res);
+	const struct tt_kbreak *k = tt_res_kbreak(res);
 	struct tt_table *t[5];
 	size_t nt = 0;
-	t[nt++] = type_table(&k);
-	t[nt++] = kernel_table(&k, o);
-	t[nt++] = across_table(&k, o);
-	t[nt++] = type_rank_table(m, &k);
-	if (k.has_annot)
-		t[nt++] = annot_table(&k);
-	for (size_t ri = 0; ri < k.nranks_model; ri++)
-		if (k.rank_sel[ri] && !k.rank_gpu[ri]) {
-			note_no_gpu(t[0], m->ranks[ri]->rank, k.rank_gpu_trace[ri], "");
-			note_no_gpu(t[1], m->ranks[ri]->rank, k.rank_gpu_trace[ri], "");
-		}
-	tt_kbreak_free(&k);
+	if (want(o, "kernel_type_breakdown"))
+		t[nt++] = type_table(k);
+	if (want(o, "kernel_breakdown"))
+		t[nt++] = kernel_table(k, o);
+	if (want(o, "kernels_across_ranks"))
+		t[nt++] = tt_kernels_across_table(k, o, NULL);
+	if (want(o, "kernel_type_by_rank"))
+		t[nt++] = type_rank_table(m, k);
+	if (k->has_annot && want(o, "gpu_user_annotation_breakdown"))
+		t[nt++] = annot_table(k);
+	for (size_t ri = 0; ri < k->nranks_model; ri++)
+		if (k->rank_sel[ri] && !k->rank_gpu[ri])
+			for (size_t i = 0; i < nt; i++)
+				if (strcmp(t[i]->name, "kernel_type_breakdown") == 0 ||
+				    strcmp(t[i]->name, "kernel_breakdown") == 0)
+					note_no_gpu(t[i], m->ranks[ri]->rank, k->rank_gpu_trace[ri],
+						    "");
 	give(out, n, t, nt);
 	return 0;
 }

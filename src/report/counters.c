@@ -15,6 +15,7 @@
 
 #include "tracetop/counters.h"
 #include "tracetop/rewrite.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
 /* ---- the tables ---- */
@@ -80,12 +81,11 @@ static void limit_rows(struct tt_table *t, int top)
 			  top);
 }
 
-int tt_report_counters(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_counters(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_counters c;
-	tt_counters_compute(m, &o->a, &c);
+	const struct tt_counters c = *tt_res_counters(res);
 
 	struct tt_table *q = tt_table_new("queue_length_summary", queue_cols,
 					  (int)TT_ARRAY_SIZE(queue_cols));
@@ -146,7 +146,6 @@ int tt_report_counters(const struct tt_model *m, const struct tt_report_opts *o,
 	if (full_ranks)
 		tt_table_add_note(b, "every stream that reaches the limit is listed; "
 				     "HTA keeps only the last one of each rank");
-	tt_counters_free(&c);
 	limit_rows(q, o->top);
 	limit_rows(b, o->top);
 	limit_rows(w, o->top);

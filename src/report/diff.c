@@ -15,9 +15,21 @@
 #include <string.h>
 
 #include "tracetop/diff.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
-enum { C_NAME, C_ACNT, C_ADUR, C_BCNT, C_BDUR, C_DCNT, C_DDUR, C_SIGN, C_CHANGE, C_N };
+enum {
+	C_NAME = TT_CMP_NAME,
+	C_ACNT = TT_CMP_A_COUNT,
+	C_ADUR = TT_CMP_A_TIME,
+	C_BCNT = TT_CMP_B_COUNT,
+	C_BDUR = TT_CMP_B_TIME,
+	C_DCNT = TT_CMP_D_COUNT,
+	C_DDUR = TT_CMP_D_TIME,
+	C_SIGN = TT_CMP_SIGN,
+	C_CHANGE = TT_CMP_CHANGE,
+	C_N = TT_CMP_NCOLS
+};
 
 /* a string that lives as long as the table */
 static const char *tstr(struct tt_table *t, const char *a, const char *b)
@@ -53,9 +65,9 @@ static void side_note(struct tt_table *t, const char *label, const struct tt_dif
 				  (unsigned long long)s->events);
 }
 
-int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
-		   const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
-		   struct tt_err *err)
+static struct tt_table *compare_table(const struct tt_diff *d, const struct tt_model *a,
+				      const struct tt_model *b, const struct tt_report_opts *o,
+				      size_t **order)
 {
 	struct tt_col cols[C_N] = {
 		[C_NAME] = {.name = o->short_names ? "short_name" : "name", .type = TT_C_STR,
@@ -69,48 +81,8 @@ int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
 		[C_SIGN] = {.name = "counts_change_categories", .title = "±", .type = TT_C_STR},
 		[C_CHANGE] = {.name = "change", .type = TT_C_STR},
 	};
-	static const struct tt_col ocols[] = {
-		{.name = "category", .type = TT_C_STR},
-		{.name = "name", .type = TT_C_STR, .width = 100},
-	};
 	const char *la = o->label_a ? o->label_a : "Control";
 	const char *lb = o->label_b ? o->label_b : "Test";
-	if (!b)
-		return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
-				  "report diff needs two traces: CONTROL TEST");
-	struct tt_diff_opts dopt = {
-		.device = o->gpu_only ? TT_DIFF_GPU : o->cpu_only ? TT_DIFF_CPU : TT_DIFF_ALL,
-		.short_names = o->short_names,
-		.iteration = o->iteration,
-		.exact = o->a.exact,
-		.ranks = o->a.ranks,
-		.nranks = o->a.nranks,
-	};
-	if (o->gpu_only && o->cpu_only)
-		return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
-				  "diff: --gpu and --cpu exclude each other");
-	struct tt_diff d;
-	int rc = tt_diff(&d, a, b, &dopt, err);
-	if (rc) {
-		tt_diff_free(&d);
-		return rc;
-	}
-	/* ops_diff: by bucket, names in byte order (the rows' order now) */
-	struct tt_table *od = tt_table_new("ops_diff", ocols, (int)TT_ARRAY_SIZE(ocols));
-	tt_table_set_title(od, "Names added, deleted, more, fewer or as often in %s than in %s "
-			       "(HTA ops_diff)",
-			   lb, la);
-	for (int c = 0; c < TT_DIFF_NCHANGE; c++)
-		for (size_t i = 0; i < d.n; i++) {
-			if (d.rows[i].change != c)
-				continue;
-			size_t k = tt_table_add_row(od);
-			tt_table_set_str(od, k, 0, tt_diff_change_name((enum tt_diff_change)c));
-			tt_table_set_str(od, k, 1, d.rows[i].name);
-		}
-	if (o->format == TT_FMT_TABLE)
-		tt_diff_sort_impact(&d);
-
 	struct tt_table *t = tt_table_new("compare_traces", cols, C_N);
 	t->cols[C_ACNT].name = tstr(t, la, "_counts");
 	t->cols[C_ACNT].title = tstr(t, la, " count");
@@ -120,15 +92,25 @@ int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
 	t->cols[C_BCNT].title = tstr(t, lb, " count");
 	t->cols[C_BDUR].name = tstr(t, lb, "_total_duration");
 	t->cols[C_BDUR].title = tstr(t, lb, " time");
+	enum tt_diff_device dev = o->gpu_only ? TT_DIFF_GPU : o->cpu_only ? TT_DIFF_CPU : TT_DIFF_ALL;
 	tt_table_set_title(t, "%s vs %s: %s by %s, %s", la, lb,
 			   o->short_names ? "short name" : "name",
 			   o->format == TT_FMT_TABLE ? "largest time change first" : "name",
-			   device_name(dopt.device));
-	size_t shown = d.n;
+			   device_name(dev));
+	/* by name (the rows' order) for CSV/JSON, by impact for text */
+	size_t *ord;
+	if (o->format == TT_FMT_TABLE) {
+		ord = tt_diff_impact_order(d);
+	} else {
+		ord = tt_malloc((d->n + 1) * sizeof(*ord));
+		for (size_t i = 0; i < d->n; i++)
+			ord[i] = i;
+	}
+	size_t shown = d->n;
 	if (o->top > 0 && (size_t)o->top < shown && o->format == TT_FMT_TABLE)
 		shown = (size_t)o->top;
 	for (size_t i = 0; i < shown; i++) {
-		const struct tt_diff_row *w = &d.rows[i];
+		const struct tt_diff_row *w = &d->rows[ord[i]];
 		size_t k = tt_table_add_row(t);
 		char sign[2] = {w->sign, 0};
 		tt_table_set_str(t, k, C_NAME, w->name);
@@ -141,21 +123,93 @@ int tt_report_diff(const struct tt_model *a, const struct tt_model *b,
 		tt_table_set_str(t, k, C_SIGN, sign);
 		tt_table_set_str(t, k, C_CHANGE, tt_diff_change_name(w->change));
 	}
-	side_note(t, la, &d.side[0], a);
-	side_note(t, lb, &d.side[1], b);
+	side_note(t, la, &d->side[0], a);
+	side_note(t, lb, &d->side[1], b);
 	tt_table_add_note(t, "total: %s %lld events, %s %lld events; %zu names: %zu added, "
 			     "%zu deleted, %zu increased, %zu decreased, %zu unchanged",
-			  la, (long long)d.side[0].events, lb, (long long)d.side[1].events, d.n,
-			  d.nchange[TT_DIFF_ADDED], d.nchange[TT_DIFF_DELETED],
-			  d.nchange[TT_DIFF_INCREASED], d.nchange[TT_DIFF_DECREASED],
-			  d.nchange[TT_DIFF_UNCHANGED]);
-	if (shown < d.n)
-		tt_table_add_note(t, "%zu of %zu names shown (--top %d)", shown, d.n, o->top);
+			  la, (long long)d->side[0].events, lb, (long long)d->side[1].events, d->n,
+			  d->nchange[TT_DIFF_ADDED], d->nchange[TT_DIFF_DELETED],
+			  d->nchange[TT_DIFF_INCREASED], d->nchange[TT_DIFF_DECREASED],
+			  d->nchange[TT_DIFF_UNCHANGED]);
+	if (shown < d->n)
+		tt_table_add_note(t, "%zu of %zu names shown (--top %d)", shown, d->n, o->top);
+	if (order)
+		*order = ord;
+	else
+		free(ord);
+	return t;
+}
 
-	tt_diff_free(&d);
+/* the diff of res, or NULL with *err filled */
+static const struct tt_diff *get_diff(struct tt_results *res, const struct tt_report_opts *o,
+				      struct tt_err *err)
+{
+	if (!tt_results_model2(res)) {
+		tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+			   "report diff needs two traces: CONTROL TEST");
+		return NULL;
+	}
+	if (o->gpu_only && o->cpu_only) {
+		tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+			   "diff: --gpu and --cpu exclude each other");
+		return NULL;
+	}
+	return tt_res_diff(res, err);
+}
+
+int tt_report_diff_table(struct tt_results *res, const struct tt_report_opts *o,
+			 struct tt_table **t, size_t **order, struct tt_err *err)
+{
+	struct tt_err e;
+	tt_err_clear(&e);
+	const struct tt_diff *d = get_diff(res, o, &e);
+	if (!d) {
+		if (err)
+			*err = e;
+		*t = NULL;
+		return -(int)e.code;
+	}
+	*t = compare_table(d, tt_results_model(res), tt_results_model2(res), o, order);
+	return 0;
+}
+
+int tt_report_diff(struct tt_results *res, const struct tt_report_opts *o,
+		   struct tt_table ***out, size_t *n, struct tt_err *err)
+{
+	static const struct tt_col ocols[] = {
+		{.name = "category", .type = TT_C_STR},
+		{.name = "name", .type = TT_C_STR, .width = 100},
+	};
+	const char *la = o->label_a ? o->label_a : "Control";
+	const char *lb = o->label_b ? o->label_b : "Test";
+	const struct tt_model *a = tt_results_model(res), *b = tt_results_model2(res);
+	struct tt_err e;
+	tt_err_clear(&e);
+	const struct tt_diff *d = get_diff(res, o, &e);
+	if (!d) {
+		if (err)
+			*err = e;
+		return -(int)e.code;
+	}
 	*out = tt_malloc(2 * sizeof(**out));
-	(*out)[0] = t;
-	(*out)[1] = od;
-	*n = 2;
+	*n = 0;
+	if (!o->table || strcmp(o->table, "compare_traces") == 0)
+		(*out)[(*n)++] = compare_table(d, a, b, o, NULL);
+	if (!o->table || strcmp(o->table, "ops_diff") == 0) {
+		/* ops_diff: by bucket, names in byte order (the rows' order) */
+		struct tt_table *od = tt_table_new("ops_diff", ocols, (int)TT_ARRAY_SIZE(ocols));
+		tt_table_set_title(od, "Names added, deleted, more, fewer or as often in %s than "
+				       "in %s (HTA ops_diff)",
+				   lb, la);
+		for (int c = 0; c < TT_DIFF_NCHANGE; c++)
+			for (size_t i = 0; i < d->n; i++) {
+				if (d->rows[i].change != c)
+					continue;
+				size_t k = tt_table_add_row(od);
+				tt_table_set_str(od, k, 0, tt_diff_change_name((enum tt_diff_change)c));
+				tt_table_set_str(od, k, 1, d->rows[i].name);
+			}
+		(*out)[(*n)++] = od;
+	}
 	return 0;
 }

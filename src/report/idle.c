@@ -7,7 +7,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
 /* HTA rounds µs values to 2 decimals; the DUR cell holds ns */
@@ -93,7 +95,8 @@ static struct tt_table *stats_table(const struct tt_idle *r)
 	return t;
 }
 
-static struct tt_table *gaps_table(const struct tt_model *m, const struct tt_idle *r, int top)
+struct tt_table *tt_idle_gaps_table(const struct tt_model *m, const struct tt_idle *r,
+				    const uint32_t *gaps, size_t n)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -109,14 +112,13 @@ static struct tt_table *gaps_table(const struct tt_model *m, const struct tt_idl
 		{.name = "next_event", .type = TT_C_INT, .hidden_text = true},
 	};
 	struct tt_table *t = tt_table_new("idle_gaps", cols, (int)TT_ARRAY_SIZE(cols));
-	size_t n = TT_MIN(r->ngaps, (size_t)top);
 	tt_table_set_title(t, "Largest gaps between kernels of a stream (start: since the rank's "
 			      "first GPU event)");
 	int64_t *t0 = tt_calloc(m->nranks + 1, sizeof(*t0)); /* by rank index */
 	for (size_t j = 0; j < r->nranks; j++)
 		t0[r->ranks[j].rank_idx] = r->ranks[j].gpu_t0;
 	for (size_t i = 0; i < n; i++) {
-		const struct tt_idle_gap *g = &r->gaps[r->by_dur[i]];
+		const struct tt_idle_gap *g = &r->gaps[gaps[i]];
 		const struct tt_idle_stream *st = &r->streams[g->stream_idx];
 		const struct tt_rank *rk = m->ranks[g->rank_idx];
 		size_t k = tt_table_add_row(t);
@@ -133,22 +135,32 @@ static struct tt_table *gaps_table(const struct tt_model *m, const struct tt_idl
 		tt_table_set_int(t, k, 10, g->next);
 	}
 	free(t0);
-	if (r->ngaps > n)
-		tt_table_add_note(t, "%zu of %zu gaps shown (--top N)", n, r->ngaps);
 	return t;
 }
 
-int tt_report_idle(const struct tt_model *m, const struct tt_report_opts *o,
+static bool want(const struct tt_report_opts *o, const char *name)
+{
+	return !o->table || strcmp(o->table, name) == 0;
+}
+
+int tt_report_idle(struct tt_results *res, const struct tt_report_opts *o,
 		   struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_idle *r = tt_idle_breakdown(m, &o->a, o->kernel_delay_us);
-	int top = o->top > 0 ? o->top : 20;
+	const struct tt_model *m = tt_results_model(res);
+	const struct tt_idle *r = tt_res_idle(res);
+	size_t top = TT_MIN(r->ngaps, (size_t)(o->top > 0 ? o->top : 20));
 	*out = tt_malloc(3 * sizeof(**out));
-	(*out)[0] = breakdown_table(m, r);
-	(*out)[1] = stats_table(r);
-	(*out)[2] = gaps_table(m, r, top);
-	*n = 3;
-	tt_idle_free(r);
+	*n = 0;
+	if (want(o, "idle_time_breakdown"))
+		(*out)[(*n)++] = breakdown_table(m, r);
+	if (want(o, "idle_interval_stats"))
+		(*out)[(*n)++] = stats_table(r);
+	if (want(o, "idle_gaps")) {
+		struct tt_table *g = tt_idle_gaps_table(m, r, r->by_dur, top);
+		if (r->ngaps > top)
+			tt_table_add_note(g, "%zu of %zu gaps shown (--top N)", top, r->ngaps);
+		(*out)[(*n)++] = g;
+	}
 	return 0;
 }

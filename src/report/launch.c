@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
 /* the column name, in the table's own arena */
@@ -64,19 +65,29 @@ static struct tt_table *pairs_table(const struct tt_launch *l)
 
 static struct tt_table *summary_table(const struct tt_model *m, const struct tt_launch *l)
 {
-	static const struct tt_col cols[] = {
-		{.name = "rank", .type = TT_C_INT},
-		{.name = "rows", .type = TT_C_INT},
-		{.name = "cpu_duration_sum", .title = "runtime sum", .type = TT_C_DUR},
-		{.name = "gpu_duration_sum", .title = "GPU sum", .type = TT_C_DUR},
-		{.name = "launch_delay_sum", .title = "delay sum", .type = TT_C_DUR},
-		{.name = "cpu_duration_mean", .title = "runtime mean", .type = TT_C_DUR},
-		{.name = "gpu_duration_mean", .title = "GPU mean", .type = TT_C_DUR},
-		{.name = "launch_delay_mean", .title = "delay mean", .type = TT_C_DUR},
-		{.name = "launch_delay_max", .title = "delay max", .type = TT_C_DUR},
-		{.name = "runtime_outliers", .title = "runtime outliers", .type = TT_C_INT},
-		{.name = "launch_delay_outliers", .title = "delay outliers", .type = TT_C_INT},
-		{.name = "short_kernels", .title = "short kernels", .type = TT_C_INT},
+	static const struct tt_col cols[TT_LSUM_NCOLS] = {
+		[TT_LSUM_RANK] = {.name = "rank", .type = TT_C_INT},
+		[TT_LSUM_ROWS] = {.name = "rows", .type = TT_C_INT},
+		[TT_LSUM_CPU_SUM] = {.name = "cpu_duration_sum", .title = "runtime sum",
+				     .type = TT_C_DUR},
+		[TT_LSUM_GPU_SUM] = {.name = "gpu_duration_sum", .title = "GPU sum",
+				     .type = TT_C_DUR},
+		[TT_LSUM_DELAY_SUM] = {.name = "launch_delay_sum", .title = "delay sum",
+				       .type = TT_C_DUR},
+		[TT_LSUM_CPU_MEAN] = {.name = "cpu_duration_mean", .title = "runtime mean",
+				      .type = TT_C_DUR},
+		[TT_LSUM_GPU_MEAN] = {.name = "gpu_duration_mean", .title = "GPU mean",
+				      .type = TT_C_DUR},
+		[TT_LSUM_DELAY_MEAN] = {.name = "launch_delay_mean", .title = "delay mean",
+					.type = TT_C_DUR},
+		[TT_LSUM_DELAY_MAX] = {.name = "launch_delay_max", .title = "delay max",
+				       .type = TT_C_DUR},
+		[TT_LSUM_RUNTIME_OUTLIERS] = {.name = "runtime_outliers", .title = "runtime outliers",
+					      .type = TT_C_INT},
+		[TT_LSUM_DELAY_OUTLIERS] = {.name = "launch_delay_outliers",
+					    .title = "delay outliers", .type = TT_C_INT},
+		[TT_LSUM_SHORT] = {.name = "short_kernels", .title = "short kernels",
+				   .type = TT_C_INT},
 	};
 	struct tt_table *t = tt_table_new("launch_summary", cols, (int)TT_ARRAY_SIZE(cols));
 	/* named after the cutoffs used, e.g. runtime_outliers_gt50 */
@@ -205,29 +216,41 @@ static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_
 	return t;
 }
 
-int tt_report_launch(const struct tt_model *m, const struct tt_report_opts *o,
+static bool want(const struct tt_report_opts *o, const char *name)
+{
+	return !o->table || strcmp(o->table, name) == 0;
+}
+
+int tt_report_launch(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_launch *l =
-		tt_launch_stats(m, &o->a, o->runtime_cutoff_us, o->launch_delay_cutoff_us);
+	const struct tt_model *m = tt_results_model(res);
+	const struct tt_launch *l = tt_res_launch(res);
 	size_t top = o->top > 0 ? (size_t)o->top : 20;
 	bool text = o->format == TT_FMT_TABLE;
 	struct tt_table **t = tt_malloc(5 * sizeof(*t));
-	t[0] = pairs_table(l);
-	t[1] = summary_table(m, l);
-	t[2] = outlier_table(m, l, RUNTIME);
-	t[3] = outlier_table(m, l, DELAY);
-	t[4] = outlier_table(m, l, SHORT);
-	if (text) {
+	size_t nt = 0;
+	if (want(o, "cuda_kernel_launch_stats")) {
+		t[nt] = pairs_table(l);
 		/* the full pair list only when asked for by name */
-		if (!o->table)
-			limit_rows(t[0], top, "launches");
-		for (int i = 2; i < 5; i++)
-			limit_rows(t[i], top, "rows");
+		if (text && !o->table)
+			limit_rows(t[nt], top, "launches");
+		nt++;
 	}
-	tt_launch_free(l);
+	if (want(o, "launch_summary"))
+		t[nt++] = summary_table(m, l);
+	static const enum kind kinds[] = {RUNTIME, DELAY, SHORT};
+	static const char *const names[] = {"runtime_outliers", "launch_delay_outliers",
+					    "short_kernels"};
+	for (int i = 0; i < 3; i++)
+		if (want(o, names[i])) {
+			t[nt] = outlier_table(m, l, kinds[i]);
+			if (text)
+				limit_rows(t[nt], top, "rows");
+			nt++;
+		}
 	*out = t;
-	*n = 5;
+	*n = nt;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tracetop/report.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
 /* ---- text ---- */
@@ -293,7 +294,7 @@ static struct tt_table *outliers_table(const struct tt_ranks *s, int metric, int
 	return t;
 }
 
-int tt_report_outliers(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_outliers(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	/* TODO(cli): `--metric NAME` restricts the list to one metric; until
@@ -301,9 +302,8 @@ int tt_report_outliers(const struct tt_model *m, const struct tt_report_opts *o,
 	int metric = -1;
 	if (o->metric && (metric = tt_rmetric_lookup(o->metric)) < 0)
 		return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET, "unknown metric '%s'", o->metric);
-	struct tt_ranks *s = tt_ranks_compute(m, &o->a, o->kernel_delay_us);
+	const struct tt_ranks *s = tt_res_ranks(res);
 	if (!s->n) {
-		tt_ranks_free(s);
 		return tt_err_set(err, TT_E_NOTFOUND, "", TT_NO_OFFSET, "no rank selected");
 	}
 	int top = o->top > 0 ? o->top : 20;
@@ -329,6 +329,5 @@ int tt_report_outliers(const struct tt_model *m, const struct tt_report_opts *o,
 		(*out)[(*n)++] = all;
 	else
 		tt_table_free(all);
-	tt_ranks_free(s);
 	return 0;
 }

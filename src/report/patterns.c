@@ -17,9 +17,19 @@
 
 #include "tracetop/diff.h"
 #include "tracetop/patterns.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
-enum { C_NUM, C_OP, C_PATTERN, C_COUNT, C_GPU, C_CPU, C_KERNELS, C_SEQ };
+enum {
+	C_NUM = TT_PAT_NUM,
+	C_OP = TT_PAT_OP,
+	C_PATTERN = TT_PAT_PATTERN,
+	C_COUNT = TT_PAT_COUNT,
+	C_GPU = TT_PAT_GPU,
+	C_CPU = TT_PAT_CPU,
+	C_KERNELS = TT_PAT_KERNELS,
+	C_SEQ = TT_PAT_SEQ,
+};
 
 /* text only: the kernels by their short names, "a | b | c" */
 static void set_sequence(struct tt_table *t, size_t row, const struct tt_rank *r,
@@ -77,10 +87,10 @@ static void notes(struct tt_table *t, const struct tt_patterns *p, const struct 
 				     "are HTA's rounded ones");
 }
 
-int tt_report_patterns(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_patterns(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err)
 {
-	static const struct tt_col cols[] = {
+	static const struct tt_col cols[TT_PAT_NCOLS] = {
 		[C_NUM] = {.name = "#", .type = TT_C_INT, .hidden_csv = true},
 		[C_OP] = {.name = "op", .type = TT_C_STR, .width = 40, .hidden_csv = true},
 		[C_PATTERN] = {.name = "pattern", .type = TT_C_STR, .hidden_text = true},
@@ -101,8 +111,9 @@ int tt_report_patterns(const struct tt_model *m, const struct tt_report_opts *o,
 		{.name = "pattern_pctg", .title = "% of pattern", .type = TT_C_PCT, .prec = 1},
 	};
 	(void)err;
-	struct tt_patterns p;
-	tt_patterns(&p, m, &o->a, o->op_name, o->min_pattern_len);
+	const struct tt_model *m = tt_results_model(res);
+	const struct tt_patterns *pp = tt_res_patterns(res);
+	const struct tt_patterns p = *pp;
 	struct tt_table *t = tt_table_new("frequent_cuda_kernel_sequences", cols,
 					  (int)TT_ARRAY_SIZE(cols));
 	struct tt_table *k = tt_table_new("pattern_kernels", kcols, (int)TT_ARRAY_SIZE(kcols));
@@ -150,7 +161,6 @@ int tt_report_patterns(const struct tt_model *m, const struct tt_report_opts *o,
 	if (p.n)
 		tt_table_add_note(t, "pattern = the op, then every kernel under it in start order; "
 				     "tracetop report patterns -f csv prints the full patterns");
-	tt_patterns_free(&p);
 	*out = tt_malloc(2 * sizeof(**out));
 	(*out)[0] = t;
 	(*out)[1] = k;

@@ -8,19 +8,16 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
+/* a report formatted from results computed once (results.h) */
+typedef int (*format_fn)(struct tt_results *, const struct tt_report_opts *, struct tt_table ***,
+			 size_t *, struct tt_err *);
+/* a report that computes its analysis itself */
 typedef int (*builder_fn)(const struct tt_model *, const struct tt_model *,
 			  const struct tt_report_opts *, struct tt_table ***, size_t *,
 			  struct tt_err *);
-
-static int summary(const struct tt_model *m, const struct tt_model *m2,
-		   const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
-		   struct tt_err *err)
-{
-	(void)m2;
-	return tt_report_summary(m, o, out, n, err);
-}
 
 static int load(const struct tt_model *m, const struct tt_model *m2,
 		const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
@@ -43,13 +40,6 @@ static int load(const struct tt_model *m, const struct tt_model *m2,
 		(void)m2;                                                                  \
 		return tt_report_##fn(m, o, out, n, err);                                  \
 	}
-SINGLE(temporal)
-SINGLE(overlap)
-SINGLE(kernels)
-SINGLE(idle)
-SINGLE(launch)
-SINGLE(counters)
-SINGLE(patterns)
 SINGLE(overview)
 SINGLE(utilization)
 SINGLE(distributed)
@@ -58,50 +48,47 @@ SINGLE(memory)
 SINGLE(source)
 SINGLE(steps)
 SINGLE(advice)
-SINGLE(outliers)
 SINGLE(critpath)
 #undef SINGLE
-
-static int diff_b(const struct tt_model *m, const struct tt_model *m2,
-		  const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
-		  struct tt_err *err)
-{
-	return tt_report_diff(m, m2, o, out, n, err);
-}
 
 static const struct {
 	const char *name;
 	const char *help;
-	builder_fn fn;
+	builder_fn fn;    /* either */
+	format_fn format; /* or */
 } reports[] = {
-	{"summary", "one row per rank: events, span, streams, kernels, GPU busy time", summary},
+	{"summary", "one row per rank: events, span, streams, kernels, GPU busy time", NULL,
+	 tt_report_summary},
 	{"temporal", "idle, compute and non-compute GPU time per rank (HTA temporal breakdown)",
-	 temporal_b},
-	{"idle", "GPU idle time per rank and stream: host wait, kernel wait, other", idle_b},
-	{"kernels", "time by kernel type, top kernels per rank, and across ranks", kernels_b},
-	{"overlap", "computation/communication overlap per rank", overlap_b},
-	{"launch", "CUDA kernel launch statistics and outliers per rank", launch_b},
-	{"counters", "queue length and memory bandwidth series and summaries", counters_b},
-	{"patterns", "frequent CUDA kernel sequences under an operator", patterns_b},
-	{"diff", "two traces: ops and kernels added, removed, changed", diff_b},
+	 NULL, tt_report_temporal},
+	{"idle", "GPU idle time per rank and stream: host wait, kernel wait, other", NULL,
+	 tt_report_idle},
+	{"kernels", "time by kernel type, top kernels per rank, and across ranks", NULL,
+	 tt_report_kernels},
+	{"overlap", "computation/communication overlap per rank", NULL, tt_report_overlap},
+	{"launch", "CUDA kernel launch statistics and outliers per rank", NULL, tt_report_launch},
+	{"counters", "queue length and memory bandwidth series and summaries", NULL,
+	 tt_report_counters},
+	{"patterns", "frequent CUDA kernel sequences under an operator", NULL, tt_report_patterns},
+	{"diff", "two traces: ops and kernels added, removed, changed", NULL, tt_report_diff},
 	{"overview", "step time per step: kernel, memcpy, memset, communication, runtime, "
 		     "DataLoader, CPU exec, other (the TensorBoard plugin's Overview)",
-	 overview_b},
+	 overview_b, NULL},
 	{"utilization", "GPU utilisation, estimated SM efficiency and occupancy per device",
-	 utilization_b},
+	 utilization_b, NULL},
 	{"distributed", "computation/communication/overlap per rank, collectives, stragglers",
-	 distributed_b},
-	{"operators", "host and device time per operator (calls, self and total)", operators_b},
+	 distributed_b, NULL},
+	{"operators", "host and device time per operator (calls, self and total)", operators_b, NULL},
 	{"memory", "allocated and reserved memory over time, peak, allocations alive at the peak",
-	 memory_b},
-	{"source", "the Python stacks of operators (with_stack traces)", source_b},
-	{"steps", "ProfilerStep durations per rank, the slowest steps", steps_b},
-	{"advice", "findings with the numbers behind them, and where to look", advice_b},
-	{"outliers", "the ranks furthest from the median of a metric, with the reason",
-	 outliers_b},
+	 memory_b, NULL},
+	{"source", "the Python stacks of operators (with_stack traces)", source_b, NULL},
+	{"steps", "ProfilerStep durations per rank, the slowest steps", steps_b, NULL},
+	{"advice", "findings with the numbers behind them, and where to look", advice_b, NULL},
+	{"outliers", "the ranks furthest from the median of a metric, with the reason", NULL,
+	 tt_report_outliers},
 	{"critical-path", "what bounds each step: the longest path through ops, kernels and syncs",
-	 critpath_b},
-	{"load", "load warnings of every file, with counts and first offsets", load},
+	 critpath_b, NULL},
+	{"load", "load warnings of every file, with counts and first offsets", load, NULL},
 };
 
 const char *const tt_report_names[] = {
@@ -140,17 +127,82 @@ void tt_tables_free(struct tt_table **t, size_t n)
 	free(t);
 }
 
+void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_opts *ro)
+{
+	tt_results_opts_init(ro);
+	ro->a = o->a;
+	ro->kernel_delay_us = o->kernel_delay_us;
+	ro->runtime_cutoff_us = o->runtime_cutoff_us;
+	ro->launch_delay_cutoff_us = o->launch_delay_cutoff_us;
+	ro->kb.num_kernels = o->num_kernels > 0 ? o->num_kernels : 10;
+	ro->kb.duration_ratio = o->duration_ratio;
+	ro->kb.no_memory = o->no_memory;
+	ro->op_name = o->op_name;
+	ro->min_pattern_len = o->min_pattern_len;
+	ro->diff_device = o->gpu_only ? TT_DIFF_GPU : o->cpu_only ? TT_DIFF_CPU : TT_DIFF_ALL;
+	ro->diff_short_names = o->short_names;
+	ro->diff_iteration = o->iteration;
+}
+
+/* keep only the table o->table names (builders may have built more) */
+static int only_wanted(int rc, const struct tt_report_opts *o, struct tt_table **t, size_t *n)
+{
+	if (rc || !o->table)
+		return rc;
+	size_t k = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (strcmp(t[i]->name, o->table) == 0)
+			t[k++] = t[i];
+		else
+			tt_table_free(t[i]);
+	}
+	*n = k;
+	return 0;
+}
+
+static int unknown(const char *name, struct tt_err *err)
+{
+	return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+			  "unknown report '%s' (see tracetop report --list)", name);
+}
+
+int tt_report_tables(struct tt_results *res, const char *name, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++)
+		if (strcmp(reports[i].name, name) == 0) {
+			int rc = reports[i].format ?
+					 reports[i].format(res, o, out, n, err) :
+					 reports[i].fn(tt_results_model(res), tt_results_model2(res), o,
+						       out, n, err);
+			return only_wanted(rc, o, *out, n);
+		}
+	return unknown(name, err);
+}
+
 int tt_report_build(const char *name, const struct tt_model *m, const struct tt_model *m2,
 		    const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
 		    struct tt_err *err)
 {
 	*out = NULL;
 	*n = 0;
-	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++)
-		if (strcmp(reports[i].name, name) == 0)
-			return reports[i].fn(m, m2, o, out, n, err);
-	return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
-			  "unknown report '%s' (see tracetop report --list)", name);
+	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++) {
+		if (strcmp(reports[i].name, name) != 0)
+			continue;
+		if (!reports[i].format) {
+			int rc = reports[i].fn(m, m2, o, out, n, err);
+			return only_wanted(rc, o, *out, n);
+		}
+		struct tt_results_opts ro;
+		tt_report_results_opts(o, &ro);
+		struct tt_results *res = tt_results_new(m, m2, &ro);
+		int rc = reports[i].format(res, o, out, n, err);
+		tt_results_free(res);
+		return only_wanted(rc, o, *out, n);
+	}
+	return unknown(name, err);
 }
 
 int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,

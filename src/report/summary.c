@@ -5,9 +5,10 @@
 
 #include <stdlib.h>
 
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
-int tt_report_summary(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_summary(struct tt_results *res, const struct tt_report_opts *o,
 		      struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	static const struct tt_col cols[] = {
@@ -27,8 +28,9 @@ int tt_report_summary(const struct tt_model *m, const struct tt_report_opts *o,
 		{.name = "warnings", .type = TT_C_INT},
 	};
 	(void)err;
-	size_t nr;
-	struct tt_summary_row *rows = tt_summary(m, &nr);
+	const struct tt_summary_res *sr = tt_res_summary(res);
+	const struct tt_summary_row *rows = sr->rows;
+	size_t nr = sr->n;
 	struct tt_table *t = tt_table_new("summary", cols, (int)TT_ARRAY_SIZE(cols));
 	for (size_t i = 0; i < nr; i++) {
 		const struct tt_summary_row *w = &rows[i];
@@ -51,7 +53,6 @@ int tt_report_summary(const struct tt_model *m, const struct tt_report_opts *o,
 		tt_table_set_int(t, k, c++, w->steps);
 		tt_table_set_int(t, k, c++, (int64_t)w->warnings);
 	}
-	free(rows);
 	*out = tt_malloc(sizeof(**out));
 	(*out)[0] = t;
 	*n = 1;

@@ -13,8 +13,55 @@
 #include <string.h>
 
 #include "tracetop/ranklist.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "registry.h"
+
+/* ---- the results of the ranks shown ---- */
+
+/* A new results object for the app's ranks, its panes' analyses computed
+ * in the background at once, the Overview's first. */
+static void results_start(struct tt_app *a)
+{
+	struct tt_results_opts ro;
+	tt_report_results_opts(&a->ropts, &ro);
+	a->res = tt_results_new(a->m, a->m2, &ro);
+	enum tt_rkind k[TT_RES_COUNT];
+	size_t n = 0;
+	k[n++] = TT_RES_BYRANK; /* and the four it joins */
+	k[n++] = TT_RES_IDLE;
+	k[n++] = TT_RES_LAUNCH;
+	k[n++] = TT_RES_COUNTERS;
+	k[n++] = TT_RES_PATTERNS;
+	if (a->m2)
+		k[n++] = TT_RES_DIFF;
+	tt_results_prefetch(a->res, k, n);
+}
+
+/* The ranks changed: new results; the old ones are freed once their
+ * background thread has finished (not waited for here). */
+static void results_restart(struct tt_app *a)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < a->nretired; i++) {
+		if (tt_results_busy(a->retired[i]))
+			a->retired[keep++] = a->retired[i];
+		else
+			tt_results_free(a->retired[i]);
+	}
+	a->nretired = keep;
+	tt_results_stop(a->res);
+	if (a->nretired < TT_ARRAY_SIZE(a->retired))
+		a->retired[a->nretired++] = a->res;
+	else
+		tt_results_free(a->res); /* waits */
+	results_start(a);
+}
+
+void tt_app_wait_prefetch(struct tt_app *a)
+{
+	tt_results_wait(a->res);
+}
 
 /* ---- the app ---- */
 
@@ -36,7 +83,7 @@ struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
 	snprintf(a->label, sizeof(a->label), "%s", label ? label : "");
 	a->w = 80;
 	a->h = 24;
-	tt_app_prefetch(a);
+	results_start(a);
 	return a;
 }
 
@@ -54,9 +101,11 @@ void tt_app_free(struct tt_app *a)
 	for (int i = 0; i < TT_NTOP; i++)
 		tt_pane_free(a->top[i]);
 	tt_pane_free(a->req_pane);
-	/* after every pane: the panes used it */
+	/* after every pane: the panes used them */
 	tt_ui_shared_free(a);
-	tt_rcache_free(a);
+	tt_results_free(a->res);
+	for (size_t i = 0; i < a->nretired; i++)
+		tt_results_free(a->retired[i]);
 	for (size_t i = 0; i < a->nnotes; i++)
 		free(a->notes[i]);
 	free(a->notes);
@@ -134,12 +183,13 @@ static void ranks_changed(struct tt_app *a)
 {
 	a->ropts.a.ranks = a->ranks;
 	a->ropts.a.nranks = a->nranks;
-	tt_rcache_invalidate(a);
+	/* the panes first: they point into the results */
 	pop_all(a);
 	for (int i = 0; i < TT_NTOP; i++) {
 		tt_pane_free(a->top[i]);
 		a->top[i] = NULL;
 	}
+	results_restart(a);
 	char buf[160] = "all ranks";
 	if (a->nranks) {
 		size_t k = 0;

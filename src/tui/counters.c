@@ -28,7 +28,7 @@ static void sparkline(const struct tt_sample *pts, size_t n, int64_t t0, int64_t
 static int counters_open(struct tt_pane *p)
 {
 	/* the series, computed once (in the background when the app starts) */
-	const struct tt_counters *cs = tt_app_counters(p->app);
+	const struct tt_counters *cs = tt_res_counters(p->app->res);
 	const struct tt_counters c = *cs;
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},

@@ -25,7 +25,7 @@ static const uint8_t level_role[NLEVELS] = {
 };
 
 struct heat_state {
-	struct tt_ranks *s;
+	const struct tt_ranks *s; /* the app's results own it */
 	int metric;
 	size_t cur;              /* selected row of s->rows */
 	int top;                 /* first grid line shown */
@@ -62,7 +62,7 @@ static int heat_open(struct tt_pane *p)
 	struct tt_app *a = p->app;
 	struct heat_state *st = tt_calloc(1, sizeof(*st));
 	p->state = st;
-	st->s = tt_ranks_compute(a->m, &a->ropts.a, a->ropts.kernel_delay_us);
+	st->s = tt_res_ranks(a->res);
 	if (!st->s->n) {
 		snprintf(p->msg, sizeof(p->msg), "no rank to show");
 		return -1;
@@ -91,7 +91,6 @@ static void heat_close(struct tt_pane *p)
 	struct heat_state *st = p->state;
 	if (!st)
 		return;
-	tt_ranks_free(st->s);
 	free(st->out);
 	free(st->line);
 	free(st->x);

@@ -2,7 +2,6 @@
  * the launch outliers of one rank. */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,90 +13,110 @@ static int launch_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "launch", "launch_summary"))
 		return -1;
-	pane_add_bar(p->table, "launch_delay_mean", "mean delay", TT_ROLE_BAR_RUNTIME, 0);
+	pane_add_bar_at(p->table, TT_LSUM_DELAY_MEAN, "mean delay", TT_ROLE_BAR_RUNTIME, 0);
 	tt_pane_set_table(p, p->table);
+	const struct tt_launch *l = tt_res_launch(p->app->res);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "cutoffs: runtime %.0f us, launch delay %.0f us (--runtime-cutoff, "
 		     "--launch-delay-cutoff). Enter: the outliers of the rank",
-		     p->app->ropts.runtime_cutoff_us, p->app->ropts.launch_delay_cutoff_us);
+		     l->runtime_cutoff_us, l->delay_cutoff_us);
 	return 0;
 }
 
+/* ---- the outliers of one rank ---- */
+
 struct outlier_state {
-	int64_t rank;
+	size_t rank;                      /* index into the analysis' ranks */
+	const struct tt_launch_row **row; /* table row i = row[i] */
+	size_t n;
 };
+
+struct ref {
+	const struct tt_launch_row *w;
+	int64_t key;
+};
+
+static int ref_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct ref *x = a, *y = b;
+	(void)ctx;
+	return x->key > y->key ? -1 : x->key < y->key; /* stable: the rank's order */
+}
 
 static int outliers_open(struct tt_pane *p)
 {
+	static const struct tt_col cols[] = {
+		{.name = "kind", .type = TT_C_STR},
+		{.name = "launch_delay", .title = "launch delay", .type = TT_C_DUR},
+		{.name = "correlation", .type = TT_C_INT},
+		{.name = "runtime", .type = TT_C_STR, .width = 20},
+		{.name = "kernel", .type = TT_C_STR, .width = 50},
+		{.name = "cpu_duration", .title = "runtime call", .type = TT_C_DUR},
+		{.name = "gpu_duration", .title = "GPU op", .type = TT_C_DUR},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "cpu_event", .type = TT_C_INT, .hidden_text = true},
+		{.name = "gpu_event", .type = TT_C_INT, .hidden_text = true},
+	};
+	/* the kind first: one launch can be an outlier of several kinds; each
+	 * kind largest first (the runtime call, or the delay) */
+	static const char *const why[] = {"long runtime", "long delay", "short kernel"};
 	struct outlier_state *s = p->state;
-	struct tt_report_opts o = p->app->ropts;
-	int64_t one = s->rank;
-	o.a.ranks = &one;
-	o.a.nranks = 1;
-	o.format = TT_FMT_CSV; /* every row */
-	struct tt_table **tabs;
-	size_t n;
-	struct tt_err err;
-	if (tt_report_build("launch", p->app->m, NULL, &o, &tabs, &n, &err)) {
-		snprintf(p->msg, sizeof(p->msg), "%s", err.msg);
-		return -1;
+	const struct tt_launch *l = tt_res_launch(p->app->res);
+	const struct tt_launch_rank *rk = &l->ranks[s->rank];
+	const struct tt_rank *r = p->app->m->ranks[rk->rank_idx];
+	struct tt_table *t = tt_table_new("outliers", cols, (int)TT_ARRAY_SIZE(cols));
+	struct ref *v = tt_malloc((rk->nrows + 1) * sizeof(*v));
+	s->row = tt_malloc((3 * rk->nrows + 1) * sizeof(*s->row));
+	for (int kind = 0; kind < 3; kind++) {
+		size_t nv = 0;
+		for (size_t j = 0; j < rk->nrows; j++) {
+			const struct tt_launch_row *w = &rk->rows[j];
+			bool in = kind == 0 ? tt_launch_runtime_outlier(l, w) :
+				  kind == 1 ? tt_launch_delay_outlier(l, w) :
+					      tt_launch_short_kernel(l, w);
+			if (in)
+				v[nv++] = (struct ref){w, kind == 1 ? w->delay : w->cpu_dur};
+		}
+		tt_msort(v, nv, sizeof(*v), ref_cmp, NULL);
+		for (size_t i = 0; i < nv; i++) {
+			const struct tt_launch_row *w = v[i].w;
+			size_t k = tt_table_add_row(t);
+			tt_table_set_str(t, k, 0, why[kind]);
+			tt_table_set_int(t, k, 1, w->delay);
+			tt_table_set_int(t, k, 2, w->corr);
+			tt_table_set_str(t, k, 3, tt_ev_name(r, &r->ev[w->cpu]));
+			tt_table_set_str(t, k, 4, tt_ev_name(r, &r->ev[w->gpu]));
+			tt_table_set_int(t, k, 5, w->cpu_dur);
+			tt_table_set_int(t, k, 6, w->gpu_dur);
+			tt_table_set_int(t, k, 7, rk->rank_idx);
+			tt_table_set_int(t, k, 8, w->cpu);
+			tt_table_set_int(t, k, 9, w->gpu);
+			s->row[s->n++] = w;
+		}
 	}
-	struct tt_table *t = NULL;
-	int src[64]; /* source column of each column of t (the three tables share them) */
-	static const char *const kinds[] = {"launch_delay_outliers", "runtime_outliers",
-					    "short_kernels"};
-	/* the kind first: one launch can be an outlier of several kinds */
-	static const char *const why[] = {"long delay", "long runtime", "short kernel"};
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < 3; k++)
-			if (strcmp(tabs[i]->name, kinds[k]) == 0) {
-				/* columns: the kind, the launch delay (the sort), the rest
-				 * but the rank (the subtitle names it) */
-				if (!t) {
-					struct tt_col cc[64];
-					int nc = 0, delay = tt_table_col(tabs[i], "launch_delay");
-					cc[nc++] = (struct tt_col){.name = "kind", .type = TT_C_STR};
-					if (delay >= 0)
-						src[nc] = delay, cc[nc++] = tabs[i]->cols[delay];
-					for (int c = 0; c < tabs[i]->ncols && nc < 64; c++)
-						if (c != delay && strcmp(tabs[i]->cols[c].name, "rank") != 0) {
-							src[nc] = c;
-							cc[nc++] = tabs[i]->cols[c];
-						}
-					t = tt_table_new("outliers", cc, nc);
-				}
-				for (size_t r = 0; r < tabs[i]->nrows; r++) {
-					size_t w = tt_table_add_row(t);
-					tt_table_set_str(t, w, 0, why[k]);
-					for (int c = 1; c < t->ncols; c++) {
-						const struct tt_cell *x = tt_table_cell(tabs[i], r, src[c]);
-						if (x->kind == TT_CV_S)
-							tt_table_set_str(t, w, c, x->v.s);
-						else if (x->kind == TT_CV_I)
-							tt_table_set_int(t, w, c, x->v.i);
-						else if (x->kind == TT_CV_D)
-							tt_table_set_num(t, w, c, x->v.d);
-					}
-				}
-			}
-	tt_tables_free(tabs, n);
-	if (!t) {
-		snprintf(p->msg, sizeof(p->msg), "no outliers");
-		return -1;
-	}
-	pane_add_bar(t, "launch_delay", "launch delay", TT_ROLE_BAR_RUNTIME, 0);
+	free(v);
+	pane_add_bar_at(t, 1, "launch delay", TT_ROLE_BAR_RUNTIME, 0);
 	tt_pane_set_table(p, t);
-	tt_pane_sort(p, tt_table_col(t, "launch_delay"), true);
+	tt_pane_sort(p, 1, true);
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the timeline at the kernel");
 	return 0;
 }
 
+static void outliers_close(struct tt_pane *p)
+{
+	struct outlier_state *s = p->state;
+	if (s)
+		free(s->row);
+	free(s);
+}
+
 static struct tt_pane *outlier_drill(struct tt_pane *p, size_t row)
 {
-	double ri = pane_num(p->table, row, "rank_index"), gpu = pane_num(p->table, row, "gpu_event");
-	if (isnan(ri) || isnan(gpu))
+	struct outlier_state *s = p->state;
+	if (row >= s->n)
 		return NULL;
-	return tt_timeline_new(p->app, (size_t)ri, (uint32_t)gpu, 0);
+	const struct tt_launch *l = tt_res_launch(p->app->res);
+	return tt_timeline_new(p->app, l->ranks[s->rank].rank_idx, s->row[row]->gpu, 0);
 }
 
 static const struct tt_pane_ops outliers_ops = {
@@ -107,20 +126,21 @@ static const struct tt_pane_ops outliers_ops = {
 		"started the kernel long after the runtime call returned), a long runtime call, "
 		"or a short kernel (shorter than its own launch call).  Enter opens the timeline.",
 	.open = outliers_open,
-	.close = pane_free_state,
+	.close = outliers_close,
 	.drill = outlier_drill,
 };
 
+/* the summary has one row per rank of the analysis, in order */
 static struct tt_pane *launch_drill(struct tt_pane *p, size_t row)
 {
-	double rank = pane_num(p->table, row, "rank");
-	if (isnan(rank))
+	const struct tt_launch *l = tt_res_launch(p->app->res);
+	if (row >= l->nranks)
 		return NULL;
 	struct tt_pane *np = tt_pane_new(p->app, &outliers_ops);
 	struct outlier_state *s = tt_calloc(1, sizeof(*s));
-	s->rank = (int64_t)rank;
+	s->rank = row;
 	np->state = s;
-	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld", (long long)s->rank);
+	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld", (long long)l->ranks[row].rank);
 	return np;
 }
 

@@ -1,10 +1,8 @@
-/* Pane 5, Overlap: communication time hidden behind computation per rank. */
+/* Pane 5, Overlap: communication time hidden behind computation per rank
+ * (the report's table, formatted from the app's results). */
 #include "config.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "tracetop/util.h"
 #include "pane.h"
@@ -13,31 +11,31 @@ static int overlap_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "overlap", "comm_comp_overlap"))
 		return -1;
-	pane_add_bar(p->table, "comp_comm_overlap_pctg", "comm hidden by compute", TT_ROLE_BAR_COMM,
-		100);
+	pane_add_bar_at(p->table, TT_OVERLAP_PCT, "comm hidden by compute", TT_ROLE_BAR_COMM, 100);
 	tt_pane_set_table(p, p->table);
 	/* the answer to "how much communication hides behind computation?" */
-	double comm = 0, ov = 0;
-	for (size_t i = 0; i < p->table->nrows; i++) {
-		double c = pane_num(p->table, i, "communication_time(us)"),
-		       o = pane_num(p->table, i, "overlap_time(us)");
-		if (!isnan(c) && !isnan(o)) {
-			comm += c;
-			ov += o;
-		}
-	}
-	if (comm > 0) {
+	const struct tt_overlap_res *r = tt_res_overlap(p->app->res);
+	int64_t comm, ov;
+	double pct = tt_overlap_sum(r->rows, r->n, &comm, &ov);
+	if (!isnan(pct)) {
 		char a[32], b[32];
-		tt_fmt_dur(a, sizeof(a), (int64_t)ov);
-		tt_fmt_dur(b, sizeof(b), (int64_t)comm);
+		tt_fmt_dur(a, sizeof(a), ov);
+		tt_fmt_dur(b, sizeof(b), comm);
 		tt_pane_head(p, TT_ROLE_MARKED,
 			     "all ranks shown: %.1f %% of communication time overlaps computation (%s "
 			     "of %s)",
-			     100 * ov / comm, a, b);
+			     pct, a, b);
 	}
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "the share of communication time during which computation runs too (HTA)");
 	return 0;
+}
+
+/* the table has one row per result row, in order */
+static struct tt_pane *overlap_drill(struct tt_pane *p, size_t row)
+{
+	const struct tt_overlap_res *r = tt_res_overlap(p->app->res);
+	return row < r->n ? tt_rank_pane(p->app, r->rows[row].rank) : NULL;
 }
 
 const struct tt_pane_ops tt_overlap_ops = {
@@ -48,5 +46,5 @@ const struct tt_pane_ops tt_overlap_ops = {
 		"defines it; empty when the rank has no communication.  Enter shows the rank's "
 		"streams.",
 	.open = overlap_open,
-	.drill = tt_rank_drill,
+	.drill = overlap_drill,
 };

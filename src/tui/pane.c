@@ -171,9 +171,33 @@ void tt_pane_set_table(struct tt_pane *p, struct tt_table *t)
 	pane_order(p);
 }
 
+struct tt_table *tt_pane_table(struct tt_pane *p, const char *name, const char *table)
+{
+	struct tt_report_opts o = p->app->ropts;
+	o.table = table;
+	struct tt_table **t;
+	size_t n;
+	struct tt_err err;
+	tt_err_clear(&err);
+	if (tt_report_tables(p->app->res, name, &o, &t, &n, &err)) {
+		snprintf(p->msg, sizeof(p->msg), "%s", err.msg[0] ? err.msg : "nothing to show");
+		return NULL;
+	}
+	struct tt_table *keep = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!keep && strcmp(t[i]->name, table) == 0) {
+			keep = t[i];
+			t[i] = NULL;
+		}
+	tt_tables_free(t, n);
+	if (!keep)
+		snprintf(p->msg, sizeof(p->msg), "no %s table", table);
+	return keep;
+}
+
 int tt_pane_report(struct tt_pane *p, const char *name, const char *table)
 {
-	struct tt_table *keep = tt_app_table(p->app, name, table, p->msg, sizeof(p->msg));
+	struct tt_table *keep = tt_pane_table(p, name, table);
 	if (!keep)
 		return -1;
 	for (size_t i = 0; i < keep->nnotes; i++)
@@ -500,16 +524,20 @@ const char *pane_str(const struct tt_table *t, size_t row, const char *name)
 	return x->kind == TT_CV_S ? x->v.s : "";
 }
 
+void pane_add_bar_at(struct tt_table *t, int of, const char *title, enum tt_role role, double max)
+{
+	if (of < 0 || of >= t->ncols)
+		return;
+	struct tt_col c = {
+		.name = "bar", .title = title, .type = TT_C_BAR, .bar_of = of, .bar_max = max};
+	c.role[0] = (uint8_t)role;
+	tt_table_add_col(t, &c);
+}
+
 void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
 		  double max)
 {
-	int src = tt_table_col(t, of);
-	if (src < 0)
-		return;
-	struct tt_col c = {
-		.name = "bar", .title = title, .type = TT_C_BAR, .bar_of = src, .bar_max = max};
-	c.role[0] = (uint8_t)role;
-	tt_table_add_col(t, &c);
+	pane_add_bar_at(t, tt_table_col(t, of), title, role, max);
 }
 
 void pane_free_state(struct tt_pane *p)

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/results.h"
 #include "tracetop/ui.h"
 
 /* ---- the generic pane (pane.c) ---- */
@@ -59,8 +60,12 @@ void tt_pane_goto(struct tt_pane *p, size_t row);
 void tt_pane_sort(struct tt_pane *p, int c, bool desc);
 /* Apply p->filter again (after the table or the filter changed). */
 void tt_pane_refilter(struct tt_pane *p);
-/* Table `table` of report `name` for the app's ranks (the results built
- * once per app), with its notes as head lines.  0, or -1 with p->msg set. */
+/* Table `table` of report `name` formatted (with the app's options) from
+ * the app's results, which are computed once per rank choice (p->app->res,
+ * tracetop/results.h); NULL with p->msg set when there is none. */
+struct tt_table *tt_pane_table(struct tt_pane *p, const char *name, const char *table);
+/* The same, taken as the pane's table with its notes as head lines.  0, or
+ * -1 with p->msg set. */
 int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
 /* The generic keys of a list pane: cursor, paging, scrolling, sorting,
  * filter matches, Enter (ops->drill).  TT_R_UNHANDLED for the others. */
@@ -105,6 +110,8 @@ double pane_num(const struct tt_table *t, size_t row, const char *name);
 const char *pane_str(const struct tt_table *t, size_t row, const char *name);
 /* Append a bar column drawing column `of` (nothing when t has no such
  * column), coloured by role, scaled to max (0: the column's maximum). */
+void pane_add_bar_at(struct tt_table *t, int of, const char *title, enum tt_role role, double max);
+/* The same for the column named `of`. */
 void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
 		  double max);
 /* A pane's close when its state is one malloc'd block. */
@@ -117,8 +124,6 @@ size_t pane_rank_index(const struct tt_model *m, int64_t rank);
 /* The streams and threads of one rank (rank.c); NULL when the model has no
  * such rank. */
 struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank);
-/* Enter on a row with a "rank" column: that rank's pane (rank.c). */
-struct tt_pane *tt_rank_drill(struct tt_pane *p, size_t row);
 
 /* The timeline of rank index ri at event ev, or at time t when ev is
  * TT_NONE (timeline.c). */

@@ -1,10 +1,6 @@
-/* Pane 8, Patterns: frequent kernel sequences under an operator. */
+/* Pane 8, Patterns: frequent kernel sequences under an operator (the
+ * report's table, formatted from the patterns in the app's results). */
 #include "config.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "tracetop/util.h"
 #include "pane.h"
@@ -13,7 +9,7 @@ static int patterns_open(struct tt_pane *p)
 {
 	if (tt_pane_report(p, "patterns", "frequent_cuda_kernel_sequences"))
 		return -1;
-	pane_add_bar(p->table, "GPU kernel duration (us)", "GPU time", TT_ROLE_BAR_COMP, 0);
+	pane_add_bar_at(p->table, TT_PAT_GPU, "GPU time", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, p->table);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "frequent kernel sequences launched under one operator (HTA); `tracetop "

@@ -1,10 +1,6 @@
-/* Pane 2, Temporal: HTA's temporal breakdown per rank with a stacked bar. */
+/* Pane 2, Temporal: HTA's temporal breakdown per rank (the report's table,
+ * formatted from the app's results) with a stacked bar. */
 #include "config.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "tracetop/util.h"
 #include "pane.h"
@@ -16,17 +12,25 @@ static int temporal_open(struct tt_pane *p)
 	struct tt_table *t = p->table;
 	struct tt_col stack = {.name = "bar", .title = "compute/non-compute/idle",
 			       .type = TT_C_STACK, .nstack = 3, .bar_max = 100, .glyphs = "#=."};
-	stack.stack[0] = tt_table_col(t, "compute_time_pctg");
-	stack.stack[1] = tt_table_col(t, "non_compute_time_pctg");
-	stack.stack[2] = tt_table_col(t, "idle_time_pctg");
+	stack.stack[0] = TT_TEMPORAL_COMPUTE_PCT;
+	stack.stack[1] = TT_TEMPORAL_NON_COMPUTE_PCT;
+	stack.stack[2] = TT_TEMPORAL_IDLE_PCT;
 	stack.role[0] = TT_ROLE_BAR_COMP;
 	stack.role[1] = TT_ROLE_BAR_OTHER;
 	stack.role[2] = TT_ROLE_BAR_IDLE;
 	tt_table_add_col(t, &stack);
 	tt_pane_set_table(p, t);
-	tt_pane_head(p, TT_ROLE_DIM, "%s compute  %s non-compute (communication, memory, other)  %s idle",
+	tt_pane_head(p, TT_ROLE_DIM,
+		     "%s compute  %s non-compute (communication, memory, other)  %s idle",
 		     tt_stack_glyph("#=.", 0), tt_stack_glyph("#=.", 1), tt_stack_glyph("#=.", 2));
 	return 0;
+}
+
+/* the table has one row per result row, in order */
+static struct tt_pane *temporal_drill(struct tt_pane *p, size_t row)
+{
+	const struct tt_temporal_res *r = tt_res_temporal(p->app->res);
+	return row < r->n ? tt_rank_pane(p->app, r->rows[row].rank) : NULL;
 }
 
 const struct tt_pane_ops tt_temporal_ops = {
@@ -37,5 +41,5 @@ const struct tt_pane_ops tt_temporal_ops = {
 		"computation kernels) and the rest (communication, memory, other).  Enter shows "
 		"the rank's streams.",
 	.open = temporal_open,
-	.drill = tt_rank_drill,
+	.drill = temporal_drill,
 };

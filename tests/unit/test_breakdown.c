@@ -263,7 +263,7 @@ START_TEST(test_rank_emptied)
 	tt_report_opts_init(&ro);
 	struct tt_table **tab;
 	struct tt_err err;
-	ck_assert_int_eq(tt_report_temporal(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("temporal", m, NULL, &ro, &tab, &n, &err), 0);
 	ck_assert_uint_eq(tab[0]->nnotes, 1);
 	ck_assert(strstr(tab[0]->notes[0], "rank 1: no GPU activity left after HTA's iteration "
 					   "filter (1 GPU events dropped"));
@@ -498,7 +498,7 @@ START_TEST(test_no_gpu)
 	tt_report_opts_init(&ro);
 	struct tt_table **tab;
 	struct tt_err err;
-	ck_assert_int_eq(tt_report_temporal(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("temporal", m, NULL, &ro, &tab, &n, &err), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_uint_eq(tab[0]->nrows, 1);
 	ck_assert_int_eq(tt_table_cell(tab[0], 0, 0)->v.i, 34);
@@ -506,12 +506,12 @@ START_TEST(test_no_gpu)
 	ck_assert(has_note(tab[0], "no GPU activity"));
 	tt_tables_free(tab, n);
 
-	ck_assert_int_eq(tt_report_overlap(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("overlap", m, NULL, &ro, &tab, &n, &err), 0);
 	ck_assert_uint_eq(tab[0]->nrows, 1);
 	ck_assert_int_eq(tt_table_cell(tab[0], 0, 1)->kind, TT_CV_NONE); /* HTA's NaN */
 	tt_tables_free(tab, n);
 
-	ck_assert_int_eq(tt_report_kernels(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("kernels", m, NULL, &ro, &tab, &n, &err), 0);
 	ck_assert_uint_eq(n, 4); /* no user annotations: no 5th table */
 	ck_assert_str_eq(tab[0]->name, "kernel_type_breakdown");
 	ck_assert_uint_eq(tab[0]->nrows, 0);
@@ -538,21 +538,21 @@ START_TEST(test_report_columns)
 	static const char *const temporal[] = {
 		"rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)",
 		"kernel_time(us)", "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
-	ck_assert_int_eq(tt_report_temporal(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("temporal", m, NULL, &ro, &tab, &n, &err), 0);
 	for (int c = 0; c < 8; c++)
 		ck_assert_str_eq(tab[0]->cols[c].name, temporal[c]);
 	/* 66.67 rounded like numpy */
 	ck_assert_double_eq(tt_table_cell(tab[0], 0, 6)->v.d, 66.67);
 	tt_tables_free(tab, n);
 
-	ck_assert_int_eq(tt_report_overlap(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("overlap", m, NULL, &ro, &tab, &n, &err), 0);
 	ck_assert_str_eq(tab[0]->cols[1].name, "comp_comm_overlap_pctg");
 	ck_assert_double_eq(tt_table_cell(tab[0], 0, 1)->v.d, 50);
 	tt_tables_free(tab, n);
 
 	static const char *const kb[] = {"name",      "sum (us)",  "max (us)", "min (us)",
 					 "stddev",    "mean (us)", "kernel_type", "rank"};
-	ck_assert_int_eq(tt_report_kernels(m, &ro, &tab, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("kernels", m, NULL, &ro, &tab, &n, &err), 0);
 	ck_assert_str_eq(tab[0]->cols[0].name, "kernel_type");
 	ck_assert_str_eq(tab[0]->cols[1].name, "sum");
 	ck_assert_str_eq(tab[0]->cols[2].name, "percentage");

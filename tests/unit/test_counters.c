@@ -222,7 +222,7 @@ START_TEST(no_memory_no_gpu)
 	struct tt_table **t;
 	size_t n;
 	struct tt_err err;
-	ck_assert_int_eq(tt_report_counters(m, &o, &t, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("counters", m, NULL, &o, &t, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_uint_eq(t[i]->nrows, 0);
@@ -236,7 +236,7 @@ START_TEST(no_memory_no_gpu)
 	tt_model_free(m);
 
 	m = load_str(two_launches);
-	ck_assert_int_eq(tt_report_counters(m, &o, &t, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("counters", m, NULL, &o, &t, &n, &err), 0);
 	ck_assert_uint_eq(t[0]->nrows, 1);
 	ck_assert_uint_eq(t[2]->nrows, 0);
 	ck_assert_ptr_nonnull(strstr(t[2]->notes[0], "no memory copy"));
@@ -301,7 +301,7 @@ START_TEST(full_queue_every_stream)
 	struct tt_table **t;
 	size_t n;
 	struct tt_err err;
-	ck_assert_int_eq(tt_report_counters(m, &o, &t, &n, &err), 0);
+	ck_assert_int_eq(tt_report_build("counters", m, NULL, &o, &t, &n, &err), 0);
 	ck_assert_str_eq(t[1]->name, "time_blocked_on_full_queue");
 	ck_assert_uint_eq(t[1]->nrows, 2);
 	ck_assert_int_eq(tt_table_cell(t[1], 1, 1)->v.i, 9);

@@ -180,7 +180,7 @@ START_TEST(two_roots_same_sequence)
 	o.format = TT_FMT_CSV;
 	struct tt_table **t;
 	size_t n;
-	ck_assert_int_eq(tt_report_patterns(m, &o, &t, &n, NULL), 0);
+	ck_assert_int_eq(tt_report_build("patterns", m, NULL, &o, &t, &n, NULL), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(t[0]->name, "frequent_cuda_kernel_sequences");
 	int cc = tt_table_col(t[0], "count"), cg = tt_table_col(t[0], "GPU kernel duration (us)");
@@ -453,7 +453,7 @@ START_TEST(diff_two_traces)
 	ro.format = TT_FMT_CSV;
 	struct tt_table **t;
 	size_t n;
-	ck_assert_int_eq(tt_report_diff(a, b, &ro, &t, &n, NULL), 0);
+	ck_assert_int_eq(tt_report_build("diff", a, b, &ro, &t, &n, NULL), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_int_eq(tt_table_col(t[0], "name"), 0);
 	ck_assert_int_eq(tt_table_col(t[0], "Control_counts"), 1);

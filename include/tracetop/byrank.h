@@ -1,0 +1,63 @@
+/* analysis: the rows of the Overview pane -- one row per rank joining the
+ * temporal breakdown, the overlap, the kernel time by type and the summary,
+ * and the ranks whose idle or communication share stands out.
+ *
+ * A join of results the other analyses computed (results.h keeps them):
+ * O(ranks + kernel rows), no pass over the events. */
+#ifndef TRACETOP_BYRANK_H
+#define TRACETOP_BYRANK_H
+
+#include "tracetop/analysis.h"
+
+/* the metrics checked for stragglers */
+enum tt_br_metric { TT_BR_IDLE = 0, TT_BR_COMM, TT_BR_NMETRICS };
+#define TT_BR_Z 3.5         /* robust z from which a share is high... */
+#define TT_BR_MIN_POINTS 5  /* ...when it is also this many points above the median */
+#define TT_BR_MAD_FLOOR 0.5 /* the z unit is at least this many points */
+
+struct tt_byrank_row {
+	size_t ri;                /* rank index in the model */
+	int64_t rank;
+	bool has_gpu;             /* GPU events in HTA's view (temporal) */
+	/* GPU span (temporal: first GPU start to last GPU end, HTA's view);
+	 * without GPU events the rank's whole span (summary) */
+	int64_t span_ns;
+	double busy_pct;          /* summary: union of the GPU events, % of their span */
+	double compute_pct, non_compute_pct, idle_pct; /* temporal, % of the GPU span */
+	/* time communication / memory kernels run (the kernel breakdown's
+	 * labels that name them), % of the GPU span; NaN without GPU events */
+	double comm_pct, mem_pct;
+	double overlap_pct;       /* overlap: % of communication time under computation;
+				   * NaN without communication */
+	const char *top_kernel;   /* the kernel name with the most time on the rank
+				   * (kernel breakdown, "others" left out), or NULL */
+	bool high[TT_BR_NMETRICS]; /* a straggler in that metric */
+};
+
+struct tt_br_flag {
+	size_t row;               /* into rows */
+	enum tt_br_metric metric;
+	double value, median;     /* the rank's share and the median of all ranks */
+};
+
+struct tt_byrank {
+	struct tt_byrank_row *rows; /* the selected ranks, model order */
+	size_t n;
+	/* stragglers (with 3 ranks or more): robust z = (x - median) /
+	 * max(1.4826 MAD, TT_BR_MAD_FLOOR) >= TT_BR_Z and x - median >=
+	 * TT_BR_MIN_POINTS; idle first, then communication, rows in order */
+	struct tt_br_flag *flags;
+	size_t nflags;
+};
+
+/* Join the results for the ranks o selects (the results must have been
+ * computed with the same o).  Never NULL; free with tt_byrank_free.
+ * Strings point into the model. */
+struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
+				const struct tt_summary_row *sum, size_t nsum,
+				const struct tt_temporal_row *tmp, size_t ntmp,
+				const struct tt_overlap_row *ov, size_t nov,
+				const struct tt_kbreak *k);
+void tt_byrank_free(struct tt_byrank *v);
+
+#endif

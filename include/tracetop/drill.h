@@ -1,0 +1,53 @@
+/* analysis: what the drill-downs list -- the instances of one kernel with
+ * the histogram of their durations, and the tracks of one rank with the
+ * time each is busy.  Exact times (no HTA selection): these list the
+ * trace's own events. */
+#ifndef TRACETOP_DRILL_H
+#define TRACETOP_DRILL_H
+
+#include "tracetop/analysis.h"
+
+/* ---- one kernel's instances ---- */
+
+#define TT_KI_BINS 8
+
+struct tt_kinstance {
+	size_t ri;    /* rank index in the model */
+	uint32_t ev;  /* event index in the rank */
+	int64_t dur;  /* ns */
+};
+
+struct tt_kinstances {
+	struct tt_kinstance *v; /* longest first (ties: rank index, event) */
+	size_t n;
+	/* durations in TT_KI_BINS equal bins from lo to hi (the shortest and the
+	 * longest); with lo == hi everything is in bin 0 and nbins is 1 */
+	int64_t lo, hi;
+	int nbins;
+	size_t bins[TT_KI_BINS];
+	size_t bmax;            /* the fullest bin's count (at least 1) */
+};
+
+/* The GPU events (with a stream) named `name` on the ranks o selects.
+ * Fills *out (n = 0 when there is none); free with tt_kinstances_free. */
+void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, const char *name,
+			 struct tt_kinstances *out);
+void tt_kinstances_free(struct tt_kinstances *k);
+/* The lower edge of bin b (b = nbins: the upper edge of the last). */
+int64_t tt_kinstances_edge(const struct tt_kinstances *k, int b);
+
+/* ---- one rank's tracks ---- */
+
+struct tt_track_busy {
+	uint32_t track;   /* index in r->tracks */
+	uint32_t events;  /* the track's events (markers included) */
+	int64_t busy_ns;  /* union of its events (markers left out) */
+	double busy_pct;  /* of the rank's span; NaN for an empty span */
+	uint32_t longest; /* its longest event, TT_NONE when none */
+};
+
+/* Every track of rank index ri with events, but the global one, in track
+ * order.  *n gets the count; free the array. */
+struct tt_track_busy *tt_rank_tracks(const struct tt_model *m, size_t ri, size_t *n);
+
+#endif

@@ -1,0 +1,134 @@
+/* The Overview's rows: a join of the other analyses' results by rank
+ * index, and the stragglers among them.  See byrank.h. */
+#include "config.h"
+
+#include "tracetop/byrank.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+/* the time of each type, per rank: the labels that contain it */
+static int64_t type_ns(const struct tt_kbreak *k, size_t ri, enum tt_ktype type)
+{
+	int64_t t = 0;
+	for (int j = 0; j < k->ntypes; j++) {
+		if (k->types[j] != type)
+			continue;
+		for (unsigned mask = 1; mask < (1u << k->ntypes); mask++)
+			if (mask & (1u << j))
+				t += k->rank_label_ns[ri * 8 + mask];
+	}
+	return t;
+}
+
+static void stragglers(struct tt_byrank *v)
+{
+	size_t n = v->n;
+	if (n < 3)
+		return;
+	double *x = tt_calloc(n + 1, sizeof(*x)), *d = tt_calloc(n + 1, sizeof(*d));
+	size_t cap = 0;
+	for (int mi = 0; mi < TT_BR_NMETRICS; mi++) {
+		size_t nv = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct tt_byrank_row *w = &v->rows[i];
+			double val = mi == TT_BR_IDLE ? w->idle_pct : w->comm_pct;
+			if (!isnan(val))
+				x[nv++] = val;
+		}
+		double med = tt_tb_median(x, nv);
+		for (size_t i = 0; i < nv; i++)
+			d[i] = fabs(x[i] - med);
+		double mad = tt_tb_median(d, nv) * 1.4826;
+		for (size_t i = 0; i < n; i++) {
+			struct tt_byrank_row *w = &v->rows[i];
+			double val = mi == TT_BR_IDLE ? w->idle_pct : w->comm_pct;
+			double z = (val - med) / (mad > TT_BR_MAD_FLOOR ? mad : TT_BR_MAD_FLOOR);
+			if (isnan(val) || z < TT_BR_Z || val - med < TT_BR_MIN_POINTS)
+				continue;
+			w->high[mi] = true;
+			TT_GROW(v->flags, cap, v->nflags + 1);
+			v->flags[v->nflags++] = (struct tt_br_flag){i, (enum tt_br_metric)mi, val, med};
+		}
+	}
+	free(x);
+	free(d);
+}
+
+struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
+				const struct tt_summary_row *sum, size_t nsum,
+				const struct tt_temporal_row *tmp, size_t ntmp,
+				const struct tt_overlap_row *ov, size_t nov,
+				const struct tt_kbreak *k)
+{
+	struct tt_byrank *v = tt_calloc(1, sizeof(*v));
+	size_t nr = m->nranks;
+	/* each result's row of a rank index */
+	const struct tt_summary_row **bs = tt_calloc(nr + 1, sizeof(*bs));
+	const struct tt_temporal_row **bt = tt_calloc(nr + 1, sizeof(*bt));
+	const struct tt_overlap_row **bo = tt_calloc(nr + 1, sizeof(*bo));
+	const struct tt_kstat **top = tt_calloc(nr + 1, sizeof(*top));
+	for (size_t i = 0; i < nsum && i < nr; i++)
+		bs[i] = &sum[i]; /* every rank, model order */
+	for (size_t i = 0; i < ntmp; i++)
+		if (tmp[i].ri < nr)
+			bt[tmp[i].ri] = &tmp[i];
+	for (size_t i = 0; i < nov; i++)
+		if (ov[i].ri < nr)
+			bo[ov[i].ri] = &ov[i];
+	/* the top kernel: the largest sum, the first in the rows' order on ties */
+	for (size_t i = 0; k && i < k->nrows; i++) {
+		const struct tt_kstat *s = &k->rows[i];
+		if (s->others || s->ri >= nr)
+			continue;
+		if (!top[s->ri] || s->sum_ns > top[s->ri]->sum_ns)
+			top[s->ri] = s;
+	}
+	v->rows = tt_calloc(nr + 1, sizeof(*v->rows));
+	for (size_t ri = 0; ri < nr; ri++) {
+		if (!tt_aopts_has_rank(o, m->ranks[ri]->rank))
+			continue;
+		struct tt_byrank_row *w = &v->rows[v->n++];
+		w->ri = ri;
+		w->rank = m->ranks[ri]->rank;
+		w->busy_pct = bs[ri] ? bs[ri]->gpu_busy_pct : NAN;
+		w->span_ns = bs[ri] ? bs[ri]->span_ns : m->ranks[ri]->t1 - m->ranks[ri]->t0;
+		w->compute_pct = w->non_compute_pct = w->idle_pct = NAN;
+		w->comm_pct = w->mem_pct = w->overlap_pct = NAN;
+		const struct tt_temporal_row *t = bt[ri];
+		if (t && t->has_gpu) {
+			w->has_gpu = true;
+			w->span_ns = t->kernel_ns;
+			w->compute_pct = t->compute_pct;
+			w->non_compute_pct = t->non_compute_pct;
+			w->idle_pct = t->idle_pct;
+			if (t->kernel_ns > 0 && k && ri < k->nranks_model) {
+				double span = (double)t->kernel_ns;
+				w->comm_pct = 100 * (double)type_ns(k, ri, TT_KT_COMM) / span;
+				w->mem_pct = 100 * (double)type_ns(k, ri, TT_KT_MEM) / span;
+			}
+		}
+		if (bo[ri])
+			w->overlap_pct = bo[ri]->pct;
+		if (top[ri])
+			w->top_kernel = top[ri]->name;
+	}
+	free(bs);
+	free(bt);
+	free(bo);
+	free(top);
+	stragglers(v);
+	return v;
+}
+
+void tt_byrank_free(struct tt_byrank *v)
+{
+	if (!v)
+		return;
+	free(v->rows);
+	free(v->flags);
+	free(v);
+}

@@ -1,0 +1,104 @@
+/* What the drill-downs list: see drill.h. */
+#include "config.h"
+
+#include "tracetop/drill.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+/* ---- one kernel's instances ---- */
+
+static int inst_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tt_kinstance *x = a, *y = b;
+	(void)ctx;
+	return x->dur > y->dur ? -1 : x->dur < y->dur; /* stable: rank, event */
+}
+
+void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, const char *name,
+			 struct tt_kinstances *out)
+{
+	memset(out, 0, sizeof(*out));
+	size_t cap = 0;
+	for (size_t ri = 0; ri < m->nranks; ri++) {
+		const struct tt_rank *r = m->ranks[ri];
+		if (!tt_aopts_has_rank(o, r->rank))
+			continue;
+		uint32_t id = tt_strtab_find(&r->strs, name, strlen(name));
+		if (id == TT_NONE)
+			continue;
+		for (uint32_t i = 0; i < r->nev; i++)
+			if (r->ev[i].name == id && (r->ev[i].flags & TT_EF_STREAM)) {
+				TT_GROW(out->v, cap, out->n + 1);
+				out->v[out->n++] = (struct tt_kinstance){ri, i, r->ev[i].dur};
+			}
+	}
+	if (!out->n)
+		return;
+	tt_msort(out->v, out->n, sizeof(*out->v), inst_cmp, NULL);
+	out->lo = out->v[out->n - 1].dur;
+	out->hi = out->v[0].dur;
+	out->nbins = out->hi > out->lo ? TT_KI_BINS : 1;
+	for (size_t i = 0; i < out->n; i++) {
+		int b = out->hi > out->lo ? (int)((double)(out->v[i].dur - out->lo) /
+						  (double)(out->hi - out->lo) * TT_KI_BINS) :
+					    0;
+		out->bins[b > TT_KI_BINS - 1 ? TT_KI_BINS - 1 : b]++;
+	}
+	out->bmax = 1;
+	for (int b = 0; b < TT_KI_BINS; b++)
+		out->bmax = TT_MAX(out->bmax, out->bins[b]);
+}
+
+int64_t tt_kinstances_edge(const struct tt_kinstances *k, int b)
+{
+	return k->lo + (k->hi - k->lo) * b / TT_KI_BINS;
+}
+
+void tt_kinstances_free(struct tt_kinstances *k)
+{
+	free(k->v);
+	memset(k, 0, sizeof(*k));
+}
+
+/* ---- one rank's tracks ---- */
+
+struct tt_track_busy *tt_rank_tracks(const struct tt_model *m, size_t ri, size_t *n)
+{
+	const struct tt_rank *r = m->ranks[ri];
+	struct tt_track_busy *v = tt_calloc(r->ntracks + 1, sizeof(*v));
+	int64_t span = r->t1 - r->t0;
+	*n = 0;
+	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
+		const struct tt_track *tr = &r->tracks[ti];
+		if (!tr->count || tr->kind == TT_TRACK_GLOBAL)
+			continue;
+		/* busy: union of the track's events (sorted by start) */
+		int64_t busy = 0, end = INT64_MIN, longest = -1;
+		uint32_t li = TT_NONE;
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (e->flags & TT_EF_MARKER)
+				continue;
+			int64_t a = e->ts > end ? e->ts : end, b = e->ts + e->dur;
+			if (b > a)
+				busy += b - a;
+			if (b > end)
+				end = b;
+			if (e->dur > longest) {
+				longest = e->dur;
+				li = i;
+			}
+		}
+		struct tt_track_busy *w = &v[(*n)++];
+		w->track = ti;
+		w->events = tr->count;
+		w->busy_ns = busy;
+		w->busy_pct = span > 0 ? 100.0 * (double)busy / (double)span : NAN;
+		w->longest = li;
+	}
+	return v;
+}

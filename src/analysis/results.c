@@ -1,0 +1,393 @@
+/* Typed results computed once and kept: see results.h.
+ *
+ * One mutex guards the slots.  A slot is EMPTY, BUSY (some thread computes
+ * it, outside the lock) or DONE; whoever finds it EMPTY marks it BUSY and
+ * computes, whoever finds it BUSY waits on the condition variable. */
+#include "config.h"
+
+#include "tracetop/results.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+enum { EMPTY, BUSY, DONE };
+
+struct slot {
+	int state;
+	void *v;           /* the result (NULL for a failed diff) */
+	struct tt_err err; /* why there is none */
+};
+
+struct tt_results {
+	const struct tt_model *m, *m2;
+	struct tt_results_opts o; /* o.a.ranks -> ranks, o.op_name -> op_name */
+	int64_t *ranks;
+	char *op_name;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct slot s[TT_RES_COUNT];
+	/* the background thread */
+	bool thread, stop, running;
+	pthread_t th;
+	enum tt_rkind todo[TT_RES_COUNT];
+	size_t ntodo;
+};
+
+static const char *const names[] = {
+#define _(id, name) name,
+	TT_RESULTS(_)
+#undef _
+};
+
+const char *tt_rkind_name(enum tt_rkind k)
+{
+	return k < TT_RES_COUNT ? names[k] : "?";
+}
+
+void tt_results_opts_init(struct tt_results_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kernel_delay_us = 30;
+	o->runtime_cutoff_us = 50;
+	o->launch_delay_cutoff_us = 100;
+	o->kb.num_kernels = 10;
+	o->kb.duration_ratio = 0.8;
+	o->min_pattern_len = 3;
+	o->diff_device = TT_DIFF_ALL;
+	o->diff_iteration = -1;
+}
+
+/* ---- computing and freeing each kind ---- */
+
+static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
+{
+	const struct tt_model *m = r->m;
+	const struct tt_results_opts *o = &r->o;
+	switch (k) {
+	case TT_RES_SUMMARY: {
+		struct tt_summary_res *v = tt_calloc(1, sizeof(*v));
+		v->rows = tt_summary(m, &v->n);
+		return v;
+	}
+	case TT_RES_TEMPORAL: {
+		struct tt_temporal_res *v = tt_calloc(1, sizeof(*v));
+		v->rows = tt_temporal(m, &o->a, &v->n);
+		return v;
+	}
+	case TT_RES_OVERLAP: {
+		struct tt_overlap_res *v = tt_calloc(1, sizeof(*v));
+		v->rows = tt_overlap(m, &o->a, &v->n);
+		return v;
+	}
+	case TT_RES_KBREAK: {
+		struct tt_kbreak *v = tt_calloc(1, sizeof(*v));
+		tt_kbreak(m, &o->a, &o->kb, v);
+		return v;
+	}
+	case TT_RES_BYRANK: {
+		/* the other results, computed here or waited for */
+		struct tt_results *rw = r;
+		const struct tt_summary_res *s = tt_res_summary(rw);
+		const struct tt_temporal_res *t = tt_res_temporal(rw);
+		const struct tt_overlap_res *v = tt_res_overlap(rw);
+		return tt_byrank(m, &o->a, s->rows, s->n, t->rows, t->n, v->rows, v->n,
+				   tt_res_kbreak(rw));
+	}
+	case TT_RES_IDLE:
+		return tt_idle_breakdown(m, &o->a, o->kernel_delay_us);
+	case TT_RES_LAUNCH:
+		return tt_launch_stats(m, &o->a, o->runtime_cutoff_us, o->launch_delay_cutoff_us);
+	case TT_RES_COUNTERS: {
+		struct tt_counters *v = tt_calloc(1, sizeof(*v));
+		tt_counters_compute(m, &o->a, v);
+		return v;
+	}
+	case TT_RES_PATTERNS: {
+		struct tt_patterns *v = tt_calloc(1, sizeof(*v));
+		tt_patterns(v, m, &o->a, o->op_name, o->min_pattern_len);
+		return v;
+	}
+	case TT_RES_RANKS:
+		return tt_ranks_compute(m, &o->a, o->kernel_delay_us);
+	case TT_RES_DIFF: {
+		if (!r->m2) {
+			tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+				   "a diff needs two traces: CONTROL TEST");
+			return NULL;
+		}
+		struct tt_diff_opts d = {
+			.device = o->diff_device,
+			.short_names = o->diff_short_names,
+			.iteration = o->diff_iteration,
+			.exact = o->a.exact,
+			.ranks = o->a.ranks,
+			.nranks = o->a.nranks,
+		};
+		struct tt_diff *v = tt_calloc(1, sizeof(*v));
+		if (tt_diff(v, m, r->m2, &d, err)) {
+			tt_diff_free(v);
+			free(v);
+			return NULL;
+		}
+		return v;
+	}
+	case TT_RES_COUNT:
+		break;
+	}
+	return NULL;
+}
+
+static void release(enum tt_rkind k, void *v)
+{
+	if (!v)
+		return;
+	switch (k) {
+	case TT_RES_SUMMARY:
+		free(((struct tt_summary_res *)v)->rows);
+		break;
+	case TT_RES_TEMPORAL:
+		tt_temporal_free(((struct tt_temporal_res *)v)->rows);
+		break;
+	case TT_RES_OVERLAP:
+		tt_overlap_free(((struct tt_overlap_res *)v)->rows);
+		break;
+	case TT_RES_KBREAK:
+		tt_kbreak_free(v);
+		break;
+	case TT_RES_BYRANK:
+		tt_byrank_free(v);
+		return;
+	case TT_RES_IDLE:
+		tt_idle_free(v);
+		return;
+	case TT_RES_LAUNCH:
+		tt_launch_free(v);
+		return;
+	case TT_RES_COUNTERS:
+		tt_counters_free(v);
+		break;
+	case TT_RES_PATTERNS:
+		tt_patterns_free(v);
+		break;
+	case TT_RES_RANKS:
+		tt_ranks_free(v);
+		return;
+	case TT_RES_DIFF:
+		tt_diff_free(v);
+		break;
+	case TT_RES_COUNT:
+		break;
+	}
+	free(v);
+}
+
+/* ---- the slots ---- */
+
+/* The result of kind k: computed here when nobody has, waited for when
+ * another thread computes it.  Takes and gives back the lock. */
+static void *get(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
+{
+	pthread_mutex_lock(&r->mu);
+	struct slot *s = &r->s[k];
+	if (s->state == EMPTY) {
+		s->state = BUSY;
+		pthread_mutex_unlock(&r->mu);
+		struct tt_err e;
+		tt_err_clear(&e);
+		void *v = compute(r, k, &e);
+		pthread_mutex_lock(&r->mu);
+		s->v = v;
+		s->err = e;
+		s->state = DONE;
+		pthread_cond_broadcast(&r->cv);
+	}
+	while (s->state != DONE)
+		pthread_cond_wait(&r->cv, &r->mu);
+	void *v = s->v;
+	if (!v && err)
+		*err = s->err;
+	pthread_mutex_unlock(&r->mu);
+	return v;
+}
+
+bool tt_results_ready(struct tt_results *r, enum tt_rkind k)
+{
+	pthread_mutex_lock(&r->mu);
+	bool done = r->s[k].state == DONE;
+	pthread_mutex_unlock(&r->mu);
+	return done;
+}
+
+/* ---- the background thread ---- */
+
+static void *worker(void *arg)
+{
+	struct tt_results *r = arg;
+	for (size_t i = 0; i < r->ntodo; i++) {
+		pthread_mutex_lock(&r->mu);
+		bool stop = r->stop;
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			break;
+		get(r, r->todo[i], NULL);
+	}
+	pthread_mutex_lock(&r->mu);
+	r->running = false;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n)
+{
+	pthread_mutex_lock(&r->mu);
+	if (r->thread || r->stop) {
+		pthread_mutex_unlock(&r->mu);
+		return;
+	}
+	r->ntodo = 0;
+	for (size_t i = 0; i < n && r->ntodo < TT_RES_COUNT; i++)
+		if (k[i] < TT_RES_COUNT)
+			r->todo[r->ntodo++] = k[i];
+	r->running = true;
+	r->thread = pthread_create(&r->th, NULL, worker, r) == 0;
+	if (!r->thread)
+		r->running = false; /* computed on first use instead */
+	pthread_mutex_unlock(&r->mu);
+}
+
+void tt_results_wait(struct tt_results *r)
+{
+	pthread_mutex_lock(&r->mu);
+	while (r->running)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+}
+
+void tt_results_stop(struct tt_results *r)
+{
+	pthread_mutex_lock(&r->mu);
+	r->stop = true;
+	pthread_mutex_unlock(&r->mu);
+}
+
+bool tt_results_busy(struct tt_results *r)
+{
+	pthread_mutex_lock(&r->mu);
+	bool busy = r->running;
+	pthread_mutex_unlock(&r->mu);
+	return busy;
+}
+
+/* ---- life ---- */
+
+struct tt_results *tt_results_new(const struct tt_model *m, const struct tt_model *m2,
+				  const struct tt_results_opts *o)
+{
+	struct tt_results *r = tt_calloc(1, sizeof(*r));
+	r->m = m;
+	r->m2 = m2;
+	r->o = *o;
+	if (o->a.ranks && o->a.nranks) {
+		r->ranks = tt_malloc(o->a.nranks * sizeof(*r->ranks));
+		memcpy(r->ranks, o->a.ranks, o->a.nranks * sizeof(*r->ranks));
+	}
+	r->o.a.ranks = r->ranks;
+	r->o.a.nranks = r->ranks ? o->a.nranks : 0;
+	r->op_name = o->op_name ? tt_strdup(o->op_name) : NULL;
+	r->o.op_name = r->op_name;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	return r;
+}
+
+void tt_results_free(struct tt_results *r)
+{
+	if (!r)
+		return;
+	tt_results_stop(r);
+	if (r->thread)
+		pthread_join(r->th, NULL);
+	for (int k = 0; k < TT_RES_COUNT; k++)
+		release((enum tt_rkind)k, r->s[k].v);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r->ranks);
+	free(r->op_name);
+	free(r);
+}
+
+const struct tt_model *tt_results_model(const struct tt_results *r)
+{
+	return r->m;
+}
+
+const struct tt_model *tt_results_model2(const struct tt_results *r)
+{
+	return r->m2;
+}
+
+const struct tt_results_opts *tt_results_options(const struct tt_results *r)
+{
+	return &r->o;
+}
+
+/* ---- typed getters ---- */
+
+const struct tt_summary_res *tt_res_summary(struct tt_results *r)
+{
+	return get(r, TT_RES_SUMMARY, NULL);
+}
+
+const struct tt_temporal_res *tt_res_temporal(struct tt_results *r)
+{
+	return get(r, TT_RES_TEMPORAL, NULL);
+}
+
+const struct tt_overlap_res *tt_res_overlap(struct tt_results *r)
+{
+	return get(r, TT_RES_OVERLAP, NULL);
+}
+
+const struct tt_kbreak *tt_res_kbreak(struct tt_results *r)
+{
+	return get(r, TT_RES_KBREAK, NULL);
+}
+
+const struct tt_byrank *tt_res_byrank(struct tt_results *r)
+{
+	return get(r, TT_RES_BYRANK, NULL);
+}
+
+const struct tt_idle *tt_res_idle(struct tt_results *r)
+{
+	return get(r, TT_RES_IDLE, NULL);
+}
+
+const struct tt_launch *tt_res_launch(struct tt_results *r)
+{
+	return get(r, TT_RES_LAUNCH, NULL);
+}
+
+const struct tt_counters *tt_res_counters(struct tt_results *r)
+{
+	return get(r, TT_RES_COUNTERS, NULL);
+}
+
+const struct tt_patterns *tt_res_patterns(struct tt_results *r)
+{
+	return get(r, TT_RES_PATTERNS, NULL);
+}
+
+const struct tt_ranks *tt_res_ranks(struct tt_results *r)
+{
+	return get(r, TT_RES_RANKS, NULL);
+}
+
+const struct tt_diff *tt_res_diff(struct tt_results *r, struct tt_err *err)
+{
+	return get(r, TT_RES_DIFF, err);
+}
