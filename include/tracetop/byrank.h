@@ -11,9 +11,6 @@
 
 /* the metrics checked for stragglers */
 enum tt_br_metric { TT_BR_IDLE = 0, TT_BR_COMM, TT_BR_NMETRICS };
-#define TT_BR_Z 3.5         /* robust z from which a share is high... */
-#define TT_BR_MIN_POINTS 5  /* ...when it is also this many points above the median */
-#define TT_BR_MAD_FLOOR 0.5 /* the z unit is at least this many points */
 
 struct tt_byrank_row {
 	size_t ri;                /* rank index in the model */
@@ -31,21 +28,26 @@ struct tt_byrank_row {
 				   * NaN without communication */
 	const char *top_kernel;   /* the kernel name with the most time on the rank
 				   * (kernel breakdown, "others" left out), or NULL */
-	bool high[TT_BR_NMETRICS]; /* a straggler in that metric */
+	/* a straggler in that metric: +1 above the median, -1 below, 0 not */
+	int8_t side[TT_BR_NMETRICS];
 };
 
 struct tt_br_flag {
 	size_t row;               /* into rows */
 	enum tt_br_metric metric;
+	int side;                 /* +1: above the median, -1: below */
 	double value, median;     /* the rank's share and the median of all ranks */
+	double z;                 /* robust z-score */
 };
 
 struct tt_byrank {
 	struct tt_byrank_row *rows; /* the selected ranks, model order */
 	size_t n;
-	/* stragglers (with 3 ranks or more): robust z = (x - median) /
-	 * max(1.4826 MAD, TT_BR_MAD_FLOOR) >= TT_BR_Z and x - median >=
-	 * TT_BR_MIN_POINTS; idle first, then communication, rows in order */
+	/* stragglers (with 3 ranks or more), by the one outlier rule of
+	 * tracetop/stats.h over the shares shown: idle far above the median
+	 * (little idle is no problem), communication far from it on either
+	 * side (little communication: the rank the others wait for); idle
+	 * first, then communication, rows in order */
 	struct tt_br_flag *flags;
 	size_t nflags;
 };

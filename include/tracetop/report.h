@@ -51,8 +51,7 @@ const char *tt_report_help(const char *name);
 /* Build the tables of report `name` over model m (m2: the second side of a
  * diff, else NULL).  Returns 0 and an array of tables (free with
  * tt_tables_free), or -code with *err filled (unknown name, nothing to
- * report).  With o->table set, only that table (none when the report has
- * no such table). */
+ * report).  With o->table set, the other tables may be left out. */
 int tt_report_build(const char *name, const struct tt_model *m, const struct tt_model *m2,
 		    const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
 		    struct tt_err *err);
@@ -80,7 +79,7 @@ int tt_report_tables(struct tt_results *res, const char *name, const struct tt_r
 
 /* The formatting half of each analysis report: its tables from the typed
  * result in res (computed there on first use).  The tables carry HTA's
- * column names; with o->table set only that table is built. */
+ * column names; with o->table set the others may be left out. */
 int tt_report_summary(struct tt_results *res, const struct tt_report_opts *o,
 		      struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_temporal(struct tt_results *res, const struct tt_report_opts *o,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/stats.h"
 #include "tracetop/util.h"
 
 /* the time of each type, per rank: the labels that contain it */
@@ -29,33 +30,24 @@ static void stragglers(struct tt_byrank *v)
 	size_t n = v->n;
 	if (n < 3)
 		return;
-	double *x = tt_calloc(n + 1, sizeof(*x)), *d = tt_calloc(n + 1, sizeof(*d));
+	double *x = tt_calloc(n + 1, sizeof(*x));
 	size_t cap = 0;
 	for (int mi = 0; mi < TT_BR_NMETRICS; mi++) {
-		size_t nv = 0;
+		for (size_t i = 0; i < n; i++)
+			x[i] = mi == TT_BR_IDLE ? v->rows[i].idle_pct : v->rows[i].comm_pct;
+		struct tt_rdist d;
+		tt_rdist_of(x, n, true, &d);
 		for (size_t i = 0; i < n; i++) {
-			const struct tt_byrank_row *w = &v->rows[i];
-			double val = mi == TT_BR_IDLE ? w->idle_pct : w->comm_pct;
-			if (!isnan(val))
-				x[nv++] = val;
-		}
-		double med = tt_tb_median(x, nv);
-		for (size_t i = 0; i < nv; i++)
-			d[i] = fabs(x[i] - med);
-		double mad = tt_tb_median(d, nv) * 1.4826;
-		for (size_t i = 0; i < n; i++) {
-			struct tt_byrank_row *w = &v->rows[i];
-			double val = mi == TT_BR_IDLE ? w->idle_pct : w->comm_pct;
-			double z = (val - med) / (mad > TT_BR_MAD_FLOOR ? mad : TT_BR_MAD_FLOOR);
-			if (isnan(val) || z < TT_BR_Z || val - med < TT_BR_MIN_POINTS)
+			int side = tt_rdist_side(&d, x[i]);
+			if (!side || (mi == TT_BR_IDLE && side < 0))
 				continue;
-			w->high[mi] = true;
+			v->rows[i].side[mi] = (int8_t)side;
 			TT_GROW(v->flags, cap, v->nflags + 1);
-			v->flags[v->nflags++] = (struct tt_br_flag){i, (enum tt_br_metric)mi, val, med};
+			v->flags[v->nflags++] = (struct tt_br_flag){
+				i, (enum tt_br_metric)mi, side, x[i], d.median, tt_robust_z(&d, x[i])};
 		}
 	}
 	free(x);
-	free(d);
 }
 
 struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,

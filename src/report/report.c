@@ -144,22 +144,6 @@ void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_op
 	ro->diff_iteration = o->iteration;
 }
 
-/* keep only the table o->table names (builders may have built more) */
-static int only_wanted(int rc, const struct tt_report_opts *o, struct tt_table **t, size_t *n)
-{
-	if (rc || !o->table)
-		return rc;
-	size_t k = 0;
-	for (size_t i = 0; i < *n; i++) {
-		if (strcmp(t[i]->name, o->table) == 0)
-			t[k++] = t[i];
-		else
-			tt_table_free(t[i]);
-	}
-	*n = k;
-	return 0;
-}
-
 static int unknown(const char *name, struct tt_err *err)
 {
 	return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
@@ -172,13 +156,11 @@ int tt_report_tables(struct tt_results *res, const char *name, const struct tt_r
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++)
-		if (strcmp(reports[i].name, name) == 0) {
-			int rc = reports[i].format ?
-					 reports[i].format(res, o, out, n, err) :
-					 reports[i].fn(tt_results_model(res), tt_results_model2(res), o,
-						       out, n, err);
-			return only_wanted(rc, o, *out, n);
-		}
+		if (strcmp(reports[i].name, name) == 0)
+			return reports[i].format ?
+				       reports[i].format(res, o, out, n, err) :
+				       reports[i].fn(tt_results_model(res), tt_results_model2(res), o,
+						     out, n, err);
 	return unknown(name, err);
 }
 
@@ -191,16 +173,14 @@ int tt_report_build(const char *name, const struct tt_model *m, const struct tt_
 	for (size_t i = 0; i < TT_ARRAY_SIZE(reports); i++) {
 		if (strcmp(reports[i].name, name) != 0)
 			continue;
-		if (!reports[i].format) {
-			int rc = reports[i].fn(m, m2, o, out, n, err);
-			return only_wanted(rc, o, *out, n);
-		}
+		if (!reports[i].format)
+			return reports[i].fn(m, m2, o, out, n, err);
 		struct tt_results_opts ro;
 		tt_report_results_opts(o, &ro);
 		struct tt_results *res = tt_results_new(m, m2, &ro);
 		int rc = reports[i].format(res, o, out, n, err);
 		tt_results_free(res);
-		return only_wanted(rc, o, *out, n);
+		return rc;
 	}
 	return unknown(name, err);
 }

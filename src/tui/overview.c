@@ -60,17 +60,19 @@ static int overview_open(struct tt_pane *p)
 		if (w->top_kernel)
 			tt_table_set_str(t, k, C_TOP, w->top_kernel);
 		tt_table_set_num(t, k, C_NON_COMPUTE, w->non_compute_pct);
-		/* the last metric named wins the cell; the lines above say all */
+		/* the first metric flagged names the cell; the lines above say all */
 		for (int mi = 0; mi < TT_BR_NMETRICS; mi++)
-			if (w->high[mi]) {
+			if (w->side[mi]) {
 				char flag[64];
-				snprintf(flag, sizeof(flag), "%s high", what[mi]);
+				snprintf(flag, sizeof(flag), "%s %s", what[mi],
+					 w->side[mi] > 0 ? "high" : "low");
 				tt_table_set_str(t, k, C_FLAG, flag);
+				break;
 			}
 	}
 	tt_pane_set_table(p, t);
 	for (size_t i = 0; i < v->n; i++)
-		if (v->rows[i].high[TT_BR_IDLE] || v->rows[i].high[TT_BR_COMM])
+		if (v->rows[i].side[TT_BR_IDLE] || v->rows[i].side[TT_BR_COMM])
 			p->row_role[i] = TT_ROLE_MARKED;
 	for (size_t i = 0; i < v->nflags && i < 3; i++) {
 		const struct tt_br_flag *f = &v->flags[i];
@@ -114,9 +116,10 @@ const struct tt_pane_ops tt_overview_ops = {
 	.title = "Overview",
 	.help = "One row per rank: its GPU span, the share of the span busy, computing, "
 		"communicating, copying memory and idle, the computation/communication overlap, "
-		"and its top kernel.  Ranks whose idle or communication share is far from the "
-		"median of all ranks (robust z-score over 3.5 and 5 points above) are marked as "
-		"stragglers and explained above the table.  Enter shows the rank's streams.",
+		"and its top kernel.  Ranks whose idle share is far above the median of all ranks, "
+		"or whose communication share is far from it either way (robust z-score of 3.5 "
+		"or more and 2 points from the median, as `tracetop report outliers`), are marked "
+		"as stragglers and explained above the table.  Enter shows the rank's streams.",
 	.open = overview_open,
 	.drill = overview_drill,
 };
