@@ -20,6 +20,10 @@ trap 'exit 99' INT TERM
 HOME=$tmp/home
 mkdir -p "$HOME"
 export HOME
+# a session that lives as long as the test: killing the last session of a
+# size stops the server, and a new session started while it shuts down
+# fails ("server exited unexpectedly")
+$T new-session -d -s keep -x 80 -y 24 "exec cat" || exit 99
 unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR TMUX
 env_tt="env TERM=xterm-256color LC_ALL=C.UTF-8 $tt"
 

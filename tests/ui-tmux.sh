@@ -25,9 +25,8 @@ tt_pid() {
 	ps -o pid= -o comm= --ppid "$($T display -p -t "$1" '#{pane_pid}')" |
 		awk -v c="$comm" '$2 == c { print $1 }'
 }
-# a session that lives as long as the test, so that killing the others
-# never stops the server under the next new-session
-$T new-session -d -s keep -x 80 -y 24 "exec cat" || exit 99
+# (tmux-lib.sh keeps a session open: killing the others never stops the
+# server under the next new-session)
 
 titles='Overview Temporal Idle Kernels Overlap Launch Counters Patterns Timeline Diff'
 
