@@ -110,6 +110,8 @@ struct tt_col {
 	int width;         /* TT_C_BAR: columns; TT_C_STR: maximum width (0 = 48) */
 	bool hidden_text;  /* CSV/JSON only */
 	bool hidden_csv;   /* text only */
+	bool free_text;    /* TT_C_STR: prose or glyphs, not a name: cut at its
+			    * end with an ellipsis, never shortened as a name */
 	double bar_max;    /* TT_C_BAR/TT_C_STACK: the value of a full bar (0: auto) */
 	int stack[4];      /* TT_C_STACK: source columns */
 	int nstack;

@@ -344,7 +344,7 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 	struct names *nm = tt_calloc((size_t)nd + 1, sizeof(*nm));
 	for (int d = 0; d < nd; d++) {
 		int c = dc[d];
-		if (t->cols[c].type != TT_C_STR)
+		if (t->cols[c].type != TT_C_STR || t->cols[c].free_text)
 			continue;
 		bool need = false;
 		FOR_SCANNED(v, h, k)
@@ -450,7 +450,9 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 					snprintf(fit, sizeof(fit), "%s", nm[d].text[k]);
 				else {
 					tt_cell_text(t, row, c, unit[c], buf, sizeof(buf));
-					if (col->type == TT_C_STR)
+					if (col->type == TT_C_STR && col->free_text)
+						tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
+					else if (col->type == TT_C_STR)
 						tt_name_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
 					else
 						snprintf(fit, sizeof(fit), "%s", buf);

@@ -128,7 +128,7 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 	(void)err;
 	static const struct tt_col cols[] = {
 		{.name = "severity", .type = TT_C_STR},
-		{.name = "finding", .type = TT_C_STR, .width = 120},
+		{.name = "finding", .type = TT_C_STR, .width = 120, .free_text = true},
 		{.name = "see", .type = TT_C_STR},
 		{.name = "value", .type = TT_C_NUM, .prec = 1, .hidden_text = true},
 		{.name = "rank", .type = TT_C_INT, .hidden_text = true},

@@ -37,7 +37,8 @@ static int counters_open(struct tt_pane *p)
 		{.name = "mean", .type = TT_C_NUM, .prec = 1},
 		{.name = "max", .type = TT_C_NUM, .prec = 1},
 		{.name = "full_queue", .title = "time >= 1024", .type = TT_C_DUR},
-		{.name = "over_time", .title = "over time (max per slice)", .type = TT_C_STR, .width = 40},
+		{.name = "over_time", .title = "over time (max per slice)", .type = TT_C_STR,
+		 .width = 40, .free_text = true},
 	};
 	struct tt_table *t = tt_table_new("counters", cols, (int)TT_ARRAY_SIZE(cols));
 	size_t nfull = 0;

@@ -59,7 +59,7 @@ static int ev_open(struct tt_pane *p)
 	const struct tt_event *e = &r->ev[es->ev];
 	static const struct tt_col cols[] = {
 		{.name = "field", .type = TT_C_STR, .width = 18},
-		{.name = "value", .type = TT_C_STR, .width = 400},
+		{.name = "value", .type = TT_C_STR, .width = 400, .free_text = true},
 	};
 	struct tt_table *t = tt_table_new("event", cols, 2);
 	char a[64], b[64], c[64];

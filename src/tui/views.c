@@ -12,7 +12,7 @@ static int views_open(struct tt_pane *p)
 {
 	static const struct tt_col cols[] = {
 		{.name = "view", .type = TT_C_STR, .width = 16},
-		{.name = "what", .type = TT_C_STR, .width = 90},
+		{.name = "what", .type = TT_C_STR, .width = 90, .free_text = true},
 		{.name = "index", .type = TT_C_INT, .hidden_text = true},
 	};
 	struct tt_table *t = tt_table_new("views", cols, (int)TT_ARRAY_SIZE(cols));
