@@ -112,6 +112,38 @@ check "1x1 and back to 80x24: the explorer again" wait_row rs 24 'demo job: 8 ra
 check "back to 80x24: no 'too small' left" wait_gone rs 'too small'
 $T send-keys -t rs 4
 check "back to 80x24: keys work" wait_row rs 2 '^ Kernels'
+# resized twice while busy (stopped here, as a slow key would keep it): the
+# terminal reflowed text curses never drew; every line must be redrawn
+$T send-keys -t rs 3
+check "busy resize: the Idle pane" wait_row rs 2 '^ Idle'
+pid=$(tt_pid rs)
+kill -STOP "$pid"
+# (tmux gives the terminal its size a moment after the window's: wait for
+# the terminal's own, or both resizes would fold into none)
+tty=$($T display -p -t rs '#{pane_tty}')
+tty_size_is() {
+	n=0
+	while [ $n -lt 300 ]; do
+		[ "$(stty -F "$tty" size 2>/dev/null)" = "$1" ] && return 0
+		sleep 0.02
+		n=$((n + 1))
+	done
+	return 1
+}
+$T resize-window -t rs -x 30 -y 8
+check "busy resize: the terminal is 30x8" tty_size_is '8 30'
+$T resize-window -t rs -x 80 -y 24
+check "busy resize: the terminal is 80x24 again" tty_size_is '24 80'
+kill -CONT "$pid"
+check "busy resize: the title bar on row 1" wait_row rs 1 '^ tt 1 Over 2 Temp 3 Idle'
+check "busy resize: the pane title on row 2" wait_row rs 2 '^ Idle'
+check "busy resize: the status line on row 24" wait_row rs 24 'demo job: 8 ranks'
+# C-l sends every cell again: text written behind curses' back goes
+echo 'JUNKJUNKJUNK written behind the screen' >"$($T display -p -t rs '#{pane_tty}')"
+check "C-l: the junk is on the screen first" wait_for rs 'written behind the screen'
+$T send-keys -t rs C-l
+check "C-l: the junk is gone" wait_gone rs 'written behind the screen'
+check "C-l: the pane is still there" wait_row rs 2 '^ Idle'
 $T send-keys -t rs q
 check "resize: q after all that" wait_for rs 'tracetop exited 0'
 check "resize: restored" restored rs

@@ -27,6 +27,7 @@ enum tt_react {
 	TT_R_REDRAW = 2,
 	TT_R_QUIT = 16,
 	TT_R_BACK = 32, /* close this pane: back to the one below */
+	TT_R_REPAINT = 64, /* redraw every cell of the terminal (C-l) */
 };
 
 #define TT_UI_MIN_W 50

@@ -334,7 +334,7 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 			tt_app_push(a, tt_pane_new(a, &tt_load_ops));
 		return TT_R_REDRAW;
 	case TT_ACT_REDRAW:
-		return TT_R_REDRAW;
+		return TT_R_REDRAW | TT_R_REPAINT;
 	case TT_ACT_NONE:
 		return TT_R_NONE;
 	default:

@@ -198,8 +198,21 @@ static void blit(const struct tt_grid *g)
 	attrset(A_NORMAL);
 }
 
-static void redraw(struct tt_app *a, struct tt_grid *g)
+static void handle_resize(void);
+
+/* Draw the app.  A resize that came while a key was handled is taken first
+ * (never a frame for the old size), and after a resize or when asked (C-l)
+ * the whole screen is sent again: the terminal may hold text curses does not
+ * know of (a terminal reflows its lines when it shrinks and grows back). */
+static void redraw(struct tt_app *a, struct tt_grid *g, bool full)
 {
+	if (got_winch) {
+		got_winch = 0;
+		handle_resize();
+		full = true;
+	}
+	if (full)
+		clearok(curscr, TRUE);
 	if (g->w != COLS || g->h != LINES) {
 		tt_grid_free(g);
 		tt_grid_init(g, COLS, LINES);
@@ -300,14 +313,11 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 
 	struct tt_grid g;
 	tt_grid_init(&g, COLS, LINES);
-	redraw(a, &g);
+	redraw(a, &g, true);
 	bool quit = false;
 	while (!quit && !got_term) {
-		if (got_winch) {
-			got_winch = 0;
-			handle_resize();
-			redraw(a, &g);
-		}
+		if (got_winch)
+			redraw(a, &g, true);
 		/* stdin, and the pipe the signal handlers write to */
 		struct pollfd pfd[2] = {{0, POLLIN, 0}, {wake_pipe[0], POLLIN, 0}};
 		int wait = -1;
@@ -322,7 +332,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			if (r & TT_R_QUIT)
 				quit = true;
 			else
-				redraw(a, &g);
+				redraw(a, &g, r & TT_R_REPAINT);
 			continue;
 		}
 		if (res == TERMKEY_RES_EOF)
@@ -339,10 +349,11 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			if (termkey_getkey_force(tk, &key) == TERMKEY_RES_KEY) {
 				char name[64];
 				termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
-				if (feed_key(a, name) & TT_R_QUIT)
+				int r = feed_key(a, name);
+				if (r & TT_R_QUIT)
 					quit = true;
 				else
-					redraw(a, &g);
+					redraw(a, &g, r & TT_R_REPAINT);
 			}
 			continue;
 		}
