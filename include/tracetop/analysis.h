@@ -134,16 +134,6 @@ size_t tt_iv_and(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t
 size_t tt_iv_sub(const struct tt_iv *a, size_t na, const struct tt_iv *b, size_t nb,
 		 struct tt_iv **out);
 
-/* ---- robust statistics ---- */
-
-/* Median of v[0..n) (sorts v in place); NaN when n == 0. */
-double tt_tb_median(double *v, size_t n);
-
-/* Robust z-scores of v[0..n): z[i] = (v[i] - median) / s with s = 1.4826 *
- * MAD, or 1.2533 * the mean absolute deviation when the MAD is 0 (more than
- * half of the values equal).  When every value equals the median, z is 0.
- * *med and *scale (optional) get the median and s. */
-void tt_tb_robust_z(const double *v, size_t n, double *z, double *med, double *scale);
 
 /* ---- kernel classification (metrics.md §1) ---- */
 

@@ -133,8 +133,8 @@ struct tt_dist {
  * compared ignoring case and everything but letters and digits
  * ("all_reduce" = "allreduce").  Calls of one name are matched across
  * ranks by their order.
- * Stragglers need >= 3 ranks: robust |z| >= 3.5 and >= 5 % from the median
- * in mean step time, mean GPU idle per step, or total sync time.  Free with
+ * Stragglers need >= 3 ranks: outliers by tt_rdist_outlier (stats.h) in
+ * mean step time, mean GPU idle per step (high only), or total sync time.  Free with
  * tt_dist_free. */
 void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out);
 void tt_dist_free(struct tt_dist *d);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/stats.h"
 #include "tracetop/util.h"
 
 const char tt_hint_memory[] =
@@ -275,7 +276,7 @@ static void advise_steps(const struct tt_model *m, const struct tt_aopts *o, str
 		double mx = d[slow];
 		slow = who[slow];
 		free(who);
-		double med = tt_tb_median(d, nk);
+		double med = tt_median(d, nk);
 		if (med > 0 && mx / med >= 1.5) {
 			const struct tt_step *st = &s.steps[slow];
 			struct tt_finding *x = add_finding(

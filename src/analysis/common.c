@@ -267,45 +267,6 @@ int64_t tt_iv_total(const struct tt_iv *v, size_t n)
 
 /* ---- classification ---- */
 
-/* ---- robust statistics ---- */
-
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-double tt_tb_median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), dbl_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-void tt_tb_robust_z(const double *v, size_t n, double *z, double *med, double *scale)
-{
-	double *w = tt_malloc((n + 1) * sizeof(*w));
-	if (n)
-		memcpy(w, v, n * sizeof(*w));
-	double md = tt_tb_median(w, n);
-	double mean_ad = 0;
-	for (size_t i = 0; i < n; i++) {
-		w[i] = fabs(v[i] - md);
-		mean_ad += w[i];
-	}
-	mean_ad = n ? mean_ad / (double)n : 0;
-	double mad = tt_tb_median(w, n);
-	double s = mad > 0 ? 1.4826 * mad : 1.2533 * mean_ad;
-	for (size_t i = 0; i < n; i++)
-		z[i] = s > 0 ? (v[i] - md) / s : 0;
-	if (med)
-		*med = md;
-	if (scale)
-		*scale = s;
-	free(w);
-}
-
 /* ---- intervals ---- */
 
 int64_t tt_iv_inter(const struct tt_iv *v, size_t n, int64_t a, int64_t b)

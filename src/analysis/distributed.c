@@ -13,6 +13,7 @@
 #include "tracetop/operators.h"
 #include "tracetop/overview.h"
 #include "tracetop/steps.h"
+#include "tracetop/stats.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -489,11 +490,13 @@ static void stragglers(struct tt_dist *d)
 		}
 		if (n < 3)
 			continue;
-		double med, scale;
-		tt_tb_robust_z(v, n, z, &med, &scale);
+		struct tt_rdist rd;
+		tt_rdist_of(v, n, false, &rd);
+		double med = rd.median;
 		for (size_t k = 0; k < n; k++) {
 			double diff = v[k] - med;
-			if (fabs(z[k]) < 3.5 || fabs(diff) < 0.05 * fabs(med) || diff == 0)
+			z[k] = tt_robust_z(&rd, v[k]);
+			if (!tt_rdist_outlier(&rd, v[k]))
 				continue;
 			/* a fast step or little idle is no straggler; little sync
 			 * is: the others wait for this rank */

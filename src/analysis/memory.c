@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/hmap.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -104,7 +105,7 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 	}
 	/* allocations by address up to the peak; frees after it only for
 	 * the unmatched count */
-	struct tt_tb_u64map h = {0};
+	struct tt_hmap h = {0};
 	struct tt_mem_live *al = NULL;
 	size_t nal = 0, cap = 0;
 	for (size_t k = 0; k < n; k++) {
@@ -112,7 +113,7 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 		const struct tt_meminfo *mi = &r->meminfo[e->aux];
 		if (mi->device != device)
 			continue;
-		uint32_t *slot = mi->bytes ? tt_tb_u64map_slot(&h, (uint64_t)mi->addr) : NULL;
+		uint32_t *slot = mi->bytes ? tt_hmap_slot(&h, (uint64_t)mi->addr) : NULL;
 		if (mi->bytes > 0) {
 			if (k <= peak && mi->addr != 0) {
 				TT_GROW(al, cap, nal + 1);
@@ -137,7 +138,7 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 			/* the live set at the peak */
 			w->first_live = d->nlive;
 			for (size_t j = 0; j < nal; j++) {
-				uint32_t *s = tt_tb_u64map_slot(&h, (uint64_t)al[j].addr);
+				uint32_t *s = tt_hmap_slot(&h, (uint64_t)al[j].addr);
 				if (*s != j)
 					continue;
 				TT_GROW(d->live, d->clive, d->nlive + 1);
@@ -148,7 +149,7 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 			}
 		}
 	}
-	tt_tb_u64map_free(&h);
+	tt_hmap_free(&h);
 	free(al);
 	d->ndevs++;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/hmap.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -336,7 +337,7 @@ static void ops_rank(size_t ri, void *vctx)
 		c->by_shapes ? NULL : tt_malloc(((size_t)r->strs.n + 1) * sizeof(*by_name));
 	if (by_name)
 		memset(by_name, 0xff, ((size_t)r->strs.n + 1) * sizeof(*by_name));
-	struct tt_tb_u64map h = {0};
+	struct tt_hmap h = {0};
 	size_t cap = 0;
 	for (uint32_t k = 0; k < t.norder; k++) {
 		uint32_t i = t.order[k];
@@ -350,7 +351,7 @@ static void ops_rank(size_t ri, void *vctx)
 		if (by_name)
 			slot = &by_name[e->name];
 		else
-			slot = tt_tb_u64map_slot(&h, ((uint64_t)e->name << 32) | dims);
+			slot = tt_hmap_slot(&h, ((uint64_t)e->name << 32) | dims);
 		if (*slot == TT_NONE) {
 			TT_GROW(d->acc, cap, d->n + 1);
 			struct opacc *a = &d->acc[d->n];
@@ -377,7 +378,7 @@ static void ops_rank(size_t ri, void *vctx)
 			a->longest = i;
 		}
 	}
-	tt_tb_u64map_free(&h);
+	tt_hmap_free(&h);
 	free(by_name);
 	tt_tb_node_stats_free(&ns);
 	tt_tbtree_free(&t);

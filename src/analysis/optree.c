@@ -25,63 +25,6 @@ bool tt_tb_is_gpu_op(const struct tt_rank *r, const struct tt_event *e)
 	return k == TT_K_KERNEL || k == TT_K_MEMCPY || k == TT_K_MEMSET;
 }
 
-/* ---- a small map from 64-bit keys to indices ---- */
-
-static uint64_t mix64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	k ^= k >> 33;
-	k *= UINT64_C(0xc4ceb9fe1a85ec53);
-	k ^= k >> 33;
-	return k;
-}
-
-static void u64map_grow(struct tt_tb_u64map *h)
-{
-	size_t cap = h->cap ? h->cap * 2 : 64;
-	uint64_t *keys = tt_malloc(cap * sizeof(*keys));
-	uint32_t *vals = tt_malloc(cap * sizeof(*vals));
-	memset(vals, 0xff, cap * sizeof(*vals));
-	for (size_t i = 0; i < h->cap; i++) {
-		if (h->vals[i] == TT_NONE)
-			continue;
-		size_t j = mix64(h->keys[i]) & (cap - 1);
-		while (vals[j] != TT_NONE)
-			j = (j + 1) & (cap - 1);
-		keys[j] = h->keys[i];
-		vals[j] = h->vals[i];
-	}
-	free(h->keys);
-	free(h->vals);
-	h->keys = keys;
-	h->vals = vals;
-	h->cap = cap;
-}
-
-/* The value slot of key; a new slot holds TT_NONE. */
-uint32_t *tt_tb_u64map_slot(struct tt_tb_u64map *h, uint64_t key)
-{
-	if ((h->n + 1) * 2 > h->cap)
-		u64map_grow(h);
-	size_t j = mix64(key) & (h->cap - 1);
-	while (h->vals[j] != TT_NONE) {
-		if (h->keys[j] == key)
-			return &h->vals[j];
-		j = (j + 1) & (h->cap - 1);
-	}
-	h->keys[j] = key;
-	h->n++;
-	return &h->vals[j];
-}
-
-void tt_tb_u64map_free(struct tt_tb_u64map *h)
-{
-	free(h->keys);
-	free(h->vals);
-	memset(h, 0, sizeof(*h));
-}
-
 /* ---- the op tree ---- */
 
 uint32_t *tt_tb_none_array(uint32_t n)

@@ -52,16 +52,6 @@ int8_t *tt_tb_kernel_types(const struct tt_rank *r);
 size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu, size_t ngpu,
 			struct tt_step **out, size_t *nkept);
 
-/* A map from 64-bit keys to 32-bit values (open addressing, no removal). */
-struct tt_tb_u64map {
-	uint64_t *keys;
-	uint32_t *vals; /* TT_NONE = empty */
-	size_t cap, n;  /* cap: a power of two */
-};
-/* The value slot of key; a new slot holds TT_NONE (store anything else). */
-uint32_t *tt_tb_u64map_slot(struct tt_tb_u64map *h, uint64_t key);
-void tt_tb_u64map_free(struct tt_tb_u64map *h);
-
 /* Id of s[0..n) interned in t, with the side array *map (TT_NONE for new
  * slots) grown to cover it. */
 uint32_t tt_tb_key_index(struct tt_strtab *t, const char *s, size_t n, uint32_t **map,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/hmap.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -137,7 +138,7 @@ static void src_rank(size_t ri, void *vctx)
 		memo_n = tt_malloc(((size_t)r->nev + 1) * sizeof(*memo_n));
 		memset(memo, 0xff, ((size_t)r->nev + 1) * sizeof(*memo));
 	}
-	struct tt_tb_u64map h = {0};
+	struct tt_hmap h = {0};
 	char *buf = NULL;
 	size_t bcap = 0, cap = 0;
 	for (uint32_t k = 0; k < t.norder; k++) {
@@ -176,7 +177,7 @@ static void src_rank(size_t ri, void *vctx)
 		}
 		if (stack == TT_NONE)
 			continue;
-		uint32_t *slot = tt_tb_u64map_slot(&h, ((uint64_t)e->name << 32) | stack);
+		uint32_t *slot = tt_hmap_slot(&h, ((uint64_t)e->name << 32) | stack);
 		if (*slot == TT_NONE) {
 			TT_GROW(d->acc, cap, d->n + 1);
 			struct srcacc *a = &d->acc[d->n];
@@ -197,7 +198,7 @@ static void src_rank(size_t ri, void *vctx)
 	free(buf);
 	free(memo);
 	free(memo_n);
-	tt_tb_u64map_free(&h);
+	tt_hmap_free(&h);
 	tt_optree_free(&t);
 }
 
@@ -229,7 +230,7 @@ void tt_src_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 	char *buf = NULL;
 	size_t bcap = 0;
 	/* (line, op) pairs seen, for the distinct ops of a line */
-	struct tt_tb_u64map pairs = {0};
+	struct tt_hmap pairs = {0};
 	for (size_t ri = 0; ri < m->nranks; ri++) {
 		struct src_out *d = &c.r[ri];
 		if (!d->sel)
@@ -282,7 +283,7 @@ void tt_src_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 			struct tt_src_line *ln = &out->lines[lmap[lid]];
 			ln->calls += a->calls;
 			ln->host_ns += a->host;
-			uint32_t *seen = tt_tb_u64map_slot(&pairs, ((uint64_t)lid << 32) | opid);
+			uint32_t *seen = tt_hmap_slot(&pairs, ((uint64_t)lid << 32) | opid);
 			if (*seen == TT_NONE) {
 				*seen = 1;
 				ln->nops++;
@@ -295,7 +296,7 @@ void tt_src_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 		qsort(out->stacks, out->nstacks, sizeof(*out->stacks), stack_cmp);
 	if (out->nlines > 1)
 		qsort(out->lines, out->nlines, sizeof(*out->lines), line_cmp);
-	tt_tb_u64map_free(&pairs);
+	tt_hmap_free(&pairs);
 	free(buf);
 	free(smap);
 	free(lmap);

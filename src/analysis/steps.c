@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/stats.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -243,7 +244,7 @@ void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct
 				sr->last_num = st->num;
 		}
 		sr->mean_ns = sr->sum_ns / (int64_t)sr->nkept;
-		sr->median_ns = (int64_t)llround(tt_tb_median(d, sr->nkept));
+		sr->median_ns = (int64_t)llround(tt_median(d, sr->nkept));
 	}
 	free(d);
 	free(c.r);

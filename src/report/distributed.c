@@ -260,8 +260,9 @@ static struct tt_table *straggler_table(const struct tt_dist *d)
 		tt_table_set_str(t, k, 5, s->reason);
 		tt_table_set_int(t, k, 6, (int64_t)s->ri);
 	}
-	tt_table_add_note(t, "flagged: |z| >= 3.5 and >= 5 %% from the median (z = (x - median) "
-			     "/ (1.4826 MAD)); high step time or idle, high or low sync");
+	tt_table_add_note(t, "flagged by the one outlier rule (report outliers uses it too): |z| "
+			     ">= 3.5 and >= 5 %% from the median, z = (x - median) / max(1.4826 "
+			     "MAD, 1 %% of the median); high step time or idle, high or low sync");
 	if (d->nranks < 3)
 		tt_table_add_note(t, "stragglers need at least 3 ranks (%zu shown)", d->nranks);
 	else if (!d->nstragglers)

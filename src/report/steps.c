@@ -10,6 +10,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/steps.h"
+#include "tracetop/stats.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -179,7 +180,7 @@ static struct tt_table *steps_across_table(const struct tt_steps *s, double *med
 			}
 			b++;
 		}
-		double md = tt_tb_median(d, b - a);
+		double md = tt_median(d, b - a);
 		for (size_t k = a; k < b; k++)
 			med[v[k].i] = md;
 		size_t k = tt_table_add_row(t);
