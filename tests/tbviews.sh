@@ -124,6 +124,7 @@ cat >"$D/fix/rank0.json" <<'EOF'
   {"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":100,"dur":10},
   {"ph":"X","cat":"cpu_op","name":"aten::mul","pid":1,"tid":1,"ts":200,"dur":50},
   {"ph":"X","cat":"cpu_op","name":"aten::zeros","pid":1,"tid":1,"ts":300,"dur":20},
+  {"ph":"X","cat":"cpu_op","name":"# TensorsToDeviceModule #","pid":1,"tid":1,"ts":1500,"dur":20},
   {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":105,"args":{"Bytes":1000,"Total Allocated":1300,"Total Reserved":2048,"Addr":4096,"Device Id":0}},
   {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":205,"args":{"Bytes":500,"Total Allocated":1800,"Total Reserved":2048,"Addr":8192,"Device Id":0}},
   {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":210,"args":{"Bytes":-1000,"Total Allocated":800,"Total Reserved":2048,"Addr":4096,"Device Id":0}},
@@ -151,6 +152,36 @@ if [ "$HAVE_PY" -eq 1 ]; then
 	got="$got $(csv_get "$D/src.csv" frame 'model.py(20): forward' line) $(csv_get "$D/src.csv" frame 'model.py(20): forward' file)"
 	[ "$got" = "2 1 20 model.py" ] && pass "fixture source: lines" ||
 		fail "fixture source: got '$got', expected '2 1 20 model.py'"
+fi
+# an op whose name starts with "# " is quoted in CSV: only table starts
+# begin with "# "
+"$TRACETOP" report operators -q -f csv "$D/fix" >"$D/ops.csv"
+starts=$(grep -c '^# ' "$D/ops.csv")
+grep -q '^"# TensorsToDeviceModule #"' "$D/ops.csv" && [ "$starts" -eq 2 ] &&
+	pass "CSV: a name starting with '# ' is quoted" ||
+	fail "CSV: $starts lines start with '# ': $(grep '^# ' "$D/ops.csv" | head -3)"
+
+# ---- an old trace: [memory] events without Addr or Total Allocated ----
+
+mkdir -p "$D/old"
+cat >"$D/old/rank0.json" <<'EOF'
+{"distributedInfo": {"rank": 0}, "traceEvents": [
+  {"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":100,"dur":10},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":105,"args":{"Bytes":1000,"Device Id":0}},
+  {"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":205,"args":{"Bytes":-1000,"Device Id":0}}
+ ]}
+EOF
+"$TRACETOP" report memory -q "$D/old" >"$D/out" 2>&1
+if grep -q "without Addr" "$D/out" && grep -q "without Total Allocated" "$D/out"; then
+	pass "memory without Addr / Total Allocated: says what it cannot know"
+else
+	fail "memory without Addr / Total Allocated: $(cat "$D/out")"
+fi
+if [ "$HAVE_PY" -eq 1 ]; then
+	"$TRACETOP" report memory -q -f csv --table memory_devices "$D/old" >"$D/m.csv"
+	got="$(csv_get "$D/m.csv" rank 0 live_bytes)|$(csv_get "$D/m.csv" rank 0 before_trace)"
+	[ "$got" = "|" ] && pass "memory without Addr: no live or before-the-trace bytes claimed" ||
+		fail "memory without Addr: got '$got'"
 fi
 
 # ---- the shared traces ----

@@ -22,6 +22,11 @@ struct tt_mem_dev {
 	int64_t rank;
 	int64_t device;      /* Device Id: -1 for the CPU */
 	uint32_t nevents, nallocs, nfrees;
+	/* events with `Total Allocated` and with `Addr`: without the first the
+	 * curve is a running sum of Bytes from the trace's start (what was
+	 * allocated before is unknown); without the second allocations cannot
+	 * be paired with their frees (what is alive at the peak is unknown) */
+	uint32_t nwith_total, nwith_addr;
 	uint32_t unmatched_frees; /* frees of memory allocated before the trace */
 	struct tt_mem_point *pts; /* by time */
 	size_t npts;
@@ -41,11 +46,29 @@ struct tt_mem_live {
 	uint32_t op;         /* innermost CPU op around it on its thread, TT_NONE */
 };
 
+/* The plugin's memory statistics per operator (memory_parser.py): the
+ * [memory] events lying in a plain cpu_op (innermost node of the op tree
+ * around the event on its thread; events in another node are left out),
+ * self, and with those of every op below it. */
+struct tt_mem_op {
+	size_t ri;
+	int64_t rank;
+	int64_t device;      /* -1: the CPU */
+	const char *name;
+	uint64_t calls;      /* calls of the op (all, with memory events or not) */
+	int64_t self_increase, self_alloc_bytes; /* Σ Bytes; Σ Bytes > 0 */
+	uint64_t self_allocs;
+	int64_t increase, alloc_bytes;
+	uint64_t allocs;
+};
+
 struct tt_mem {
 	struct tt_mem_dev *devs; /* by rank index, device */
 	size_t ndevs;
 	struct tt_mem_live *live; /* per device, bytes descending */
 	size_t nlive;
+	struct tt_mem_op *ops;    /* by rank, device, allocated bytes desc, name */
+	size_t nops;
 	uint32_t nranks_sel;
 };
 

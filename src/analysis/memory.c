@@ -15,8 +15,19 @@
 
 #define DEAD (TT_NONE - 1) /* a freed address in the map */
 
+/* per (op node, device): self and with the ops below */
+struct opmem {
+	uint32_t node;
+	int64_t device;
+	int64_t self_inc, self_bytes, inc, bytes;
+	uint64_t self_allocs, allocs;
+};
+
 struct mem_out {
 	bool sel;
+	struct opmem *om;
+	size_t nom;
+	uint32_t *calls;   /* plain op calls by name id (rank strings) */
 	struct tt_mem_dev *devs;
 	size_t ndevs;
 	struct tt_mem_live *live; /* .dev is the local device index */
@@ -98,6 +109,8 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 		}
 		w->npts++;
 		w->nevents++;
+		w->nwith_total += mi->total_alloc >= 0;
+		w->nwith_addr += mi->addr != 0;
 		if (mi->bytes > 0)
 			w->nallocs++;
 		else if (mi->bytes < 0)
@@ -154,6 +167,73 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 	d->ndevs++;
 }
 
+/* The plugin's statistics per op node: an event counts for the innermost
+ * node of the op tree around it, when that node is a plain cpu_op, and for
+ * every node above it. */
+static void mem_ops(const struct tt_rank *r, const struct mev *v, size_t n, struct mem_out *d)
+{
+	struct tt_tbtree t;
+	tt_tbtree_build(r, &t);
+	struct tt_hmap h = {0};
+	size_t cap = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t o = t.owner[v[k].ev];
+		if (o == TT_NONE || t.kind[o] != TT_TBN_OP)
+			continue; /* in no op, or in a step or other node: left out */
+		const struct tt_meminfo *mi = &r->meminfo[r->ev[v[k].ev].aux];
+		for (uint32_t a = o; a != TT_NONE; a = t.parent[a]) {
+			uint32_t *slot = tt_hmap_slot(&h, ((uint64_t)a << 24) ^
+							       (uint64_t)(mi->device + 1));
+			if (*slot == TT_HMAP_NONE) {
+				TT_GROW(d->om, cap, d->nom + 1);
+				memset(&d->om[d->nom], 0, sizeof(d->om[d->nom]));
+				d->om[d->nom].node = a;
+				d->om[d->nom].device = mi->device;
+				*slot = (uint32_t)d->nom++;
+			}
+			struct opmem *x = &d->om[*slot];
+			x->inc += mi->bytes;
+			if (mi->bytes > 0) {
+				x->bytes += mi->bytes;
+				x->allocs++;
+			}
+			if (a != o)
+				continue;
+			x->self_inc += mi->bytes;
+			if (mi->bytes > 0) {
+				x->self_bytes += mi->bytes;
+				x->self_allocs++;
+			}
+		}
+	}
+	tt_hmap_free(&h);
+	if (d->nom) {
+		d->calls = tt_calloc((size_t)r->strs.n + 1, sizeof(*d->calls));
+		for (uint32_t k = 0; k < t.norder; k++)
+			if (t.kind[t.order[k]] == TT_TBN_OP)
+				d->calls[r->ev[t.order[k]].name]++;
+		/* keep plain ops only */
+		size_t w = 0;
+		for (size_t j = 0; j < d->nom; j++)
+			if (t.kind[d->om[j].node] == TT_TBN_OP)
+				d->om[w++] = d->om[j];
+		d->nom = w;
+	}
+	tt_tbtree_free(&t);
+}
+
+static int memop_cmp(const void *a, const void *b)
+{
+	const struct tt_mem_op *x = a, *y = b;
+	if (x->ri != y->ri)
+		return x->ri < y->ri ? -1 : 1;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->alloc_bytes != y->alloc_bytes)
+		return x->alloc_bytes > y->alloc_bytes ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static void mem_rank(size_t ri, void *vctx)
 {
 	struct mem_ctx *c = vctx;
@@ -196,6 +276,7 @@ static void mem_rank(size_t ri, void *vctx)
 	for (size_t j = 0; j < ndev; j++)
 		mem_device(r, ri, &t, v, n, dev[j], d);
 	tt_optree_free(&t);
+	mem_ops(r, v, n, d);
 	free(dev);
 	free(v);
 }
@@ -213,6 +294,7 @@ void tt_mem_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 	}
 	out->devs = tt_calloc(ndevs + 1, sizeof(*out->devs));
 	out->live = tt_calloc(nlive + 1, sizeof(*out->live));
+	size_t opcap = 0;
 	for (size_t ri = 0; ri < m->nranks; ri++) {
 		struct mem_out *d = &c.r[ri];
 		size_t base = out->ndevs;
@@ -228,7 +310,50 @@ void tt_mem_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 		}
 		free(d->devs);
 		free(d->live);
+		/* per op name and device */
+		const struct tt_rank *r = m->ranks[ri];
+		struct tt_hmap byname = {0};
+		for (size_t j = 0; j < d->nom; j++) {
+			const struct opmem *x = &d->om[j];
+			const struct tt_event *e = &r->ev[x->node];
+			uint32_t *slot = tt_hmap_slot(&byname, ((uint64_t)e->name << 24) ^
+								   (uint64_t)(x->device + 1));
+			struct tt_mem_op *w;
+			if (*slot != TT_HMAP_NONE) {
+				w = &out->ops[*slot];
+			} else {
+				TT_GROW(out->ops, opcap, out->nops + 1);
+				*slot = (uint32_t)out->nops;
+				w = &out->ops[out->nops++];
+				memset(w, 0, sizeof(*w));
+				w->ri = ri;
+				w->rank = r->rank;
+				w->device = x->device;
+				w->name = tt_ev_name(r, e);
+				w->calls = d->calls[e->name];
+			}
+			w->self_increase += x->self_inc;
+			w->self_alloc_bytes += x->self_bytes;
+			w->self_allocs += x->self_allocs;
+			w->increase += x->inc;
+			w->alloc_bytes += x->bytes;
+			w->allocs += x->allocs;
+		}
+		tt_hmap_free(&byname);
+		free(d->om);
+		free(d->calls);
 	}
+	/* rows with something in them, as the plugin shows */
+	size_t keep = 0;
+	for (size_t j = 0; j < out->nops; j++) {
+		const struct tt_mem_op *x = &out->ops[j];
+		if (x->self_increase || x->self_alloc_bytes || x->self_allocs || x->increase ||
+		    x->alloc_bytes || x->allocs)
+			out->ops[keep++] = *x;
+	}
+	out->nops = keep;
+	if (out->nops > 1)
+		qsort(out->ops, out->nops, sizeof(*out->ops), memop_cmp);
 	/* by device, bytes descending; first_live stays right: the live
 	 * entries of each device are contiguous and in device order */
 	if (out->nlive > 1)
@@ -242,6 +367,7 @@ void tt_mem_free(struct tt_mem *mm)
 		free(mm->devs[i].pts);
 	free(mm->devs);
 	free(mm->live);
+	free(mm->ops);
 	memset(mm, 0, sizeof(*mm));
 }
 

@@ -438,7 +438,9 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 
 void tt_csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	/* a field starting with '#' is quoted: a line "# name" starts a table
+	 * in multi-table CSV, an op named "# TensorsToDeviceModule #" must not */
+	if (s[0] != '#' && !strpbrk(s, ",\"\n\r")) {
 		fputs(s, out);
 		return;
 	}

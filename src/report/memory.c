@@ -62,6 +62,7 @@ static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_
 			      "allocated total, and the allocations alive at the peak");
 	char buf[64], spark[400];
 	float series[TT_UTIL_BUCKETS];
+	bool no_addr = false, no_total = false;
 	for (size_t i = 0; i < mm->ndevs; i++) {
 		const struct tt_mem_dev *d = &mm->devs[i];
 		const struct tt_rank *r = m->ranks[d->ri];
@@ -79,9 +80,19 @@ static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_
 			tt_table_set_num(t, k, 10,
 					 100.0 * (double)TT_MAX(d->peak_alloc, d->peak_reserved) /
 						 (double)d->total_mem);
-		tt_table_set_int(t, k, 11, (int64_t)d->nlive);
-		tt_tb_set_bytes(t, k, 12, 13, d->live_bytes);
-		tt_tb_set_bytes(t, k, 14, 15, TT_MAX(0, d->peak_alloc - d->live_bytes));
+		if (d->nwith_addr == d->nevents) {
+			tt_table_set_int(t, k, 11, (int64_t)d->nlive);
+			tt_tb_set_bytes(t, k, 12, 13, d->live_bytes);
+		} else {
+			tt_table_set_str(t, k, 13, "unknown");
+			no_addr = true;
+		}
+		if (d->nwith_addr == d->nevents && d->nwith_total == d->nevents) {
+			tt_tb_set_bytes(t, k, 14, 15, TT_MAX(0, d->peak_alloc - d->live_bytes));
+		} else {
+			tt_table_set_str(t, k, 15, "unknown");
+			no_total |= d->nwith_total != d->nevents;
+		}
 		/* the curve over the rank's span */
 		int64_t a = r->t0, span = r->t1 - r->t0;
 		for (int b = 0; b < TT_UTIL_BUCKETS; b++) {
@@ -100,6 +111,76 @@ static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_
 	else
 		tt_table_add_note(t, "from before: allocated before the trace started (the peak "
 				     "minus the allocations alive at it that the trace saw)");
+	if (no_addr)
+		tt_table_add_note(t, "unknown: [memory] events without Addr (PyTorch < 1.10) cannot "
+				     "be paired with their frees, so what is alive at the peak is "
+				     "unknown");
+	if (no_total)
+		tt_table_add_note(t, "[memory] events without Total Allocated: the curve is the sum "
+				     "of Bytes from the trace's start, so the peak leaves out what was "
+				     "allocated before");
+	return t;
+}
+
+static struct tt_table *mem_ops_table(const struct tt_mem *mm, const struct tt_report_opts *o)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "device", .type = TT_C_STR},
+		{.name = "operator", .type = TT_C_STR, .width = 50},
+		{.name = "calls", .type = TT_C_INT},
+		{.name = "size_increase_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "size_increase", .title = "size increase", .type = TT_C_STR,
+		 .hidden_csv = true},
+		{.name = "self_size_increase_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "self_size_increase", .title = "self", .type = TT_C_STR, .hidden_csv = true},
+		{.name = "allocation_count", .title = "allocs", .type = TT_C_INT},
+		{.name = "self_allocation_count", .title = "self", .type = TT_C_INT},
+		{.name = "allocation_size_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "allocation_size", .title = "allocated", .type = TT_C_STR,
+		 .hidden_csv = true},
+		{.name = "self_allocation_size_bytes", .type = TT_C_INT, .hidden_text = true},
+		{.name = "self_allocation_size", .title = "self", .type = TT_C_STR,
+		 .hidden_csv = true},
+	};
+	struct tt_table *t = tt_table_new("memory_operators", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Memory per operator (the plugin's memory statistics): allocations "
+			      "inside the op itself, and with the ops below it");
+	size_t top = o->top > 0 ? (size_t)o->top : 30, shown = 0;
+	char buf[64];
+	for (size_t i = 0; i < mm->nops; i++) {
+		const struct tt_mem_op *x = &mm->ops[i];
+		if (o->format == TT_FMT_TABLE && i && (x->ri != mm->ops[i - 1].ri ||
+						       x->device != mm->ops[i - 1].device))
+			shown = 0;
+		if (o->format == TT_FMT_TABLE && shown++ >= top)
+			continue;
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, x->rank);
+		tt_tb_dev_label(buf, sizeof(buf), x->device);
+		tt_table_set_str(t, k, 1, buf);
+		tt_table_set_str(t, k, 2, x->name);
+		tt_table_set_int(t, k, 3, (int64_t)x->calls);
+		tt_table_set_int(t, k, 4, x->increase);
+		tt_fmt_bytes(buf, sizeof(buf), (double)x->increase);
+		tt_table_set_str(t, k, 5, buf);
+		tt_table_set_int(t, k, 6, x->self_increase);
+		tt_fmt_bytes(buf, sizeof(buf), (double)x->self_increase);
+		tt_table_set_str(t, k, 7, buf);
+		tt_table_set_int(t, k, 8, (int64_t)x->allocs);
+		tt_table_set_int(t, k, 9, (int64_t)x->self_allocs);
+		tt_tb_set_bytes(t, k, 10, 11, x->alloc_bytes);
+		tt_tb_set_bytes(t, k, 12, 13, x->self_alloc_bytes);
+	}
+	if (o->format == TT_FMT_TABLE && mm->nops > t->nrows)
+		tt_table_add_note(t, "the top %zu operators per rank and device (--top N; CSV and "
+				     "JSON list all)",
+				  top);
+	tt_table_add_note(t, "an event counts for the innermost op around it on its thread "
+			     "(events in a step or DataLoader span but no op are left out, as the "
+			     "plugin does)");
+	if (!mm->ndevs)
+		tt_table_add_note(t, "%s", tt_hint_memory);
 	return t;
 }
 
@@ -195,10 +276,11 @@ int tt_report_memory(const struct tt_model *m, const struct tt_report_opts *o,
 	(void)err;
 	struct tt_mem mm;
 	tt_mem_compute(m, &o->a, &mm);
-	struct tt_table *t[3];
+	struct tt_table *t[4];
 	size_t k = 0;
 	t[k++] = mem_dev_table(m, &mm);
 	t[k++] = mem_live_table(m, &mm, o);
+	t[k++] = mem_ops_table(&mm, o);
 	if (tt_tb_want(o, "memory_curve"))
 		t[k++] = mem_curve_table(m, &mm);
 	tt_mem_free(&mm);

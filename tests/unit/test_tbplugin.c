@@ -180,6 +180,66 @@ START_TEST(gpu_summary)
 }
 END_TEST
 
+/* ---- memory per operator ---- */
+
+/* aten::linear 100-400 > aten::empty 110-120 (GPU 0: +1000 at 112; CPU: +64
+ * at 115), aten::mm 200-300 (+500 at 210, -500 at 250); linear itself
+ * allocates 200 at 350; +300 at 500 lies in the step but in no op: left
+ * out.  GPU 0 rows:
+ *   aten::linear  self: increase 200, 1 alloc of 200; with the ops below:
+ *                 increase 1200, 3 allocs of 1700
+ *   aten::empty   1000 / 1 / 1000 both ways
+ *   aten::mm      self increase 0, 1 alloc of 500
+ * CPU: aten::empty 64, aten::linear 64 with the ops below. */
+static const char memop_trace[] =
+	HEAD ANNOT("ProfilerStep#1", 1, 0, 1000) "," OP("aten::linear", 1, 100, 300) ","
+	OP("aten::empty", 1, 110, 10) "," OP("aten::mm", 1, 200, 100) ","
+	MEM(112, 1000, 1000, 2048, 4096, 0) "," MEM(115, 64, 64, 64, 8192, -1) ","
+	MEM(210, 500, 1500, 2048, 12288, 0) "," MEM(250, -500, 1000, 2048, 12288, 0) ","
+	MEM(350, 200, 1200, 2048, 16384, 0) "," MEM(500, 300, 1500, 2048, 20480, 0) TAIL;
+
+static const struct tt_mem_op *mem_op(const struct tt_mem *mm, int64_t dev, const char *name)
+{
+	for (size_t i = 0; i < mm->nops; i++)
+		if (mm->ops[i].device == dev && strcmp(mm->ops[i].name, name) == 0)
+			return &mm->ops[i];
+	return NULL;
+}
+
+START_TEST(memory_per_operator)
+{
+	struct tt_model *m = load1(memop_trace);
+	struct tt_mem mm;
+	tt_mem_compute(m, &all, &mm);
+	ck_assert_uint_eq(mm.nops, 5);
+	const struct tt_mem_op *x = mem_op(&mm, 0, "aten::linear");
+	ck_assert_ptr_nonnull(x);
+	ck_assert_uint_eq(x->calls, 1);
+	ck_assert_int_eq(x->self_increase, 200);
+	ck_assert_int_eq(x->self_alloc_bytes, 200);
+	ck_assert_uint_eq(x->self_allocs, 1);
+	ck_assert_int_eq(x->increase, 1200);
+	ck_assert_int_eq(x->alloc_bytes, 1700);
+	ck_assert_uint_eq(x->allocs, 3);
+	x = mem_op(&mm, 0, "aten::mm");
+	ck_assert_int_eq(x->self_increase, 0);
+	ck_assert_int_eq(x->self_alloc_bytes, 500);
+	x = mem_op(&mm, -1, "aten::linear");
+	ck_assert_int_eq(x->increase, 64);
+	ck_assert_int_eq(x->self_increase, 0);
+	ck_assert_ptr_nonnull(mem_op(&mm, -1, "aten::empty"));
+	/* the peak of Total Allocated: 1500 (at 210, the first maximum) */
+	for (size_t i = 0; i < mm.ndevs; i++)
+		if (mm.devs[i].device == 0) {
+			ck_assert_int_eq(mm.devs[i].peak_alloc, 1500);
+			ck_assert_int_eq(mm.devs[i].peak_ts, 210 * US);
+			ck_assert_uint_eq(mm.devs[i].nwith_addr, mm.devs[i].nevents);
+		}
+	tt_mem_free(&mm);
+	tt_model_free(m);
+}
+END_TEST
+
 /* ---- the plugin's op tree ---- */
 
 /* aten::linear 0-100 > aten::linear 10-90 (merged: same name, only child)
@@ -228,6 +288,7 @@ int main(void)
 	tcase_add_test(tc, overview_breakdown);
 	tcase_add_test(tc, tree_rules);
 	tcase_add_test(tc, gpu_summary);
+	tcase_add_test(tc, memory_per_operator);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
