@@ -26,7 +26,7 @@ REF="$SHARED/reference-tb"
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 
-VIEWS="${TB_VIEWS:-overview operators gpu kernels distributed}"
+VIEWS="${TB_VIEWS:-overview operators gpu kernels distributed advice}"
 for dir in "$SHARED"/traces/*/; do
 	set_name=$(basename "$dir")
 	[ -d "$REF/$set_name" ] || continue

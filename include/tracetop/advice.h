@@ -27,8 +27,19 @@ enum tt_finding_kind {
 	TT_FIND_HOT_OP,        /* name: the op, x[0] its share of host self %, n[0] calls,
 				* n[1] 1 when it is a host-GPU synchronisation */
 	TT_FIND_MEM_PEAK,      /* n[0] peak bytes, n[1] device, x[0] % of the device */
+	/* the TensorBoard plugin's recommendations, with its thresholds */
+	TT_FIND_LOW_GPU_UTIL,  /* GPU Utilization < 50 %: n[0] such devices of n[1];
+				* detail: "rank R GPU G x %" for the lowest ones */
+	TT_FIND_DATALOADER,    /* DataLoader > 5 % of the step time: x[0] %, rank */
+	TT_FIND_COMM_SHARE,    /* Communication > 10 % of the step time: x[0] %, rank */
+	TT_FIND_DATA_PARALLEL, /* DataParallel with n[0] > 1 GPUs */
+	TT_FIND_DDP_NO_NCCL,   /* DistributedDataParallel without NCCL, compute
+				* capability >= 3.5 */
+	TT_FIND_AMP,           /* compute capability >= 7 (n[0]), no tensor-core kernel,
+				* x[0] % of kernel time in tensor-core eligible ops */
 	TT_FIND_NO_STACKS,     /* no Python stacks (info) */
 	TT_FIND_NO_MEMORY,     /* no [memory] events (info) */
+	TT_FIND_NKINDS
 };
 
 struct tt_finding {
@@ -54,6 +65,10 @@ struct tt_advice {
 	struct tt_finding *v; /* severity, then value descending, then kind, rank */
 	size_t n;
 };
+
+/* "gpu_utilization", "dataloader", ...: a finding kind's topic, for
+ * scripts (the report's `topic` column). */
+const char *tt_finding_topic(enum tt_finding_kind k);
 
 /* Run the rules over the ranks o selects.  Never fails.  Free with
  * tt_advice_free. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracetop/stats.h"
+#include "tracetop/overview.h"
 #include "tracetop/util.h"
 
 const char tt_hint_memory[] =
@@ -21,6 +22,31 @@ const char tt_advice_thresholds[] =
 	"GPU idle >= 20 %, exposed communication >= 30 %, low-occupancy kernels >= 20 % of "
 	"computation time, SM efficiency < 50 %, short kernels >= 30 %, sync >= 30 % of "
 	"collective time, a step >= 1.5x the median, memory >= 90 % of the device";
+
+const char *tt_finding_topic(enum tt_finding_kind k)
+{
+	static const char *const topics[TT_FIND_NKINDS] = {
+		[TT_FIND_IDLE] = "gpu_idle",
+		[TT_FIND_EXPOSED_COMM] = "exposed_communication",
+		[TT_FIND_LOW_OCC] = "low_occupancy",
+		[TT_FIND_LOW_SM] = "low_sm_efficiency",
+		[TT_FIND_SHORT_KERNELS] = "short_kernels",
+		[TT_FIND_STRAGGLER] = "straggler",
+		[TT_FIND_SYNC] = "synchronization",
+		[TT_FIND_SLOW_STEP] = "slow_step",
+		[TT_FIND_HOT_OP] = "hot_operator",
+		[TT_FIND_MEM_PEAK] = "memory_peak",
+		[TT_FIND_LOW_GPU_UTIL] = "gpu_utilization",
+		[TT_FIND_DATALOADER] = "dataloader",
+		[TT_FIND_COMM_SHARE] = "communication",
+		[TT_FIND_DATA_PARALLEL] = "data_parallel",
+		[TT_FIND_DDP_NO_NCCL] = "ddp_without_nccl",
+		[TT_FIND_AMP] = "tensor_cores",
+		[TT_FIND_NO_MEMORY] = "no_memory_events",
+		[TT_FIND_NO_STACKS] = "no_stacks",
+	};
+	return (unsigned)k < TT_FIND_NKINDS && topics[k] ? topics[k] : "?";
+}
 
 struct findings {
 	struct tt_finding *v;
@@ -346,6 +372,119 @@ static void advise_ops(const struct tt_model *m, const struct tt_aopts *o, struc
 	tt_src_free(&s);
 }
 
+/* the plugin's recommendations (data.py RunProfileData.analyze) */
+static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+{
+	/* GPU Utilization under 50 % */
+	struct tt_util u;
+	tt_util_compute(m, o, 1, &u);
+	size_t low = 0, ndev = 0, worst = SIZE_MAX;
+	char detail[200] = "";
+	size_t dl = 0;
+	for (size_t i = 0; i < u.ndevs; i++) {
+		const struct tt_util_dev *d = &u.devs[i];
+		if (isnan(d->gpu_util_pct))
+			continue;
+		ndev++;
+		if (d->gpu_util_pct >= 50)
+			continue;
+		low++;
+		if (worst == SIZE_MAX || d->gpu_util_pct < u.devs[worst].gpu_util_pct)
+			worst = i;
+		if (low <= 4 && dl < sizeof(detail))
+			dl += (size_t)snprintf(detail + dl, sizeof(detail) - dl, "%srank %lld GPU %lld %.1f %%",
+					       dl ? ", " : "", (long long)d->rank,
+					       (long long)d->device, d->gpu_util_pct);
+	}
+	if (low) {
+		const struct tt_util_dev *w = &u.devs[worst];
+		struct tt_finding *x =
+			add_finding(f, TT_FIND_LOW_GPU_UTIL, TT_SEV_MEDIUM, 100 - w->gpu_util_pct,
+				    "utilization", "Utilisation", low == 1 ? w->rank : -1);
+		x->n[0] = (int64_t)low;
+		x->n[1] = (int64_t)ndev;
+		x->x[0] = w->gpu_util_pct;
+		snprintf(x->detail, sizeof(x->detail), "%s%s", detail, low > 4 ? ", ..." : "");
+	}
+	/* tensor cores: eligible ops, no tensor-core kernel, a capable GPU */
+	for (size_t i = 0; i < u.nranks; i++) {
+		const struct tt_util_rank *r = &u.ranks[i];
+		if (r->compute_major < 7 || isnan(r->tc_kernel_pct) || r->tc_kernel_pct != 0 ||
+		    !(r->tc_eligible_pct > 0))
+			continue;
+		struct tt_finding *x = add_finding(f, TT_FIND_AMP, TT_SEV_MEDIUM, r->tc_eligible_pct,
+						   "operators", "Operators", r->rank);
+		x->x[0] = r->tc_eligible_pct;
+		x->n[0] = r->compute_major;
+		break; /* one rank says it for the job */
+	}
+	tt_util_free(&u);
+	/* shares of the step time, DataParallel, DDP without NCCL */
+	struct tt_overview v;
+	tt_overview_compute(m, o, &v);
+	double dlw = 0, cmw = 0;
+	int64_t dlr = -1, cmr = -1;
+	bool dp = false, ddp = false, nccl = false, cap35 = false;
+	for (size_t i = 0; i < v.nranks; i++) {
+		const struct tt_ov_rank *w = &v.ranks[i];
+		const struct tt_rank *r = m->ranks[w->ri];
+		if (w->avg_total > 0) {
+			double a = 100.0 * w->avg[TT_OV_DATALOADER] / w->avg_total;
+			double b = 100.0 * w->avg[TT_OV_COMM] / w->avg_total;
+			if (a > dlw) {
+				dlw = a;
+				dlr = w->rank;
+			}
+			if (b > cmw) {
+				cmw = b;
+				cmr = w->rank;
+			}
+		}
+		dp |= w->use_dp;
+		ddp |= w->use_ddp;
+		nccl |= w->nccl;
+		for (size_t k = 0; k < r->meta.ndevprops; k++)
+			cap35 |= r->meta.devprops[k].compute_major * 10 + r->meta.devprops[k].compute_minor >= 35;
+	}
+	if (dlw > 5) {
+		struct tt_finding *x = add_finding(f, TT_FIND_DATALOADER, dlw >= 20 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+						   dlw, "overview", "Overview", dlr);
+		x->x[0] = dlw;
+	}
+	if (cmw > 10) {
+		struct tt_finding *x = add_finding(f, TT_FIND_COMM_SHARE, cmw >= 30 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+						   cmw, "overview", "Overview", cmr);
+		x->x[0] = cmw;
+	}
+	if (ddp && !nccl && cap35)
+		add_finding(f, TT_FIND_DDP_NO_NCCL, TT_SEV_MEDIUM, 0, "distributed", "Distributed", -1);
+	tt_overview_free(&v);
+	if (dp) {
+		/* the GPUs the rank used (devices of its GPU ops) */
+		for (size_t ri = 0; ri < m->nranks; ri++) {
+			const struct tt_rank *r = m->ranks[ri];
+			if (!tt_aopts_has_rank(o, r->rank))
+				continue;
+			int64_t ngpu = 0;
+			for (uint32_t ti = 0; ti < r->ntracks; ti++) {
+				const struct tt_track *tr = &r->tracks[ti];
+				bool seen = false;
+				for (uint32_t tj = 0; tj < ti && !seen; tj++)
+					seen = r->tracks[tj].kind == TT_TRACK_GPU &&
+					       r->tracks[tj].device == tr->device;
+				ngpu += tr->kind == TT_TRACK_GPU && !seen;
+			}
+			if (ngpu > 1) {
+				struct tt_finding *x = add_finding(f, TT_FIND_DATA_PARALLEL, TT_SEV_MEDIUM,
+								   0, "distributed", "Distributed",
+								   r->rank);
+				x->n[0] = ngpu;
+				break;
+			}
+		}
+	}
+}
+
 void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
 		       const struct tt_advice_opts *ao, struct tt_advice *out)
 {
@@ -361,6 +500,7 @@ void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
 	advise_steps(m, o, &f);
 	advise_ops(m, o, &f);
 	advise_memory(m, o, &f);
+	advise_plugin(m, o, &f);
 	if (f.n > 1)
 		qsort(f.v, f.n, sizeof(*f.v), finding_cmp);
 	out->v = f.v;

@@ -113,6 +113,44 @@ static void finding_text(const struct tt_finding *x, char *buf, size_t n)
 			 "out of memory",
 			 a, (long long)x->rank, (long long)x->n[1], x->x[0]);
 		break;
+	case TT_FIND_LOW_GPU_UTIL:
+		snprintf(buf, n,
+			 "GPU Utilization under 50 %% on %lld of %lld GPUs (%s), over the steps: "
+			 "too little work per step; a larger batch may help (the plugin's advice)",
+			 (long long)x->n[0], (long long)x->n[1], x->detail);
+		break;
+	case TT_FIND_DATALOADER:
+		snprintf(buf, n,
+			 "%.1f %% of the step time is in the DataLoader on rank %lld: use "
+			 "DataLoader(num_workers=...) to load data in parallel",
+			 x->x[0], (long long)x->rank);
+		break;
+	case TT_FIND_COMM_SHARE:
+		snprintf(buf, n,
+			 "%.1f %% of the step time is communication on rank %lld: try gradient "
+			 "compression or accumulation, or a larger batch",
+			 x->x[0], (long long)x->rank);
+		break;
+	case TT_FIND_DATA_PARALLEL:
+		snprintf(buf, n,
+			 "DataParallel on %lld GPUs (rank %lld): DistributedDataParallel is faster "
+			 "for multi-GPU training",
+			 (long long)x->n[0], (long long)x->rank);
+		break;
+	case TT_FIND_DDP_NO_NCCL:
+		snprintf(buf, n, "DistributedDataParallel without NCCL: the NCCL backend is the "
+				 "fastest for DDP on GPUs");
+		break;
+	case TT_FIND_AMP:
+		snprintf(buf, n,
+			 "%.0f %% of the operators' kernel time is in tensor-core eligible "
+			 "operators, and no kernel uses tensor cores (compute capability %lld): "
+			 "automatic mixed precision (torch.autocast) would use them",
+			 x->x[0], (long long)x->n[0]);
+		break;
+	case TT_FIND_NKINDS:
+		buf[0] = '\0';
+		break;
 	case TT_FIND_NO_MEMORY:
 		snprintf(buf, n, "%s", tt_hint_memory);
 		break;
@@ -133,6 +171,7 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 		{.name = "value", .type = TT_C_NUM, .prec = 1, .hidden_text = true},
 		{.name = "rank", .type = TT_C_INT, .hidden_text = true},
 		{.name = "pane", .type = TT_C_STR, .hidden_text = true},
+		{.name = "topic", .type = TT_C_STR, .hidden_text = true},
 	};
 	static const char *const sevs[] = {"high", "medium", "info"};
 	const struct tt_advice_opts ao = {o->kernel_delay_us, o->runtime_cutoff_us,
@@ -157,6 +196,7 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 		if (x->rank >= 0)
 			tt_table_set_int(t, k, 4, x->rank);
 		tt_table_set_str(t, k, 5, x->pane);
+		tt_table_set_str(t, k, 6, tt_finding_topic(x->kind));
 		real += x->sev != TT_SEV_INFO;
 	}
 	if (!real)

@@ -802,8 +802,67 @@ def check_distributed(ctx):
     return c.done()
 
 
+# ---- advice ----
+
+def check_advice(ctx):
+    """Every recommendation the plugin makes has a finding on the same
+    topic, with its number."""
+    import re
+    c = Check("advice")
+    ours = ctx.ours("advice", "advice")
+    by_topic = {}
+    for r in ours:
+        by_topic.setdefault(r["topic"], []).append(r)
+    for ref in ctx.refcsv("recommendations.csv"):
+        text = ref["text"]
+        c.rows += 1
+        m = re.match(r"GPU ([\d, and]+) ha(s|ve) low utilization", text)
+        if m:
+            rows = by_topic.get("gpu_utilization", [])
+            c.exact("low GPU utilization finding", len(rows), 1)
+            rank = ctx.rank[ref["worker"]]
+            for g in re.findall(r"\d+", m.group(1)):
+                c.values += 1
+                if not rows or ("rank %d GPU %s " % (rank, g)) not in rows[0]["finding"]:
+                    c.bad.append("rank %d GPU %s not named: %r" % (rank, g, rows[0]["finding"] if rows else None))
+            continue
+        m = re.search(r"Kernels with (\d+)% time are launched by Tensor Cores eligible", text)
+        if m:
+            rows = by_topic.get("tensor_cores", [])
+            c.exact("tensor cores finding", len(rows), 1)
+            if rows:
+                c.values += 1
+                if round(float(rows[0]["value"])) != int(m.group(1)):
+                    c.bad.append("tensor cores: tracetop %s %%, plugin %s %%" % (rows[0]["value"], m.group(1)))
+            continue
+        m = re.search(r"([\d.]+)% of the step time is in communication", text)
+        if m:
+            rows = by_topic.get("communication", [])
+            c.exact("communication share finding", len(rows), 1)
+            if rows:
+                c.pct("communication share", num(rows[0]["value"]), float(m.group(1)))
+            continue
+        m = re.search(r"([\d.]+)% of the step time is in DataLoader", text)
+        if m:
+            rows = by_topic.get("dataloader", [])
+            c.exact("DataLoader share finding", len(rows), 1)
+            if rows:
+                c.pct("DataLoader share", num(rows[0]["value"]), float(m.group(1)))
+            continue
+        for pat, topic in (("DistributedDataParallel instead of DataParallel", "data_parallel"),
+                           ("Nccl backend", "ddp_without_nccl"),
+                           ("Device memory usage is at the limit", "memory_peak")):
+            if pat in text:
+                c.exact(topic + " finding", bool(by_topic.get(topic)), True)
+                break
+        else:
+            c.bad.append("recommendation of no known topic: %r" % text[:80])
+    return c.done()
+
+
 VIEWS = {"overview": check_overview, "operators": check_operators, "gpu": check_gpu,
-         "kernels": check_kernels, "distributed": check_distributed}
+         "kernels": check_kernels, "distributed": check_distributed,
+         "advice": check_advice}
 
 
 def main():

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/advice.h"
 #include "tracetop/report.h"
 #include "tracetop/tbviews.h"
 #include "tbfix.h"
@@ -240,6 +241,65 @@ START_TEST(memory_per_operator)
 }
 END_TEST
 
+/* ---- advice: the plugin's recommendations ---- */
+
+/* Compute capability 8.0.  Step 0-1000; DataLoader 0-200 (20 % of the
+ * step); DataParallel.forward 300-900 > aten::mm 310-400 launches sgemm on
+ * GPU 0 (400-450) and on GPU 1 (400-420): DataParallel on 2 GPUs; aten::mm
+ * is tensor-core eligible and no kernel uses tensor cores: 100 % eligible;
+ * DistributedDataParallel.forward and no nccl op; GPU utilization 50 / 1000
+ * and 20 / 1000: both under 50 %. */
+#define KERNEL1(name, ts, dur, stream, corr)                                                 \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":1,\"tid\":" #stream     \
+	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"device\":1,\"stream\":" #stream            \
+	",\"correlation\":" #corr "}}"
+static const char advice_trace[] =
+	"{\"distributedInfo\": {\"rank\": 0}, \"deviceProperties\": [{\"id\": 0, "
+	"\"computeMajor\": 8, \"computeMinor\": 0, \"totalGlobalMem\": 1000000}, {\"id\": 1, "
+	"\"computeMajor\": 8, \"computeMinor\": 0}], \"traceEvents\": ["
+	ANNOT("ProfilerStep#1", 1, 0, 1000) ","
+	ANNOT("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 1, 0, 200) ","
+	OP("DataParallel.forward", 1, 300, 600) "," OP("aten::mm", 1, 310, 90) ","
+	LAUNCH(1, 320, 5, 1) "," LAUNCH(1, 330, 5, 2) ","
+	OP("DistributedDataParallel.forward", 1, 950, 40) ","
+	KERNEL("ampere_sgemm_128x64_nn", 400, 50, 7, 1) "," KERNEL1("ampere_sgemm_128x64_nn", 400, 20, 7, 2)
+	TAIL;
+
+static const struct tt_finding *finding(const struct tt_advice *a, enum tt_finding_kind k)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].kind == k)
+			return &a->v[i];
+	return NULL;
+}
+
+START_TEST(advice_plugin_topics)
+{
+	struct tt_model *m = load1(advice_trace);
+	struct tt_advice a;
+	const struct tt_advice_opts ao = {30, 50, 100};
+	tt_advice_compute(m, &all, &ao, &a);
+	const struct tt_finding *x = finding(&a, TT_FIND_DATALOADER);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_double_eq_tol(x->x[0], 20.0, 1e-9);
+	x = finding(&a, TT_FIND_DATA_PARALLEL);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(x->n[0], 2);
+	ck_assert_ptr_nonnull(finding(&a, TT_FIND_DDP_NO_NCCL));
+	x = finding(&a, TT_FIND_AMP);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_double_eq_tol(x->x[0], 100.0, 1e-9);
+	x = finding(&a, TT_FIND_LOW_GPU_UTIL);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_int_eq(x->n[0], 2);
+	ck_assert_double_eq_tol(x->x[0], 2.0, 1e-9);
+	ck_assert_ptr_null(finding(&a, TT_FIND_COMM_SHARE));
+	ck_assert_str_eq(tt_finding_topic(TT_FIND_AMP), "tensor_cores");
+	tt_advice_free(&a);
+	tt_model_free(m);
+}
+END_TEST
+
 /* ---- the plugin's op tree ---- */
 
 /* aten::linear 0-100 > aten::linear 10-90 (merged: same name, only child)
@@ -289,6 +349,7 @@ int main(void)
 	tcase_add_test(tc, tree_rules);
 	tcase_add_test(tc, gpu_summary);
 	tcase_add_test(tc, memory_per_operator);
+	tcase_add_test(tc, advice_plugin_topics);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
