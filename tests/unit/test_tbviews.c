@@ -334,14 +334,15 @@ START_TEST(memory_peak_and_live)
 	size_t n;
 	struct tt_err err;
 	ck_assert_int_eq(tt_report_build("memory", m, NULL, &o, &t, &n, &err), 0);
-	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(n, 4);
 	ck_assert_str_eq(t[0]->name, "memory_devices");
+	ck_assert_str_eq(t[2]->name, "memory_operators");
 	ck_assert_uint_eq(t[0]->nrows, 2);
 	int pc = tt_table_col(t[0], "peak_allocated"), bc = tt_table_col(t[0], "before_trace");
 	ck_assert_double_eq(tt_cell_num(tt_table_cell(t[0], 1, pc)), 2800);
 	ck_assert_double_eq(tt_cell_num(tt_table_cell(t[0], 1, bc)), 300);
 	ck_assert_uint_eq(t[1]->nrows, 3);
-	ck_assert_uint_eq(t[2]->nrows, 7);
+	ck_assert_uint_eq(t[3]->nrows, 7);
 	tt_tables_free(t, n);
 	tt_model_free(m);
 
