@@ -97,6 +97,15 @@ struct tt_rcell {
 /* Rasterise [t0, t1) into w cells (t1 > t0, w > 0). */
 void tt_raster_row(const struct tt_rix *ix, int64_t t0, int64_t t1, int w, struct tt_rcell *out);
 
+/* Rasterise n rows [t0, t1) into one row of w cells (a rank's streams as
+ * one summary row): each cell shows the foreground class with the most time
+ * summed over the rows (ties as in a row), else the class a row shows for
+ * spans of zero length, else annotation if any row has one, else idle;
+ * busy when many spans start while the rows are mostly empty.  first is 0
+ * (it names no row). */
+void tt_raster_merge(const struct tt_rix *const *ix, size_t n, int64_t t0, int64_t t1, int w,
+		     struct tt_rcell *out);
+
 /* Convenience: rasterise an array of spans (sorted by (ts, -dur)). */
 void tt_raster_spans(const struct tt_span *v, uint32_t n, int64_t t0, int64_t t1, int w,
 		     struct tt_rcell *out);

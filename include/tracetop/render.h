@@ -35,6 +35,13 @@ size_t tt_fmt_dur(char *buf, size_t n, int64_t ns);
 size_t tt_fmt_pct(char *buf, size_t n, double pct); /* "12.3%", "-" for NaN */
 size_t tt_fmt_bytes(char *buf, size_t n, double bytes); /* "1.5 GB" */
 size_t tt_fmt_count(char *buf, size_t n, int64_t v);     /* "12345" */
+/* A time typed by a person: an optional sign, a decimal number, an
+ * optional unit (ns, us, µs, ms, s; `def` when there is none), spaces
+ * allowed around them: "12.5ms", "1.2 s", "-800us".  Exact (no doubles:
+ * "0.1s" is 100000000 ns); digits below 1 ns are dropped.  Returns 0 with
+ * *ns set, or -1 with a one-line reason in why (values past 10^18 ns are
+ * refused). */
+int tt_parse_time(const char *s, enum tt_unit def, int64_t *ns, char *why, size_t whyn);
 /* a real number the way CSV output writes it: shortest exact form */
 size_t tt_fmt_real(char *buf, size_t n, double v);
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/util.h"
+
 static bool ascii_mode;
 
 void tt_render_set_ascii(bool ascii)
@@ -273,4 +275,82 @@ size_t tt_sparkline(char *buf, size_t cap, const float *v, int n, double vmax)
 	if (cap)
 		buf[k] = '\0';
 	return k;
+}
+
+int tt_parse_time(const char *s, enum tt_unit def, int64_t *ns, char *why, size_t whyn)
+{
+	static const int64_t div[] = {1, 1000, 1000000, 1000000000};
+	const char *p = s;
+	while (*p == ' ')
+		p++;
+	bool neg = false;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	while (*p == ' ')
+		p++;
+	/* the digits, exactly: integer part and up to 9 decimals, in units of
+	 * 10^-9 of the unit */
+	uint64_t ip = 0, fr = 0;
+	int nd = 0, nfr = 0;
+	while (*p >= '0' && *p <= '9') {
+		if (ip > 1000000000000000000ULL) {
+			snprintf(why, whyn, "'%s': too large", s);
+			return -1;
+		}
+		ip = ip * 10 + (uint64_t)(*p++ - '0');
+		nd++;
+	}
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			if (nfr < 9) {
+				fr = fr * 10 + (uint64_t)(*p - '0');
+				nfr++;
+			}
+			p++;
+			nd++;
+		}
+	}
+	if (!nd) {
+		snprintf(why, whyn, "'%s': not a time (e.g. 12.5ms, 1.2s, 800us)", s);
+		return -1;
+	}
+	for (int i = nfr; i < 9; i++)
+		fr *= 10;
+	while (*p == ' ')
+		p++;
+	enum tt_unit u = def;
+	if (*p) {
+		static const struct {
+			const char *name;
+			enum tt_unit u;
+		} units[] = {{"ns", TT_U_NS}, {"us", TT_U_US}, {"\xC2\xB5s", TT_U_US},
+			     {"\xCE\xBCs", TT_U_US}, {"ms", TT_U_MS}, {"s", TT_U_S}};
+		size_t len = strlen(p);
+		while (len && p[len - 1] == ' ')
+			len--;
+		bool ok = false;
+		for (size_t i = 0; i < TT_ARRAY_SIZE(units) && !ok; i++)
+			if (strlen(units[i].name) == len && strncmp(p, units[i].name, len) == 0) {
+				u = units[i].u;
+				ok = true;
+			}
+		if (!ok) {
+			snprintf(why, whyn, "'%s': unknown unit (ns, us, ms or s)", s);
+			return -1;
+		}
+	}
+	uint64_t d = (uint64_t)div[u];
+	if (ip > 1000000000000000000ULL / d) {
+		snprintf(why, whyn, "'%s': too large", s);
+		return -1;
+	}
+	/* fr is in 10^-9 units: fr * d / 10^9, exactly (d divides 10^9) */
+	uint64_t v = ip * d + fr / (1000000000ULL / d);
+	if (v > 1000000000000000000ULL) {
+		snprintf(why, whyn, "'%s': too large", s);
+		return -1;
+	}
+	*ns = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
 }

@@ -465,6 +465,63 @@ void tt_raster_row(const struct tt_rix *ix, int64_t t0, int64_t t1, int w, struc
 	free(r);
 }
 
+void tt_raster_merge(const struct tt_rix *const *ix, size_t n, int64_t t0, int64_t t1, int w,
+		     struct tt_rcell *out)
+{
+	if (w <= 0)
+		return;
+	if (!n) {
+		memset(out, 0, (size_t)w * sizeof(*out));
+		return;
+	}
+	struct replay *r = tt_malloc(n * sizeof(*r));
+	struct tt_rpoint *a = tt_malloc(n * sizeof(*a)), b;
+	for (size_t i = 0; i < n; i++) {
+		replay_init(&r[i], ix[i]);
+		replay_to(&r[i], t0, false, &a[i]);
+	}
+	int64_t x0 = t0;
+	for (int k = 0; k < w; k++) {
+		int64_t x1 = tt_raster_edge(t0, t1, w, k + 1);
+		uint64_t cov[TT_RC_COUNT] = {0};
+		uint32_t nfg = 0;
+		struct tt_rcell tiny = {.cls = TT_RC_IDLE};
+		for (size_t i = 0; i < n; i++) {
+			replay_to(&r[i], x1, false, &b);
+			for (int c = 0; c < TT_RC_COUNT; c++)
+				cov[c] += b.cov[c] - a[i].cov[c];
+			if (b.nfg != a[i].nfg && tiny.cls == TT_RC_IDLE) {
+				/* the class a row alone would show (for spans of zero length) */
+				decide(ix[i], &a[i], &b, x1 - x0, &tiny);
+			}
+			nfg += b.nfg - a[i].nfg;
+			a[i] = b;
+		}
+		uint64_t fg = 0, best = 0;
+		uint8_t cls = TT_RC_IDLE;
+		for (size_t i = 0; i < TT_ARRAY_SIZE(fg_order); i++) {
+			fg += cov[fg_order[i]];
+			if (cov[fg_order[i]] > best) {
+				best = cov[fg_order[i]];
+				cls = fg_order[i];
+			}
+		}
+		if (!fg && nfg && tiny.cls != TT_RC_ANNOT)
+			cls = tiny.cls;
+		if (cls == TT_RC_IDLE && cov[TT_RC_ANNOT])
+			cls = TT_RC_ANNOT;
+		out[k].cls = cls;
+		/* busy: many starts while the rows are mostly empty */
+		out[k].busy = nfg >= TT_RASTER_BUSY_MIN && 2 * fg < (uint64_t)(x1 - x0) * n;
+		out[k].pad = 0;
+		out[k].nfg = nfg;
+		out[k].first = 0;
+		x0 = x1;
+	}
+	free(a);
+	free(r);
+}
+
 static void array_fetch(const void *ctx, uint32_t i, uint32_t n, struct tt_span *out)
 {
 	memcpy(out, (const struct tt_span *)ctx + i, (size_t)n * sizeof(*out));
