@@ -71,6 +71,9 @@ void cli_usage(FILE *out)
 	      "      --what-if NAME*F    critical-path: scale ops/kernels named *NAME* by F; also\n"
 	      "                          launch-overhead*F, kernel-gaps*F (repeatable)\n"
 	      "      --data-load NAME    critical-path: ops named *NAME* load data (repeatable)\n"
+	      "      --from T, --to T    range: the times (12.5ms, 1.2s, 800us; a bare number is\n"
+	      "                          ms) from the job's first event, as the timeline shows\n"
+	      "                          them (default: the start and the end of the data)\n"
 	      "\n"
 	      "demo-trace options:\n"
 	      "      --ranks N           ranks in the job (default 8; stragglers planted)\n"
@@ -135,6 +138,8 @@ enum {
 	O_INSTANCE,
 	O_WHATIF,
 	O_DATALOAD,
+	O_FROM,
+	O_TO,
 };
 
 static const struct option longopts[] = {
@@ -185,6 +190,8 @@ static const struct option longopts[] = {
 	{"instance", required_argument, NULL, O_INSTANCE},
 	{"what-if", required_argument, NULL, O_WHATIF},
 	{"data-load", required_argument, NULL, O_DATALOAD},
+	{"from", required_argument, NULL, O_FROM},
+	{"to", required_argument, NULL, O_TO},
 	{NULL, 0, NULL, 0},
 };
 
@@ -503,6 +510,18 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				return bad("bad --data-load '%s' (a name, at most %zu)", optarg,
 					   TT_ARRAY_SIZE(c->ropts.data_load));
 			c->ropts.data_load[c->ropts.ndata_load++] = optarg;
+			break;
+		case O_FROM:
+		case O_TO:
+			if (tt_parse_time(optarg, TT_U_MS, &iv, why, sizeof(why)) != 0)
+				return bad("--%s: %s", ch == O_FROM ? "from" : "to", why);
+			if (ch == O_FROM) {
+				c->ropts.range_from = iv;
+				c->ropts.range_has_from = true;
+			} else {
+				c->ropts.range_to = iv;
+				c->ropts.range_has_to = true;
+			}
 			break;
 		default:
 			fprintf(stderr, "Try 'tracetop --help'.\n");

@@ -40,6 +40,10 @@ struct tt_report_opts {
 	size_t nwhatif;
 	const char *data_load[8]; /* data-loading op names (substrings) */
 	size_t ndata_load;
+	/* range: [from, to) in ns from the job's origin (tt_model_origin);
+	 * without them, the start and the end of the data */
+	bool range_has_from, range_has_to;
+	int64_t range_from, range_to;
 };
 
 void tt_report_opts_init(struct tt_report_opts *o);
@@ -211,6 +215,25 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 /* Critical path per rank and step (report/critpath.c) */
 int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
+
+/* What ran between two times (report/range.c): per rank, per GPU stream,
+ * by name, and the idle gaps, from the typed result of tt_range_compute
+ * (the timeline's range pane draws the same tables). */
+struct tt_range;
+int tt_report_range(const struct tt_model *m, const struct tt_report_opts *o,
+		    struct tt_table ***out, size_t *n, struct tt_err *err);
+/* The range o asks for, ns absolute: o->range_from/to after the origin,
+ * else the start and the end of the data of the ranks o selects. */
+void tt_range_bounds(const struct tt_model *m, const struct tt_report_opts *o, int64_t *t0,
+		     int64_t *t1);
+/* "608.146 ms .. 1239.123 ms (630.977 ms)": the range from the origin */
+void tt_range_text(char *buf, size_t n, const struct tt_range *r);
+struct tt_table *tt_range_ranks_table(const struct tt_range *r);
+struct tt_table *tt_range_streams_table(const struct tt_model *m, const struct tt_range *r);
+/* the top names by time (top <= 0: all) */
+struct tt_table *tt_range_names_table(const struct tt_range *r, int top);
+/* the top gaps by length (top <= 0: all) */
+struct tt_table *tt_range_gaps_table(const struct tt_model *m, const struct tt_range *r, int top);
 
 /* tracetop counters PATH -o OUT[.gz]: the trace of rank 0 of m (read again
  * from its file) with HTA's counter events added.  Returns 0 or -code. */

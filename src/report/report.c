@@ -49,6 +49,7 @@ SINGLE(source)
 SINGLE(steps)
 SINGLE(advice)
 SINGLE(critpath)
+SINGLE(range)
 #undef SINGLE
 
 static const struct {
@@ -89,12 +90,15 @@ static const struct {
 	{"critical-path", "what bounds each step: the longest path through ops, kernels and syncs",
 	 critpath_b, NULL},
 	{"load", "load warnings of every file, with counts and first offsets", load, NULL},
+	{"range", "what ran between --from and --to: busy % per stream, kernels and ops by "
+		  "time, idle gaps",
+	 range_b, NULL},
 };
 
 const char *const tt_report_names[] = {
 	"summary",  "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
 	"patterns", "diff",	"overview", "utilization", "distributed", "operators", "memory", "source",
-	"steps",    "advice",	"outliers",    "critical-path", "load",	   NULL};
+	"steps",    "advice",	"outliers",    "critical-path", "load",	   "range",	NULL};
 
 const char *tt_report_help(const char *name)
 {
