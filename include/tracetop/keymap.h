@@ -53,6 +53,15 @@
 	_(PREV_EVENT, "prev-event", "timeline: the previous event on the row")          \
 	_(FOLLOW_LINK, "follow-link", "timeline: kernel <-> launching call <-> op")     \
 	_(SET_MARK, "set-mark", "timeline: set the mark (shows the time to the cursor)") \
+	_(MARK_EVENT, "mark-event", "timeline: mark the event under the cursor (mark at its start, cursor at its end)") \
+	_(RANGE, "range", "timeline: what ran between the mark and the cursor") \
+	_(SEARCH, "search", "timeline: find events by name (text, or re:regex)") \
+	_(JUMP, "jump", "timeline: go to a time (12.5ms, 1.2s, +30ms, step 3)") \
+	_(PAN_LEFT, "pan-left", "timeline: pan half a window left") \
+	_(PAN_RIGHT, "pan-right", "timeline: pan half a window right") \
+	_(ROW_MODE, "row-mode", "timeline: rows: all, GPU streams only, one per rank") \
+	_(RANK_DOWN, "rank-down", "timeline: to the first row of the next rank") \
+	_(RANK_UP, "rank-up", "timeline: to the first row of the previous rank") \
 	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric")              \
 	_(VIEWS, "views", "the menu of more views (utilisation, operators, heatmap, ...)") \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \

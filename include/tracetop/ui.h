@@ -30,6 +30,10 @@ enum tt_react {
 	TT_R_REPAINT = 64, /* redraw every cell of the terminal (C-l) */
 };
 
+/* a prompt key the pane refused: what is typed up to Enter or Esc is
+ * swallowed, so that it never runs as commands */
+#define TT_PROMPT_REFUSED (-1)
+
 #define TT_UI_MIN_W 50
 #define TT_UI_MIN_H 10
 
@@ -51,6 +55,9 @@ struct tt_pane_ops {
 	int (*key)(struct tt_pane *p, enum tt_action a);
 	/* Enter on table row `row`: a new pane to show (drill down) or NULL */
 	struct tt_pane *(*drill)(struct tt_pane *p, size_t row);
+	/* Enter in a prompt the pane opened (tt_ui_prompt): the text typed
+	 * and the kind it was opened with.  Returns TT_R_* bits. */
+	int (*prompt)(struct tt_pane *p, int kind, const char *text);
 };
 
 struct tt_head_line {
@@ -95,9 +102,10 @@ struct tt_app {
 	int depth;
 	char status[300];
 	uint8_t status_role;
-	/* a one-line prompt (filter, ranks) */
-	int prompt; /* 0 none, else the action that opened it */
+	/* a one-line prompt (filter, ranks, or one a pane opened) */
+	int prompt; /* 0 none, else the action that opened it, or TT_PROMPT_REFUSED */
 	char input[256];
+	char prompt_label[160]; /* what the prompt asks, or why it was refused */
 	int w, h;
 	int64_t last_draw_ns; /* how long the last draw took */
 	/* the analyses of the ranks shown, computed once (results.h); the
@@ -109,6 +117,13 @@ struct tt_app {
 	 * show req_pane, or the registered view named req_view */
 	struct tt_pane *req_pane;
 	char req_view[32];
+	/* or the timeline of rank index ri at event ev (TT_NONE: at time t) */
+	struct {
+		bool set;
+		size_t ri;
+		uint32_t ev;
+		int64_t t;
+	} req_tl;
 	/* messages for the Load pane (keymap and theme errors), owned */
 	char **notes;
 	size_t nnotes;

@@ -100,7 +100,19 @@ const char tt_keymap_defaults[] =
 	"bind timeline <Tab>     next-event\n"
 	"bind timeline <S-Tab>   prev-event\n"
 	"bind timeline c         follow-link\n"
-	"bind timeline m         set-mark\n";
+	"bind timeline m         set-mark\n"
+	"bind timeline M         mark-event\n"
+	"bind timeline A         range\n"
+	"bind timeline /         search\n"
+	"bind timeline :         jump\n"
+	"bind timeline t         jump\n"
+	"bind timeline H         pan-left\n"
+	"bind timeline L         pan-right\n"
+	"bind timeline <C-u>     pan-left\n"
+	"bind timeline <C-d>     pan-right\n"
+	"bind timeline R         row-mode\n"
+	"bind timeline J         rank-down\n"
+	"bind timeline K         rank-up\n";
 
 struct binding {
 	char section[24];

@@ -176,6 +176,11 @@ static void requests(struct tt_app *a)
 			tt_ui_status(a, TT_ROLE_WARNING, "no pane named %s", a->req_view);
 		a->req_view[0] = '\0';
 	}
+	if (a->req_tl.set) {
+		a->req_tl.set = false;
+		if (a->m && a->req_tl.ri < a->m->nranks)
+			tt_app_open_timeline(a, a->req_tl.ri, a->req_tl.ev, a->req_tl.t);
+	}
 }
 
 /* the ranks changed: every pane is built again when shown */
@@ -299,11 +304,14 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 		tt_app_show(a, (int)(act - TT_ACT_PANE_1));
 		return TT_R_REDRAW;
 	case TT_ACT_FILTER:
+		if (!p->table) {
+			tt_ui_status(a, TT_ROLE_WARNING, "filter: this view has no rows to filter");
+			return TT_R_REDRAW;
+		}
+		tt_ui_prompt(a, act, "filter: ", p->filter);
+		return TT_R_REDRAW;
 	case TT_ACT_PICK_RANKS:
-		a->prompt = (int)act;
-		a->input[0] = '\0';
-		if (act == TT_ACT_FILTER)
-			snprintf(a->input, sizeof(a->input), "%s", p->filter);
+		tt_ui_prompt(a, act, "ranks (e.g. 0,2,4-7 or all): ", "");
 		return TT_R_REDRAW;
 	case TT_ACT_PREV_RANK:
 		step_rank(a, -1);
@@ -345,17 +353,40 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 	}
 }
 
+/* Actions that open a prompt: when the pane refuses one, what is typed
+ * next is swallowed up to Enter or Esc (the user typed "/nccl<Enter>"
+ * without looking: "nccl" must not run as commands). */
+static bool opens_prompt(enum tt_action act)
+{
+	return act == TT_ACT_FILTER || act == TT_ACT_PICK_RANKS || act == TT_ACT_SEARCH ||
+	       act == TT_ACT_JUMP;
+}
+
 static int prompt_key(struct tt_app *a, const char *key)
 {
 	size_t n = strlen(a->input);
 	if (strcmp(key, "<Escape>") == 0) {
+		/* no side effects: the status says what it said before */
 		a->prompt = 0;
+		return TT_R_REDRAW;
+	}
+	if (a->prompt == TT_PROMPT_REFUSED) {
+		if (strcmp(key, "<Enter>") == 0)
+			a->prompt = 0;
+		else if (key[0] && (key[0] != '<' || !key[1]) &&
+			 n + strlen(key) < sizeof(a->input) - 1)
+			memcpy(a->input + n, key, strlen(key) + 1); /* shown, never run */
 		return TT_R_REDRAW;
 	}
 	if (strcmp(key, "<Enter>") == 0) {
 		int kind = a->prompt;
 		a->prompt = 0;
 		struct tt_pane *p = tt_app_pane(a);
+		if (kind != TT_ACT_FILTER && kind != TT_ACT_PICK_RANKS) {
+			int r = p->ops->prompt ? p->ops->prompt(p, kind, a->input) : TT_R_REDRAW;
+			requests(a);
+			return r | TT_R_REDRAW;
+		}
 		if (kind == TT_ACT_FILTER) {
 			/* (a longer input is cut to the filter's size) */
 			snprintf(p->filter, sizeof(p->filter), "%.*s", (int)sizeof(p->filter) - 1,
@@ -398,7 +429,16 @@ int tt_app_key(struct tt_app *a, const char *key)
 		tt_ui_status(a, TT_ROLE_DIM, "%s: no action (press ? for help)", key);
 		return TT_R_REDRAW;
 	}
-	return tt_app_action(a, act);
+	int r = tt_app_action(a, act);
+	if (opens_prompt(act) && !a->prompt && !(r & TT_R_QUIT)) {
+		/* refused: the reason is the prompt, and it swallows the typing */
+		snprintf(a->prompt_label, sizeof(a->prompt_label), "%.*s",
+			 (int)sizeof(a->prompt_label) - 1, a->status);
+		a->input[0] = '\0';
+		a->prompt = TT_PROMPT_REFUSED;
+		r |= TT_R_REDRAW;
+	}
+	return r;
 }
 
 /* ---- drawing ---- */
@@ -471,11 +511,28 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 				tt_grid_paint(g, 0, y - above + i, g->w, (enum tt_role)a->status_role);
 	}
 	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_STATUS);
+	if (a->prompt == TT_PROMPT_REFUSED) {
+		/* the reason, then what was typed (dim: it does nothing) */
+		char lab[400];
+		snprintf(lab, sizeof(lab), " %s (keys ignored to Enter/Esc) ", a->prompt_label);
+		int x = tt_grid_put(g, 0, y, TT_ROLE_WARNING, lab, g->w - 4);
+		tt_grid_put(g, x, y, TT_ROLE_DIM, a->input, g->w - x);
+		return;
+	}
 	if (a->prompt) {
-		const char *what = a->prompt == TT_ACT_FILTER ? "filter: " : "ranks (e.g. 0,2,4-7 or all): ";
-		int x = tt_grid_put(g, 0, y, TT_ROLE_STATUS, what, -1);
-		x += tt_grid_put(g, x, y, TT_ROLE_STATUS, a->input, -1);
-		tt_grid_put(g, x, y, TT_ROLE_CURSOR, " ", 1);
+		int x = tt_grid_put(g, 0, y, TT_ROLE_STATUS, a->prompt_label, -1);
+		/* a long input shows its end, where the typing is */
+		size_t iw = tt_utf8_width(a->input);
+		const char *in = a->input;
+		while (iw > 0 && (int)iw > g->w - x - 2) {
+			in++;
+			while ((*in & 0xC0) == 0x80)
+				in++;
+			iw--;
+		}
+		x += tt_grid_put(g, x, y, TT_ROLE_STATUS, in, -1);
+		if (x < g->w)
+			tt_grid_put(g, x, y, TT_ROLE_CURSOR, " ", 1);
 		return;
 	}
 	char right[160];

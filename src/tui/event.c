@@ -79,14 +79,20 @@ static int ev_open(struct tt_pane *p)
 		kv(t, "device, stream", "%lld, %lld", (long long)tr->device, (long long)tr->stream);
 	else
 		kv(t, "pid, tid", "%lld, %lld", (long long)tr->pid, (long long)tr->tid);
-	tl_fmt_time(a, sizeof(a), e->ts - r->t0, 1, 0);
+	/* times from the job's first event, as the timeline shows them */
+	int64_t origin = tt_model_origin(p->app->m);
+	tl_fmt_time(a, sizeof(a), e->ts - origin, 1, 0);
 	int64_t ts = e->ts - r->base_ns;
-	kv(t, "start", "%s after the rank's start (ts %s%lld.%03lld us in the trace)", a,
-	   ts < 0 ? "-" : "", (long long)(llabs(ts) / 1000), (long long)(llabs(ts) % 1000));
+	kv(t, "start", "%s (ts %s%lld.%03lld us in the trace)", a, ts < 0 ? "-" : "",
+	   (long long)(llabs(ts) / 1000), (long long)(llabs(ts) % 1000));
 	tt_fmt_dur(b, sizeof(b), e->dur);
 	kv(t, "duration", "%s (%lld ns)", b, (long long)e->dur);
-	tl_fmt_time(c, sizeof(c), tt_ev_end(e) - r->t0, 1, 0);
-	kv(t, "end", "%s after the rank's start", c);
+	tl_fmt_time(c, sizeof(c), tt_ev_end(e) - origin, 1, 0);
+	kv(t, "end", "%s", c);
+	if (r->t0 != origin) {
+		tl_fmt_time(c, sizeof(c), r->t0 - origin, 1, 0);
+		kv(t, "rank's start", "%s", c);
+	}
 	if (e->corr != TT_NONE)
 		kv(t, "correlation", "%u", e->corr);
 	if (e->ext != TT_NONE)
@@ -171,7 +177,7 @@ static int ev_open(struct tt_pane *p)
 			kv(t, "inside op", "%s", tt_ev_name(r, &r->ev[op]));
 	}
 	tt_pane_set_table(p, t);
-	tt_pane_head(p, TT_ROLE_DIM, "Esc: back to the timeline");
+	tt_pane_head(p, TT_ROLE_DIM, "times from the job's first event; Esc: back to the timeline");
 	return 0;
 }
 

@@ -452,11 +452,9 @@ static int heat_key(struct tt_pane *p, enum tt_action act)
 		break;
 	}
 	case TT_ACT_ENTER: {
+		/* the rank's timeline over the time last looked at */
 		const struct tt_rank_metrics *w = &st->s->rows[st->cur];
-		struct tt_pane *np = tt_rank_pane(p->app, w->rank);
-		if (!np)
-			np = tt_timeline_new(p->app, w->ri, TT_NONE, p->app->m->ranks[w->ri]->t0);
-		tt_ui_open(p->app, np);
+		tt_ui_open(p->app, tt_timeline_like(p->app, w->ri));
 		return TT_R_REDRAW;
 	}
 	default:
@@ -479,7 +477,8 @@ const struct tt_pane_ops tt_heatmap_ops = {
 		"the traces name their hosts.  Outliers (robust z-score from the median and MAD, "
 		"|z| >= 3.5) are highlighted and listed below with a reason.  Arrow keys move "
 		"over the cells, m shades by the next metric, n/N jump to the next/previous "
-		"outlier, Enter opens the rank, w writes every rank's metrics as CSV.",
+		"outlier, Enter opens the rank's timeline over the time range last shown in a "
+		"timeline (the whole trace at first), w writes every rank's metrics as CSV.",
 	.open = heat_open,
 	.close = heat_close,
 	.draw = heat_draw,

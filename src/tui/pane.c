@@ -453,18 +453,38 @@ void tt_ui_status(struct tt_app *a, enum tt_role role, const char *fmt, ...)
 	a->status_role = (uint8_t)role;
 }
 
+void tt_ui_prompt(struct tt_app *a, int kind, const char *label, const char *init)
+{
+	a->prompt = kind;
+	snprintf(a->prompt_label, sizeof(a->prompt_label), "%s", label);
+	snprintf(a->input, sizeof(a->input), "%s", init ? init : "");
+}
+
 void tt_ui_open(struct tt_app *a, struct tt_pane *np)
 {
 	/* one request per handler: a later one wins */
 	tt_pane_free(a->req_pane);
 	a->req_pane = np;
 	a->req_view[0] = '\0';
+	a->req_tl.set = false;
+}
+
+void tt_ui_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t)
+{
+	tt_pane_free(a->req_pane);
+	a->req_pane = NULL;
+	a->req_view[0] = '\0';
+	a->req_tl.set = true;
+	a->req_tl.ri = ri;
+	a->req_tl.ev = ev;
+	a->req_tl.t = t;
 }
 
 void tt_ui_open_view(struct tt_app *a, const char *name)
 {
 	tt_pane_free(a->req_pane);
 	a->req_pane = NULL;
+	a->req_tl.set = false;
 	snprintf(a->req_view, sizeof(a->req_view), "%s", name);
 }
 

@@ -9,7 +9,7 @@
  * (registry.c names every pane's ops; a pane file is overview.c,
  * temporal.c, idle.c, kernels.c, overlap.c, launch.c, counters.c,
  * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, timeline.c and its
- * tl*.c helpers, event.c.)
+ * tl*.c helpers, event.c, range.c.)
  *
  * The rule for pane files: they call pane.c (this header), the rooms below
  * the TUI (analysis, render, report), and the constructors of the panes
@@ -82,12 +82,21 @@ void tt_pane_write_csv(struct tt_pane *p);
 /* Set the status line. */
 void tt_ui_status(struct tt_app *a, enum tt_role role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Open the one-line prompt: label, then the text typed (init at first).
+ * Enter gives the text to ops->prompt(p, kind, text) of the pane in view
+ * (kind: the action that asked, TT_ACT_SEARCH say); Esc closes it with no
+ * effect. */
+void tt_ui_prompt(struct tt_app *a, int kind, const char *label, const char *init);
 /* Show np above the pane in view (a drill-down) once the current handler
  * has returned; the app owns np from now on. */
 void tt_ui_open(struct tt_app *a, struct tt_pane *np);
 /* Show the registered view `name` ("memory", "idle") above the pane in view
  * once the current handler has returned (a warning when there is none). */
 void tt_ui_open_view(struct tt_app *a, const char *name);
+/* Show the timeline of rank index ri at event ev (TT_NONE: at time t)
+ * above the pane in view once the current handler has returned (for panes
+ * the timeline itself opens, which may not call it directly). */
+void tt_ui_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
 /* Data the panes of one app share, by tag (the address of something of the
  * pane file's own): NULL when there is none yet.  tt_ui_share stores data
  * with the function that frees it when the app ends (after every pane);
@@ -128,6 +137,26 @@ struct tt_pane *tt_rank_pane(struct tt_app *a, int64_t rank);
 /* The timeline of rank index ri at event ev, or at time t when ev is
  * TT_NONE (timeline.c). */
 struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
+
+/* An event of the model: rank index (into m->ranks) and event index. */
+struct tt_tl_event {
+	size_t ri;
+	uint32_t ev;
+};
+/* The timeline of the ranks of v's events, with v[0..n) highlighted and
+ * stepped through with n/N in that order (a critical path, say), the
+ * cursor on v[0]; `what` names the set in the status line.  NULL when n is
+ * 0 (timeline.c). */
+struct tt_pane *tt_timeline_set(struct tt_app *a, const struct tt_tl_event *v, size_t n,
+				const char *what);
+/* The timeline of rank index ri over the time window last shown in a
+ * timeline of this app (the whole span when none was) (timeline.c). */
+struct tt_pane *tt_timeline_like(struct tt_app *a, size_t ri);
+
+/* What ran in [t0, t1) (ns, absolute) on the ranks of model indices
+ * ri[0..n) (range.c). */
+struct tt_pane *tt_range_pane(struct tt_app *a, const size_t *ri, size_t n, int64_t t0,
+			      int64_t t1);
 
 /* One event's details (event.c). */
 struct tt_pane *tt_event_pane(struct tt_app *a, const struct tt_rank *r, uint32_t ev);

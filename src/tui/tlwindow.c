@@ -34,19 +34,22 @@ int64_t tl_fit_len(const struct tl_view *v)
 	return v->fit1 - v->fit0;
 }
 
+long double tl_span_max(const struct tl_view *v)
+{
+	return (long double)TT_MAX(tl_fit_len(v), (int64_t)tl_cells(v));
+}
+
 void tl_clamp(struct tl_view *v)
 {
+	long double max = tl_span_max(v);
+	if (v->span > max)
+		v->span = max;
 	long double lo = (long double)(v->fit0 - v->base);
 	long double hi = (long double)(v->fit1 - v->base) - v->span;
-	if (hi < lo) {
-		long double t = lo;
-		lo = hi;
-		hi = t;
-	}
-	if (v->v0 < lo)
-		v->v0 = lo;
 	if (v->v0 > hi)
 		v->v0 = hi;
+	if (v->v0 < lo)
+		v->v0 = lo;
 }
 
 void tl_snap_cursor(struct tl_view *v)
@@ -107,32 +110,67 @@ void tl_move_cell(struct tl_view *v, int dir)
 	tl_snap_cursor(v);
 }
 
-enum tl_zoom tl_zoom(struct tl_view *v, int dir)
+enum tl_zoom tl_zoom_at(struct tl_view *v, int dir, int64_t t)
 {
-	long double rel = (long double)(v->tc - v->base);
+	long double rel = (long double)(t - v->base);
 	if (dir > 0) {
 		if (v->span / 2 < (long double)tl_cells(v))
 			return TL_FINEST;
 		v->v0 = rel - (rel - v->v0) / 2;
 		v->span /= 2;
-	} else if (dir < 0) {
-		if ((v->span * 2 > (long double)tl_fit_len(v) * TL_ZOOM_OUT_MAX &&
-		     v->span * 2 > (long double)tl_cells(v) * 1000) ||
-		    v->span * 2 > (long double)TL_SPAN_MAX)
-			return TL_WIDEST;
-		v->v0 = rel - (rel - v->v0) * 2;
-		v->span *= 2;
 	} else {
-		v->v0 = 0;
-		v->span = (long double)TT_MAX(tl_fit_len(v), tl_cells(v));
-		int64_t t0, t1;
-		tl_window(v, &t0, &t1);
-		if (v->tc < t0 || v->tc >= t1) {
-			v->tc = t0;
-			return TL_FIT_MOVED;
-		}
+		long double max = tl_span_max(v);
+		if (v->span >= max)
+			return TL_WIDEST;
+		long double span = v->span * 2 > max ? max : v->span * 2;
+		v->v0 = rel - (rel - v->v0) * (span / v->span);
+		v->span = span;
+	}
+	tl_clamp(v);
+	return TL_ZOOMED;
+}
+
+enum tl_zoom tl_zoom(struct tl_view *v, int dir)
+{
+	if (dir)
+		return tl_zoom_at(v, dir, v->tc);
+	v->span = tl_span_max(v);
+	v->v0 = (long double)(v->fit0 - v->base);
+	tl_clamp(v);
+	int64_t t0, t1;
+	tl_window(v, &t0, &t1);
+	if (v->tc < t0 || v->tc >= t1) {
+		v->tc = t0;
+		return TL_FIT_MOVED;
 	}
 	return TL_ZOOMED;
+}
+
+bool tl_pan(struct tl_view *v, int dir)
+{
+	int64_t a0, a1, b0, b1;
+	tl_window(v, &a0, &a1);
+	v->v0 += dir < 0 ? -v->span / 2 : v->span / 2;
+	tl_clamp(v);
+	tl_window(v, &b0, &b1);
+	if (b0 == a0) {
+		v->tc = dir < 0 ? b0 : b1 - 1;
+		tl_snap_cursor(v);
+		return false;
+	}
+	v->tc += b0 - a0;
+	if (v->tc < b0)
+		v->tc = b0;
+	if (v->tc >= b1)
+		v->tc = b1 - 1;
+	return true;
+}
+
+void tl_center(struct tl_view *v, int64_t t)
+{
+	v->tc = t;
+	v->v0 = (long double)(t - v->base) - v->span / 2;
+	tl_clamp(v);
 }
 
 int tl_fmt_fixed(char *buf, size_t n, int64_t v, int64_t div, int dec)
@@ -173,12 +211,18 @@ void tl_fmt_time(char *buf, size_t n, int64_t v, int64_t res, int64_t ref)
 	snprintf(buf + k, n - (size_t)k, " %s", tt_unit_name(u));
 }
 
+enum tt_unit tl_ruler_unit(int64_t base, int64_t t0, int64_t t1)
+{
+	int64_t far = TT_MAX(llabs(t0 - base), llabs(t1 - base));
+	return far >= 1000000000 ? TT_U_S : far >= 1000000 ? TT_U_MS : far >= 1000 ? TT_U_US : TT_U_NS;
+}
+
 int64_t tl_ruler_step(int64_t base, int64_t t0, int64_t t1, int w, int *dec, enum tt_unit *unit)
 {
 	static const int64_t nice[] = {1, 2, 5};
 	static const int64_t div[] = {1, 1000, 1000000, 1000000000};
 	int64_t far = TT_MAX(llabs(t0 - base), llabs(t1 - base));
-	*unit = tt_unit_pick(far);
+	*unit = tl_ruler_unit(base, t0, t1);
 	int64_t p10 = 1;
 	for (int e = 0; e < 19; e++) {
 		for (int i = 0; i < 3; i++) {

@@ -591,9 +591,20 @@ START_TEST(pane_zoom_pan_invariants)
 	keys(&e, "+++---");
 	char *s3 = screen(&e);
 	ck_assert_str_eq(s3, moved);
-	keys(&e, "-+");
+	/* the whole span is the widest window: - there changes nothing */
+	keys(&e, "-");
 	char *s4 = screen(&e);
 	ck_assert_str_eq(s4, moved);
+	ck_assert(has(&e, "the whole trace is in view"));
+	/* zoomed in, out and in again is the same window */
+	keys(&e, "++");
+	char *zin = screen(&e);
+	keys(&e, "-+");
+	char *zin2 = screen(&e);
+	ck_assert_str_eq(zin2, zin);
+	free(zin);
+	free(zin2);
+	keys(&e, "--");
 	/* = fits again: the same screen with the cursor where it was */
 	keys(&e, "+++=");
 	char *s5 = screen(&e);
