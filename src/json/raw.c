@@ -176,6 +176,13 @@ void raw_set_int_from_double(struct tt_raw_event *ev, int a, double v)
 void raw_set_str_int(struct tt_raw_event *ev, int a, struct tt_str s)
 {
 	int64_t v;
+	if (a == TT_A_STREAM) {
+		/* ROCm traces give runtime calls a stream as a string ("0x0"):
+		 * HTA reads it as no stream, so those calls stay on the CPU side */
+		ev->have &= ~TT_HAVE(a);
+		ev->flags |= TT_RF_NUM_STRING;
+		return;
+	}
 	if (num_string_int(s.p, s.n, &v)) {
 		ev->i[a] = v;
 		ev->have |= TT_HAVE(a);
