@@ -226,13 +226,17 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		uint32_t o = t->owner[i];
 		if (o == TT_NONE || !tt_tb_is_runtime(r, e))
 			continue;
-		/* a collective's user annotation is a range, not a caller: its
-		 * runtime calls are the op's around it (as their External ids say) */
+		/* the host time of the call is the innermost node's: the node's
+		 * children already cover it (the plugin, charging it by External id
+		 * to an op around a child, subtracts it twice) */
+		ns->runtime[o] += e->dur;
+		/* a collective's user annotation is a range, not a caller: the GPU
+		 * work of its runtime calls is the op's around it (as their
+		 * External ids say) */
 		while (o != TT_NONE && t->kind[o] == TT_TBN_COMM)
 			o = t->parent[o];
 		if (o == TT_NONE)
 			continue;
-		ns->runtime[o] += e->dur;
 		uint32_t lo, hi;
 		tt_links_of_cpu(r, i, &lo, &hi);
 		for (uint32_t l = lo; l < hi; l++) {

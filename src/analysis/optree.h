@@ -113,8 +113,10 @@ struct tt_tbtree {
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
 
 /* Per-node figures of the tree (operators.c), arrays by event index: the
- * time of a node's child nodes and of its own runtime calls; the GPU ops
- * its own runtime calls launched (self) and those under it (total): time,
+ * time of a node's child nodes and of its own runtime calls (those whose
+ * innermost node it is); the GPU ops its own runtime calls launched (self;
+ * a collective's user annotation passes them to the op around it) and those
+ * under it (total): time,
  * count, tensor-core kernel time; tensor-core eligibility as the plugin
  * decides it.  Free with tt_tb_node_stats_free. */
 struct tt_tb_nodestat {

@@ -479,6 +479,16 @@ START_TEST(distributed_hand_checked)
 	ck_assert_int_eq(d.ranks[2].sync_ns, 330 * US);
 	ck_assert_int_eq(d.ranks[2].idle_ns, 370 * US);
 
+	/* the collective's runtime calls lie in its nccl:all_reduce annotation:
+	 * record_param_comms' host self subtracts them once (with the child's
+	 * span: (40 - 30) + (30 - 26) = 14 per rank), its device self has the
+	 * NCCL kernels (150 + 200 + 480) */
+	struct tt_ops ops;
+	tt_ops_compute(m, &all, false, &ops);
+	const struct tt_op_row *rpc = op_row(&ops, "record_param_comms");
+	ck_assert_int_eq(rpc->host_self, 3 * 14 * US);
+	ck_assert_int_eq(rpc->dev_self, 830 * US);
+	tt_ops_free(&ops);
 	ck_assert_uint_eq(d.nstats, 1);
 	const struct tt_coll_stat *s = &d.stats[0];
 	ck_assert_str_eq(s->name, "allreduce");
