@@ -23,7 +23,7 @@ void cli_usage(FILE *out)
 	      "       tracetop report --list\n"
 	      "       tracetop summarize TRACE... [-o OUT.tts]  save loaded models for instant reopening\n"
 	      "       tracetop counters PATH -o OUT.json[.gz] [--ranks N]  the trace with counter events\n"
-	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N] [--seed N] [--gzip]\n"
+	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N] [--seed N] [--vendor V] [--gzip]\n"
 	      "\n"
 	      "PATH is a trace file (Kineto JSON, plain or gzip), a directory of them,\n"
 	      "a glob, - for standard input, or an s3://, gs:// or az:// URL (read\n"
@@ -80,6 +80,8 @@ void cli_usage(FILE *out)
 	      "      --steps N           profiler steps per rank (default 6)\n"
 	      "      --layers N          model layers (default 24)\n"
 	      "      --seed N            random seed (default 1)\n"
+	      "      --vendor V          nvidia (default) or amd: a ROCm job (hip* runtime\n"
+	      "                          calls, Tensile and MIOpen kernels, MI300X GPUs)\n"
 	      "      --gzip              write .json.gz files\n"
 	      "\n"
 	      "Explorer (keys: 1-9 0 panes, v more views, Enter drill in, Esc back, / filter,\n"
@@ -114,6 +116,7 @@ enum {
 	O_STEPS,
 	O_LAYERS,
 	O_SEED,
+	O_VENDOR,
 	O_NUMK,
 	O_DRATIO,
 	O_NOMEM,
@@ -167,6 +170,7 @@ static const struct option longopts[] = {
 	{"steps", required_argument, NULL, O_STEPS},
 	{"layers", required_argument, NULL, O_LAYERS},
 	{"seed", required_argument, NULL, O_SEED},
+	{"vendor", required_argument, NULL, O_VENDOR},
 	{"num-kernels", required_argument, NULL, O_NUMK},
 	{"duration-ratio", required_argument, NULL, O_DRATIO},
 	{"no-memory", no_argument, NULL, O_NOMEM},
@@ -413,6 +417,14 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 10000)
 				return bad("bad --layers '%s'", optarg);
 			c->demo_layers = (int)iv;
+			break;
+		case O_VENDOR:
+			if (strcmp(optarg, "nvidia") == 0)
+				c->demo_vendor = TT_DEMO_NVIDIA;
+			else if (strcmp(optarg, "amd") == 0)
+				c->demo_vendor = TT_DEMO_AMD;
+			else
+				return bad("bad --vendor '%s' (nvidia or amd)", optarg);
 			break;
 		case O_SEED:
 			if (!parse_i64(optarg, &iv))
@@ -661,6 +673,7 @@ struct tt_model *cli_load_demo(struct cli *c)
 {
 	struct tt_demo_opts d;
 	tt_demo_defaults(&d);
+	d.vendor = (enum tt_demo_vendor)c->demo_vendor;
 	struct tt_model *m;
 	tt_demo_load(&d, &c->load, &m);
 	print_warnings(m);

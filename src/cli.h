@@ -22,6 +22,7 @@ struct cli {
 	size_t nranks;
 	int demo_ranks, demo_steps, demo_layers;
 	uint64_t demo_seed;
+	int demo_vendor;        /* enum tt_demo_vendor */
 	bool progress_tty;
 	/* TUI (headless tests) */
 	const char *keys, *dump, *size;

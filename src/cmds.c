@@ -82,6 +82,7 @@ int cmd_demo_trace(struct cli *c)
 		d.layers = c->demo_layers;
 	if (c->demo_seed)
 		d.seed = c->demo_seed;
+	d.vendor = (enum tt_demo_vendor)c->demo_vendor;
 	struct tt_err err;
 	tt_err_clear(&err);
 	if (tt_demo_write_dir(&d, c->output, c->gzip, &err)) {

@@ -20,6 +20,14 @@ enum tt_demo_slow {
 	TT_DEMO_SLOW_LINK,     /* its all-reduces finish late (a slow link) */
 };
 
+/* Whose GPUs the job ran on: the names and quirks of the traces. */
+enum tt_demo_vendor {
+	TT_DEMO_NVIDIA = 0, /* CUDA runtime calls, cuDNN / cuBLAS kernels, A100s */
+	TT_DEMO_AMD,        /* ROCm: hip* runtime calls whose args.stream is a hex
+			     * string ("0x0"), Tensile Cijk_* GEMMs and MIOpen
+			     * kernels, MI300X with warpSize 64 */
+};
+
 struct tt_demo_opts {
 	int nranks;       /* ranks in the job (default 8) */
 	int steps;        /* ProfilerStep iterations per rank (default 6) */
@@ -31,6 +39,7 @@ struct tt_demo_opts {
 	int nstragglers;  /* default 1: rank 5 (or nranks-1 if fewer ranks) */
 	uint8_t straggler_kind[TT_DEMO_MAX_STRAGGLERS]; /* enum tt_demo_slow of
 							  * each (default host) */
+	enum tt_demo_vendor vendor; /* default NVIDIA; the timing is the same */
 };
 
 /* Fill o with the defaults above. */

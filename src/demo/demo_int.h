@@ -266,6 +266,8 @@ void demo_flush_ops(const struct rsim *s, struct cthread *th);
 /* a runtime call of th, to the step's runtime events (with an ac2g flow start) */
 void demo_emit_rt(const struct rsim *s, const struct cthread *th, const char *name, int cbid,
 		  int64_t dur, const struct launch *l, bool flow);
+/* is k a GEMM (launched by hipExtModuleLaunchKernel on AMD)? */
+bool demo_kernel_is_gemm(const struct kdef *k);
 /* a kernel (comm >= 0: an all-reduce of comm elements) / a memcpy or memset */
 void demo_emit_kernel(const struct rsim *s, const struct kdef *k, int64_t stream, int64_t ts,
 		      int64_t dur, const struct launch *l, int64_t comm);

@@ -130,13 +130,68 @@ void demo_flush_ops(const struct rsim *s, struct cthread *th)
 	th->np = 0;
 }
 
+static bool amd(const struct rsim *s)
+{
+	return s->job->o->vendor == TT_DEMO_AMD;
+}
+
+/* the runtime call's name: CUDA's, or HIP's on AMD ("cudaLaunchKernel:gemm"
+ * is a GEMM launch: hipExtModuleLaunchKernel there) */
+static const char *rt_name(const struct rsim *s, const char *name)
+{
+	static const char *const map[][2] = {
+		{"cudaLaunchKernel:gemm", "hipExtModuleLaunchKernel"},
+		{"cudaLaunchKernel", "hipLaunchKernel"},
+		{"cudaMemcpyAsync", "hipMemcpyWithStream"},
+		{"cudaMemsetAsync", "hipMemsetAsync"},
+		{"cudaEventRecord", "hipEventRecord"},
+		{"cudaStreamWaitEvent", "hipStreamWaitEvent"},
+		{"cudaStreamSynchronize", "hipStreamSynchronize"},
+	};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(map); i++)
+		if (strcmp(name, map[i][0]) == 0)
+			return amd(s) ? map[i][1] : i == 0 ? "cudaLaunchKernel" : name;
+	return name;
+}
+
+/* the kernel's name: the catalogue's, or its ROCm counterpart on AMD */
+static const char *kernel_name(const struct rsim *s, const char *name)
+{
+	static const char *const map[][2] = {
+		{"sm80_xmma_fprop", "Cijk_Ailk_Bljk_SB_MT128x128x16_MI32x32x2x1_SN_1LDSB0_GRVW4"},
+		{"sm80_xmma_wgrad", "Cijk_Alik_Bljk_SB_MT128x128x16_MI32x32x2x1_SN_1LDSB0_GRVW4"},
+		{"sm80_xmma_dgrad", "Cijk_Ailk_Bjlk_SB_MT64x128x16_MI32x32x2x1_SN_1LDSB0_GRVW2"},
+		{"void cudnn::ops::nchwToNhwc", "batched_transpose_32x32_dword"},
+		{"void cudnn::ops::nhwcToNchw", "batched_transpose_16x32_dword"},
+		{"void cudnn::bn_fw", "MIOpenBatchNormFwdTrainSpatial"},
+		{"void cudnn::bn_bw", "MIOpenBatchNormBwdSpatial"},
+		{"void cudnn::cnn::conv2d_grouped", "naive_conv_fwd_nchw_float_double_float"},
+		{"void cudnn::cnn::dgrad2d_grouped", "naive_conv_bwd_nchw_float_double_float"},
+		{"void cudnn::cnn::wgrad2d_grouped", "naive_conv_wrw_nchw_float_double_float"},
+	};
+	if (!amd(s))
+		return name;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(map); i++)
+		if (strncmp(name, map[i][0], strlen(map[i][0])) == 0)
+			return map[i][1];
+	return name;
+}
+
+bool demo_kernel_is_gemm(const struct kdef *k)
+{
+	return strncmp(k->name, "sm80_xmma", 9) == 0;
+}
+
 void demo_emit_rt(const struct rsim *s, const struct cthread *th, const char *name, int cbid,
 		  int64_t dur, const struct launch *l, bool flow)
 {
 	struct sbuf *b = &s->out->rt;
-	ev_x_head(b, "cuda_runtime", NULL, name, -1, s->pid, th->tid, l->ts, dur);
+	ev_x_head(b, "cuda_runtime", NULL, rt_name(s, name), -1, s->pid, th->tid, l->ts, dur);
 	SB_LIT(b, "\"External id\": ");
 	sb_int(b, l->ext);
+	/* ROCm's runtime calls carry their stream as a hex string */
+	if (amd(s))
+		SB_LIT(b, ", \"stream\": \"0x0\"");
 	SB_LIT(b, ", \"cbid\": ");
 	sb_int(b, cbid);
 	SB_LIT(b, ", \"correlation\": ");
@@ -166,7 +221,7 @@ void demo_emit_kernel(const struct rsim *s, const struct kdef *k, int64_t stream
 			int64_t dur, const struct launch *l, int64_t comm)
 {
 	struct sbuf *b = &s->out->gpu;
-	gpu_head(b, "kernel", k->name, s->device, stream, ts, dur, l, true);
+	gpu_head(b, "kernel", kernel_name(s, k->name), s->device, stream, ts, dur, l, true);
 	int64_t blocks = (int64_t)k->grid[0] * k->grid[1] * k->grid[2];
 	int64_t threads = (int64_t)k->block[0] * k->block[1] * k->block[2];
 	int64_t warps = (threads + 31) / 32;
@@ -290,16 +345,28 @@ void demo_write_header(const struct job *j, const struct rsim *s, struct sbuf *b
 		SB_LIT(b, "\n    {\n");
 		SB_LIT(b, "      \"id\": ");
 		sb_int(b, g);
-		SB_LIT(b, ", \"name\": \"NVIDIA A100-SXM4-80GB\", "
-			  "\"totalGlobalMem\": 85899345920,\n"
-			  "      \"computeMajor\": 8, \"computeMinor\": 0,\n"
-			  "      \"maxThreadsPerBlock\": 1024, "
-			  "\"maxThreadsPerMultiprocessor\": 2048,\n"
-			  "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, "
-			  "\"warpSize\": 32,\n"
-			  "      \"sharedMemPerBlock\": 49152, "
-			  "\"sharedMemPerMultiprocessor\": 167936,\n"
-			  "      \"numSms\": 108, \"sharedMemPerBlockOptin\": 166912\n    }");
+		if (j->o->vendor == TT_DEMO_AMD)
+			SB_LIT(b, ", \"name\": \"AMD Instinct MI300X\", "
+				  "\"totalGlobalMem\": 205822885888,\n"
+				  "      \"computeMajor\": 9, \"computeMinor\": 4,\n"
+				  "      \"maxThreadsPerBlock\": 1024, "
+				  "\"maxThreadsPerMultiprocessor\": 2048,\n"
+				  "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, "
+				  "\"warpSize\": 64,\n"
+				  "      \"sharedMemPerBlock\": 65536, "
+				  "\"sharedMemPerMultiprocessor\": 65536,\n"
+				  "      \"numSms\": 304, \"sharedMemPerBlockOptin\": 65536\n    }");
+		else
+			SB_LIT(b, ", \"name\": \"NVIDIA A100-SXM4-80GB\", "
+				  "\"totalGlobalMem\": 85899345920,\n"
+				  "      \"computeMajor\": 8, \"computeMinor\": 0,\n"
+				  "      \"maxThreadsPerBlock\": 1024, "
+				  "\"maxThreadsPerMultiprocessor\": 2048,\n"
+				  "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, "
+				  "\"warpSize\": 32,\n"
+				  "      \"sharedMemPerBlock\": 49152, "
+				  "\"sharedMemPerMultiprocessor\": 167936,\n"
+				  "      \"numSms\": 108, \"sharedMemPerBlockOptin\": 166912\n    }");
 	}
 	SB_LIT(b, "\n  ],\n  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ");
 	sb_int(b, s->rank);

@@ -89,7 +89,9 @@ static int64_t kdur(struct rsim *s, const struct kdef *k)
 static void launch_kernel(struct rsim *s, struct cthread *th, const struct kdef *k)
 {
 	th->t += urand(&s->rng, 1, 3);
-	struct launch l = rt_call(s, th, "cudaLaunchKernel", 211, urand(&s->rng, 4, 10), true);
+	struct launch l = rt_call(s, th, demo_kernel_is_gemm(k) ? "cudaLaunchKernel:gemm"
+							       : "cudaLaunchKernel",
+				  211, urand(&s->rng, 4, 10), true);
 	int64_t ts = gpu_start(s, &l);
 	int64_t dur = kdur(s, k);
 	s->s7 = ts + dur;
