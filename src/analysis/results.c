@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 enum { EMPTY, BUSY, DONE };
@@ -253,7 +254,7 @@ void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n)
 		if (k[i] < TT_RES_COUNT)
 			r->todo[r->ntodo++] = k[i];
 	r->running = true;
-	r->thread = pthread_create(&r->th, NULL, worker, r) == 0;
+	r->thread = tt_thread_start(&r->th, worker, r);
 	if (!r->thread)
 		r->running = false; /* computed on first use instead */
 	pthread_mutex_unlock(&r->mu);

@@ -14,6 +14,7 @@
 
 #include "tracetop/ranklist.h"
 #include "tracetop/results.h"
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 #include "registry.h"
 
@@ -406,10 +407,13 @@ static int prompt_key(struct tt_app *a, const char *key)
 		return TT_R_REDRAW;
 	}
 	if (strcmp(key, "<Backspace>") == 0) {
-		while (n > 0 && (a->input[n - 1] & 0xC0) == 0x80)
-			n--;
-		if (n > 0)
-			a->input[n - 1] = '\0';
+		/* the last character goes, however many bytes it has */
+		size_t last = 0;
+		for (size_t i = 0, k; i < n; i += k) {
+			k = tt_utf8_seqlen(a->input + i);
+			last = i;
+		}
+		a->input[last] = '\0';
 		return TT_R_REDRAW;
 	}
 	const char *ch = strcmp(key, "<Space>") == 0 ? " " : key;

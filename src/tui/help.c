@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 struct help_state {
@@ -90,15 +91,15 @@ static void help_lines(struct tt_pane *p, struct help_line_ctx *c, int w)
 		const char *t = s->pane_help;
 		w -= 4;
 		while (*t && w > 0) {
-			int len = (int)strlen(t);
-			int cut = len <= w ? len : w;
-			if (len > w)
+			/* the longest prefix that fits, cut at a space when there is one */
+			size_t fit = tt_utf8_cut(t, (size_t)w, NULL), cut = fit;
+			if (t[fit])
 				while (cut > 0 && t[cut] != ' ')
 					cut--;
-			if (cut <= 0)
-				cut = TT_MIN(len, w);
+			if (!cut)
+				cut = fit ? fit : tt_utf8_seqlen(t);
 			char line[512];
-			snprintf(line, sizeof(line), "%.*s", cut, t);
+			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
 			help_line(c, TT_ROLE_DEFAULT, NULL, line);
 			t += cut;
 			while (*t == ' ')

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 /* ---- a pane ---- */
@@ -315,16 +316,21 @@ static int put_wrapped(struct tt_grid *g, int x, int y, enum tt_role role, const
 		/* columns and bytes of the longest prefix that fits, cut at a space */
 		int cols = 0, cut_cols = 0;
 		size_t i = 0, cut = 0;
-		while (t[i] && cols < w) {
-			size_t k = 1;
-			while ((t[i + k] & 0xC0) == 0x80)
-				k++;
-			i += k;
-			cols++;
+		while (t[i]) {
+			const char *q = t + i;
+			int cw = tt_cp_width(tt_utf8_next(&q));
+			if (cols + cw > w)
+				break;
+			i = (size_t)(q - t);
+			cols += cw;
 			if (t[i] == ' ' || !t[i]) {
 				cut = i;
 				cut_cols = cols;
 			}
+		}
+		if (!i) { /* a character wider than the row: it goes alone */
+			i = tt_utf8_seqlen(t);
+			cols = tt_cp_width(tt_utf8_next(&(const char *){t}));
 		}
 		if (!t[i] || rows == maxl - 1 || !cut) {
 			cut = i; /* the rest fits, the last row, or one long word */

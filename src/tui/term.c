@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
 static volatile sig_atomic_t got_winch, got_term;
@@ -234,10 +235,9 @@ static int feed_key(struct tt_app *a, const char *name)
 	    tt_keymap_lookup(a->keys, tt_app_section(a), name) != TT_ACT_NONE)
 		return tt_app_key(a, name);
 	char rest[48];
-	size_t cps = 0; /* characters between "<M-" and ">" */
-	for (size_t i = 3; i + 1 < len; i++)
-		cps += (name[i] & 0xC0) != 0x80;
-	if (cps == 1)
+	/* one character between "<M-" and ">" */
+	size_t one = tt_utf8_seqlen(name + 3);
+	if (one && 3 + one + 1 == len)
 		snprintf(rest, sizeof(rest), "%.*s", (int)(len - 4), name + 3); /* <M-s> -> s */
 	else
 		snprintf(rest, sizeof(rest), "<%s", name + 3); /* <M-C-f> -> <C-f> */

@@ -3,11 +3,11 @@
 
 #include "tltracks.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/analysis.h"
+#include "tracetop/pool.h"
 #include "tracetop/util.h"
 
 /* ---- classes of events ---- */
@@ -84,21 +84,10 @@ static void src_fetch(const void *ctx, uint32_t i, uint32_t n, struct tt_span *o
 	}
 }
 
-struct build_job {
-	struct tl_src **v;
-	size_t n, next;
-};
-
-static void *build_worker(void *arg)
+static void index_one(size_t i, void *ctx)
 {
-	struct build_job *j = arg;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-		if (i >= j->n)
-			break;
-		j->v[i]->ix = tt_rix_build(j->v[i]->tr->count, src_fetch, j->v[i]);
-	}
-	return NULL;
+	struct tl_src **v = ctx;
+	v[i]->ix = tt_rix_build(v[i]->tr->count, src_fetch, v[i]);
 }
 
 static int by_count_desc(const void *a, const void *b, void *ctx)
@@ -118,21 +107,11 @@ void tl_index(struct tl_cache *c, struct tl_src **v, size_t n, struct tl_index_s
 	for (size_t k = 0; k < n; k++)
 		events += v[k]->tr->count;
 	int64_t t0 = tt_now_ns();
-	struct build_job job = {v, n, 0};
-	int threads = TT_MIN(tt_ncpus(), (int)n);
-	if (threads > 8)
-		threads = 8;
-	pthread_t th[8];
-	int started = 0;
-	if (threads > 1 && events > 200000) {
+	/* several threads when there is much to do, the biggest tracks first */
+	int threads = events > 200000 ? TT_MIN(tt_ncpus(), 8) : 1;
+	if (threads > 1)
 		tt_msort(v, n, sizeof(*v), by_count_desc, NULL);
-		for (int i = 0; i < threads - 1; i++)
-			if (pthread_create(&th[started], NULL, build_worker, &job) == 0)
-				started++;
-	}
-	build_worker(&job);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	tt_parallel_for(n, threads, index_one, v);
 	size_t bytes = 0;
 	for (size_t k = 0; k < n; k++)
 		bytes += tt_rix_memsize(v[k]->ix);
