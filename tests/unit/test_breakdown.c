@@ -11,33 +11,9 @@
 
 #include "tracetop/breakdown.h"
 #include "tracetop/report.h"
+#include "testlib.h"
 
 #define US 1000 /* ns */
-
-static struct tt_model *load_n(size_t n, const char *const *text)
-{
-	const char *names[8];
-	const void *data[8];
-	size_t lens[8];
-	static char nbuf[8][32];
-	ck_assert(n <= 8);
-	for (size_t i = 0; i < n; i++) {
-		snprintf(nbuf[i], sizeof(nbuf[i]), "rank%zu.json", i);
-		names[i] = nbuf[i];
-		data[i] = text[i];
-		lens[i] = strlen(text[i]);
-	}
-	struct tt_model *m = NULL;
-	int rc = tt_model_load_mem(&m, names, data, lens, n, NULL);
-	ck_assert_msg(rc == 0, "load failed: %s", m && m->nfailures ? m->failures[0].err.msg : "?");
-	ck_assert_uint_eq(m->nranks, n);
-	return m;
-}
-
-static struct tt_model *load1(const char *text)
-{
-	return load_n(1, &text);
-}
 
 #define KERNEL(name, ts, dur, stream, corr)                                                  \
 	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":" #stream     \
@@ -58,7 +34,7 @@ static const char overlap_trace[] =
 
 START_TEST(test_overlap_two_streams)
 {
-	struct tt_model *m = load1(overlap_trace);
+	struct tt_model *m = tl_load_json1(overlap_trace);
 	struct tt_aopts o = {0};
 	size_t n;
 
@@ -132,7 +108,7 @@ static const char gap_trace[] =
 
 START_TEST(test_gap_zero_other)
 {
-	struct tt_model *m = load1(gap_trace);
+	struct tt_model *m = tl_load_json1(gap_trace);
 	struct tt_aopts o = {0};
 	size_t n;
 	/* every event with a stream counts: span 0..90 = 90; union
@@ -217,7 +193,7 @@ static const char steps_trace[] =
 
 START_TEST(test_no_launch_filtered)
 {
-	struct tt_model *m = load1(steps_trace);
+	struct tt_model *m = tl_load_json1(steps_trace);
 	struct tt_aopts o = {0};
 	size_t n;
 	/* two ProfilerStep names: CPU events before the last step start (100)
@@ -250,7 +226,7 @@ START_TEST(test_rank_emptied)
 		"{\"distributedInfo\": {\"rank\": 1}, \"traceEvents\": ["
 		KERNEL("k1", 20, 10, 7, 1) "]}",
 	};
-	struct tt_model *m = load_n(2, t);
+	struct tt_model *m = tl_load_json(t, 2);
 	struct tt_aopts o = {0};
 	size_t n;
 	struct tt_temporal_row *tr = tt_temporal(m, &o, &n);
@@ -289,7 +265,7 @@ static const char frac_trace[] =
 
 START_TEST(test_fractional_ts)
 {
-	struct tt_model *m = load1(frac_trace);
+	struct tt_model *m = tl_load_json1(frac_trace);
 	struct tt_aopts o = {0};
 	size_t n;
 	/* blocks [772,782) [800,805) [901,900); HTA's span = end of the last
@@ -359,7 +335,7 @@ static const char others_trace[] =
 
 START_TEST(test_others_grouping)
 {
-	struct tt_model *m = load1(others_trace);
+	struct tt_model *m = tl_load_json1(others_trace);
 	struct tt_aopts o = {0};
 	/* sums 80 10 8 2, cum 80 90 98 100; 4 names > num_kernels 2.
 	 * position 0.8*3 = 2.4 -> 98 + 2*0.4 = 98.8: cum > 98.8 is k_d;
@@ -423,7 +399,7 @@ START_TEST(test_across_ranks)
 		"{\"distributedInfo\": {\"rank\": 2}, \"traceEvents\": ["
 		KERNEL("gemm", 0, 20, 7, 1) "," KERNEL("only_r2", 50, 5, 7, 2) "]}",
 	};
-	struct tt_model *m = load_n(3, t);
+	struct tt_model *m = tl_load_json(t, 3);
 	struct tt_aopts o = {0};
 	struct tt_kbreak_opts ko = {.num_kernels = 10, .duration_ratio = 0.8};
 	struct tt_kbreak k;
@@ -484,7 +460,7 @@ static bool has_note(const struct tt_table *t, const char *s)
 
 START_TEST(test_no_gpu)
 {
-	struct tt_model *m = load1(cpu_trace);
+	struct tt_model *m = tl_load_json1(cpu_trace);
 	struct tt_aopts o = {0};
 	size_t n;
 	struct tt_temporal_row *t = tt_temporal(m, &o, &n);
@@ -527,7 +503,7 @@ END_TEST
 
 START_TEST(test_report_columns)
 {
-	struct tt_model *m = load1(overlap_trace);
+	struct tt_model *m = tl_load_json1(overlap_trace);
 	struct tt_report_opts ro;
 	tt_report_opts_init(&ro);
 	ro.format = TT_FMT_CSV;
@@ -627,9 +603,5 @@ static Suite *breakdown_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(breakdown_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tl_run(breakdown_suite());
 }

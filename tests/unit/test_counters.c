@@ -14,22 +14,12 @@
 #include "tracetop/report.h"
 #include "tracetop/rewrite.h"
 #include "tracetop/util.h"
+#include "testlib.h"
 
 #define EPS 1e-12
 
-static struct tt_model *load_str(const char *json)
-{
-	const char *names[1] = {"test.json"};
-	const void *data[1] = {json};
-	size_t lens[1] = {strlen(json)};
-	struct tt_model *m;
-	struct tt_load_opts o = {0};
-	o.verify = true;
-	int rc = tt_model_load_mem(&m, names, data, lens, 1, &o);
-	ck_assert_msg(rc == 0, "load failed: %s", m->nfailures ? m->failures[0].err.msg : "?");
-	ck_assert_uint_eq(m->nranks, 1);
-	return m;
-}
+/* fast path and cJSON must agree on every event */
+static const struct tt_load_opts verify = {.verify = true, .no_cache = true};
 
 static void compute1(const struct tt_model *m, bool exact, struct tt_counters_rank *cr)
 {
@@ -55,7 +45,7 @@ static const char two_launches[] = "{\"traceEvents\":[" LAUNCH("10", "1") "," LA
 
 START_TEST(queue_two_launches)
 {
-	struct tt_model *m = load_str(two_launches);
+	struct tt_model *m = tl_load_json1_opts(two_launches, &verify);
 	struct tt_counters_rank cr;
 	compute1(m, false, &cr);
 	ck_assert(cr.gpu);
@@ -105,7 +95,7 @@ static const char tie[] = "{\"traceEvents\":[" LAUNCH("10.2", "1") "," KERNEL("1
 
 START_TEST(queue_tie_launch_first)
 {
-	struct tt_model *m = load_str(tie);
+	struct tt_model *m = tl_load_json1_opts(tie, &verify);
 	struct tt_counters_rank cr;
 	compute1(m, false, &cr);
 	ck_assert_uint_eq(cr.nq, 1);
@@ -134,7 +124,7 @@ static const char copies[] = "{\"traceEvents\":["
 
 START_TEST(bw_overlapping_copies)
 {
-	struct tt_model *m = load_str(copies);
+	struct tt_model *m = tl_load_json1_opts(copies, &verify);
 	struct tt_counters_rank cr;
 	compute1(m, false, &cr);
 	ck_assert_uint_eq(cr.nq, 0); /* no launches */
@@ -181,7 +171,7 @@ static const char zero_dur[] = "{\"traceEvents\":["
 
 START_TEST(bw_zero_duration_is_one_us)
 {
-	struct tt_model *m = load_str(zero_dur);
+	struct tt_model *m = tl_load_json1_opts(zero_dur, &verify);
 	struct tt_counters_rank cr;
 	compute1(m, false, &cr);
 	ck_assert_uint_eq(cr.nbw, 1);
@@ -209,7 +199,7 @@ START_TEST(no_memory_no_gpu)
 	static const char cpu_only[] =
 		"{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\","
 		"\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":3}]}";
-	struct tt_model *m = load_str(cpu_only);
+	struct tt_model *m = tl_load_json1_opts(cpu_only, &verify);
 	struct tt_counters_rank cr;
 	compute1(m, false, &cr);
 	ck_assert(!cr.gpu);
@@ -235,7 +225,7 @@ START_TEST(no_memory_no_gpu)
 	ck_assert_int_eq(tt_counters_write(m, &o, "/nonexistent/out.json", &err), -TT_E_NOTFOUND);
 	tt_model_free(m);
 
-	m = load_str(two_launches);
+	m = tl_load_json1_opts(two_launches, &verify);
 	ck_assert_int_eq(tt_report_build("counters", m, NULL, &o, &t, &n, &err), 0);
 	ck_assert_uint_eq(t[0]->nrows, 1);
 	ck_assert_uint_eq(t[2]->nrows, 0);
@@ -282,7 +272,7 @@ static char *full_queue_trace(void)
 START_TEST(full_queue_every_stream)
 {
 	char *json = full_queue_trace();
-	struct tt_model *m = load_str(json);
+	struct tt_model *m = tl_load_json1_opts(json, &verify);
 	free(json);
 	struct tt_counters_rank cr;
 	compute1(m, false, &cr);
@@ -412,17 +402,6 @@ static const char with_copies[] = "{\"schemaVersion\": 1, \"traceEvents\":["
 	"{\"ph\":\"C\",\"name\":\"other\",\"pid\":0,\"ts\":1,\"args\":{\"x\":1}}\n"
 	"], \"baseTimeNanoseconds\": 1000000000}";
 
-static struct tt_model *load_file(const char *path)
-{
-	char *files[1] = {(char *)path};
-	struct tt_model *m;
-	struct tt_load_opts o = {0};
-	o.no_cache = true;
-	o.verify = true;
-	ck_assert_int_eq(tt_model_load(&m, files, 1, &o), 0);
-	return m;
-}
-
 static const struct tt_counter *counter(const struct tt_rank *r, const char *name,
 					const char *series)
 {
@@ -435,7 +414,8 @@ static const struct tt_counter *counter(const struct tt_rank *r, const char *nam
 
 static void check_written(const char *in, const char *out)
 {
-	struct tt_model *a = load_file(in), *b = load_file(out);
+	struct tt_model *a = tl_load_files((const char *const[]){in}, 1, &verify);
+	struct tt_model *b = tl_load_files((const char *const[]){out}, 1, &verify);
 	const struct tt_rank *ra = a->ranks[0], *rb = b->ranks[0];
 	/* the original events are all there */
 	ck_assert_uint_eq(ra->nev, rb->nev);
@@ -481,7 +461,7 @@ START_TEST(write_and_reload)
 	fputs(with_copies, f);
 	fclose(f);
 
-	struct tt_model *m = load_file(in);
+	struct tt_model *m = tl_load_files((const char *const[]){in}, 1, &verify);
 	struct tt_report_opts o;
 	tt_report_opts_init(&o);
 	struct tt_err err;
@@ -531,9 +511,5 @@ int main(void)
 	tcase_add_test(tc, rewrite_finds_the_end);
 	tcase_add_test(tc, write_and_reload);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tl_run(s);
 }

@@ -10,6 +10,7 @@
 #include "tracetop/model.h"
 #include "tracetop/trace.h"
 #include "tracetop/util.h"
+#include "testlib.h"
 
 struct ival {
 	int64_t t0, t1;
@@ -291,9 +292,5 @@ static Suite *demo_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(demo_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tl_run(demo_suite());
 }

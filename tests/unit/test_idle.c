@@ -10,31 +10,11 @@
 
 #include "tracetop/idle.h"
 #include "tracetop/report.h"
+#include "testlib.h"
+
+static const struct tt_load_opts one_thread = {.threads = 1};
 
 #define US 1000 /* ns per µs */
-
-/* Load traces given as JSON strings, one rank each. */
-static struct tt_model *load(const char *const *json, size_t n)
-{
-	const char *names[4];
-	const void *data[4];
-	size_t lens[4];
-	char buf[4][32];
-	ck_assert_uint_le(n, 4);
-	for (size_t i = 0; i < n; i++) {
-		snprintf(buf[i], sizeof(buf[i]), "rank%zu.json", i);
-		names[i] = buf[i];
-		data[i] = json[i];
-		lens[i] = strlen(json[i]);
-	}
-	struct tt_model *m;
-	struct tt_load_opts o = {0};
-	o.threads = 1;
-	ck_assert_int_eq(tt_model_load_mem(&m, names, data, lens, n, &o), 0);
-	ck_assert_uint_eq(m->nfailures, 0);
-	ck_assert_uint_eq(m->nranks, n);
-	return m;
-}
 
 #define RT(name, ts, dur, corr)                                                              \
 	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,"   \
@@ -99,7 +79,7 @@ static const struct tt_idle_stream *stream_of(const struct tt_idle *r, int64_t s
 
 START_TEST(idle_categories)
 {
-	struct tt_model *m = load(&idle_trace, 1);
+	struct tt_model *m = tl_load_json_opts(&idle_trace, 1, &one_thread);
 	struct tt_idle *r = tt_idle_breakdown(m, NULL, 30);
 	ck_assert_uint_eq(r->nranks, 1);
 	ck_assert(!r->ranks[0].no_gpu);
@@ -167,7 +147,7 @@ END_TEST
  *   host_wait {5}: count 1, mean 5, std NaN (n - 1 = 0), quantiles 5 */
 START_TEST(idle_stats)
 {
-	struct tt_model *m = load(&idle_trace, 1);
+	struct tt_model *m = tl_load_json_opts(&idle_trace, 1, &one_thread);
 	struct tt_idle *r = tt_idle_breakdown(m, NULL, 30);
 	const struct tt_idle_stream *s7 = stream_of(r, 7);
 	const struct tt_idle_stats *k = &s7->cat[TT_IDLE_KERNEL_WAIT].st;
@@ -214,7 +194,7 @@ END_TEST
 START_TEST(idle_report)
 {
 	const char *json[2] = {idle_trace, cpu_only_trace};
-	struct tt_model *m = load(json, 2);
+	struct tt_model *m = tl_load_json_opts(json, 2, &one_thread);
 	struct tt_report_opts o;
 	tt_report_opts_init(&o);
 	struct tt_table **t;
@@ -295,7 +275,7 @@ static const char *launch_trace =
 START_TEST(launch_pairs)
 {
 	const char *json[2] = {launch_trace, cpu_only_trace};
-	struct tt_model *m = load(json, 2);
+	struct tt_model *m = tl_load_json_opts(json, 2, &one_thread);
 	struct tt_launch *l = tt_launch_stats(m, NULL, 50, 100);
 	ck_assert_uint_eq(l->nranks, 2);
 	const struct tt_launch_rank *r = &l->ranks[0];
@@ -341,7 +321,7 @@ END_TEST
 START_TEST(launch_report)
 {
 	const char *json[2] = {launch_trace, cpu_only_trace};
-	struct tt_model *m = load(json, 2);
+	struct tt_model *m = tl_load_json_opts(json, 2, &one_thread);
 	struct tt_report_opts o;
 	tt_report_opts_init(&o);
 	o.format = TT_FMT_CSV;
@@ -399,7 +379,7 @@ START_TEST(launch_float_rounding)
 		"\"tid\":7,\"ts\":1712195495506247.208,\"dur\":1.28,"
 		"\"args\":{\"stream\":7,\"correlation\":135184}}"
 		"],\"distributedInfo\":{\"rank\":0},\"schemaVersion\":1}";
-	struct tt_model *m = load(&json, 1);
+	struct tt_model *m = tl_load_json_opts(&json, 1, &one_thread);
 	ck_assert(m->ranks[0]->hta_round);
 	struct tt_launch *l = tt_launch_stats(m, NULL, 50, 100);
 	ck_assert_uint_eq(l->ranks[0].nrows, 1);
@@ -430,9 +410,5 @@ int main(void)
 	tcase_add_test(tc, launch_report);
 	tcase_add_test(tc, launch_float_rounding);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tl_run(s);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tracetop/trace.h"
+#include "testlib.h"
 
 static int64_t ns_of(const char *s)
 {
@@ -203,9 +204,5 @@ int main(void)
 	tcase_add_test(tc, lexing_errors);
 	tcase_add_test(tc, event_needs_more_text);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tl_run(s);
 }

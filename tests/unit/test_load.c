@@ -8,25 +8,16 @@
 
 #include "tracetop/model.h"
 #include "tracetop/util.h"
+#include "testlib.h"
 
-static char path[1024];
-
-static const char *fixture(const char *name)
-{
-	const char *src = getenv("SRCDIR");
-	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", src ? src : ".", name);
-	return path;
-}
-
+/* tests/fixtures/NAME, one rank; the fast path and cJSON must agree on
+ * every event */
 static struct tt_model *load1(const char *name)
 {
-	char *files[1] = {(char *)fixture(name)};
-	struct tt_model *m;
-	struct tt_load_opts o = {0};
-	o.verify = true; /* fast path and cJSON must agree on every event */
-	int rc = tt_model_load(&m, files, 1, &o);
-	ck_assert_msg(rc == 0, "loading %s failed: %s", name,
-		      m->nfailures ? m->failures[0].err.msg : "?");
+	char path[1024];
+	const struct tt_load_opts o = {.verify = true};
+	struct tt_model *m = tl_load_files((const char *const[]){tl_fixture(name, path, sizeof(path))},
+					   1, &o);
 	ck_assert_uint_eq(m->nranks, 1);
 	return m;
 }
@@ -175,8 +166,8 @@ END_TEST
 START_TEST(one_bad_file_does_not_stop_others)
 {
 	char good[1024], missing[1024];
-	snprintf(good, sizeof(good), "%s", fixture("phases.json"));
-	snprintf(missing, sizeof(missing), "%s", fixture("no-such-file.json"));
+	tl_fixture("phases.json", good, sizeof(good));
+	tl_fixture("no-such-file.json", missing, sizeof(missing));
 	char *files[2] = {missing, good};
 	struct tt_model *m;
 	struct tt_load_opts o = {0};
@@ -287,9 +278,5 @@ int main(void)
 	tcase_add_test(tc, model_origin);
 	tcase_add_test(tc, msort_natural_and_stable);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tl_run(s);
 }

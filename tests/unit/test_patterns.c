@@ -12,20 +12,9 @@
 #include "tracetop/diff.h"
 #include "tracetop/patterns.h"
 #include "tracetop/report.h"
+#include "testlib.h"
 
 #define US 1000 /* ns */
-
-static struct tt_model *load1(const char *text)
-{
-	const char *names[1] = {"rank0.json"};
-	const void *data[1] = {text};
-	size_t lens[1] = {strlen(text)};
-	struct tt_model *m = NULL;
-	int rc = tt_model_load_mem(&m, names, data, lens, 1, NULL);
-	ck_assert_msg(rc == 0, "load failed: %s", m && m->nfailures ? m->failures[0].err.msg : "?");
-	ck_assert_uint_eq(m->nranks, 1);
-	return m;
-}
 
 /* a CPU op on thread tid of pid 1 */
 #define OP(name, tid, ts, dur)                                                               \
@@ -74,7 +63,7 @@ static uint32_t find(const struct tt_rank *r, const char *name)
 
 START_TEST(three_kernels_under_nested_children)
 {
-	struct tt_model *m = load1(nested_trace);
+	struct tt_model *m = tl_load_json1(nested_trace);
 	const struct tt_rank *r = m->ranks[0];
 
 	/* the call graph: depths 0, 1, 2; linear holds all 3 kernels (12 µs),
@@ -154,7 +143,7 @@ static const char two_roots_trace[] =
 
 START_TEST(two_roots_same_sequence)
 {
-	struct tt_model *m = load1(two_roots_trace);
+	struct tt_model *m = tl_load_json1(two_roots_trace);
 	struct tt_patterns p;
 	tt_patterns(&p, m, &all, "aten::mm", 3);
 	ck_assert_uint_eq(p.nroots, 3);
@@ -214,7 +203,7 @@ static const char shallow_trace[] =
 
 START_TEST(shallow_candidate_without_enough_kernels)
 {
-	struct tt_model *m = load1(shallow_trace);
+	struct tt_model *m = tl_load_json1(shallow_trace);
 	struct tt_patterns p;
 	tt_patterns(&p, m, &all, "aten::sum", 3);
 	ck_assert_uint_eq(p.ncandidates, 2);
@@ -265,7 +254,7 @@ static const char bwd_trace[] =
 
 START_TEST(backward_thread_relinked)
 {
-	struct tt_model *m = load1(bwd_trace);
+	struct tt_model *m = tl_load_json1(bwd_trace);
 	const struct tt_rank *r = m->ranks[0];
 	struct tt_callgraph g;
 	tt_callgraph_build(&g, m, 0, &all);
@@ -311,7 +300,7 @@ static const char ns_trace[] =
 
 START_TEST(ns_partial_overlap)
 {
-	struct tt_model *m = load1(ns_trace);
+	struct tt_model *m = tl_load_json1(ns_trace);
 	const struct tt_rank *r = m->ranks[0];
 	ck_assert(r->hta_round);
 	struct tt_callgraph g;
@@ -374,7 +363,7 @@ static const struct tt_diff_row *row(const struct tt_diff *d, const char *name)
 
 START_TEST(diff_two_traces)
 {
-	struct tt_model *a = load1(diff_a), *b = load1(diff_b);
+	struct tt_model *a = tl_load_json1(diff_a), *b = tl_load_json1(diff_b);
 	const struct tt_rank *ra = a->ranks[0];
 
 	/* iterations: k1 inherits 5 from its launch, k_orphan has none, the
@@ -507,9 +496,5 @@ int main(void)
 	tcase_add_test(tc, diff_two_traces);
 	tcase_add_test(tc, short_names);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(s);
 }

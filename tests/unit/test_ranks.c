@@ -15,6 +15,7 @@
 #include "tracetop/report.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
+#include "testlib.h"
 #include "../../src/tui/pane.h"
 
 #define US 1000 /* ns */
@@ -169,20 +170,7 @@ static const char *const hand[3] = {
 
 static struct tt_model *load_hand(void)
 {
-	const char *names[3] = {"rank0.json", "rank1.json", "rank2.json"};
-	const void *data[3];
-	size_t lens[3];
-	for (int i = 0; i < 3; i++) {
-		data[i] = hand[i];
-		lens[i] = strlen(hand[i]);
-	}
-	struct tt_load_opts lo = {0};
-	lo.no_cache = true;
-	struct tt_model *m = NULL;
-	int rc = tt_model_load_mem(&m, names, data, lens, 3, &lo);
-	ck_assert_msg(rc == 0, "load failed: %s", m && m->nfailures ? m->failures[0].err.msg : "?");
-	ck_assert_uint_eq(m->nranks, 3);
-	return m;
+	return tl_load_json(hand, 3);
 }
 
 START_TEST(test_hand_metrics)
@@ -693,9 +681,5 @@ static Suite *ranks_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ranks_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return tl_run(ranks_suite());
 }

@@ -18,6 +18,7 @@
 #include "tracetop/report.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
+#include "testlib.h"
 
 #define US 1000 /* ns per µs */
 
@@ -437,20 +438,8 @@ struct env {
 
 static void env_open(struct env *e, const char *const *json, size_t n, int w, int h)
 {
-	const char *names[4];
-	const void *data[4];
-	size_t lens[4];
-	char nb[4][32];
-	for (size_t i = 0; i < n; i++) {
-		snprintf(nb[i], sizeof(nb[i]), "rank%zu.json", i);
-		names[i] = nb[i];
-		data[i] = json[i];
-		lens[i] = strlen(json[i]);
-	}
-	struct tt_load_opts o = {0};
-	o.threads = 1;
-	ck_assert_int_eq(tt_model_load_mem(&e->m, names, data, lens, n, &o), 0);
-	ck_assert_uint_eq(e->m->nfailures, 0);
+	const struct tt_load_opts one_thread = {.threads = 1};
+	e->m = tl_load_json_opts(json, n, &one_thread);
 	struct tt_report_opts ro;
 	tt_report_opts_init(&ro);
 	e->k = tt_keymap_new();
@@ -874,9 +863,5 @@ int main(void)
 	tcase_add_test(tp, pane_stacked_ranks_and_scroll);
 	tcase_add_test(tp, pane_small_and_resize);
 	suite_add_tcase(s, tp);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tl_run(s);
 }

@@ -23,7 +23,9 @@
 #include "tracetop/report.h"
 #include "tracetop/theme.h"
 #include "tracetop/ui.h"
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
+#include "testlib.h"
 
 /* src/tui/tui.h is private to the tui room; this is its headless driver */
 int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out, bool time_keys);
@@ -32,62 +34,16 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 
 static struct tt_model *demo_model; /* loaded once, before the tests fork */
 
-static struct tt_model *load_demo(void)
-{
-	struct tt_demo_opts d;
-	tt_demo_defaults(&d);
-	struct tt_load_opts lo = {0};
-	lo.threads = 2;
-	lo.no_cache = true;
-	struct tt_model *m = NULL;
-	tt_demo_load(&d, &lo, &m);
-	return m;
-}
-
 static void setup_demo(void)
 {
 	if (!demo_model)
-		demo_model = load_demo();
+		demo_model = tl_load_demo();
 }
 
 static void teardown_demo(void)
 {
 	tt_model_free(demo_model);
 	demo_model = NULL;
-}
-
-static const char *srcdir(void)
-{
-	const char *s = getenv("SRCDIR");
-	return s && *s ? s : ".";
-}
-
-/* ../shared/traces/NAME, or NULL when ../shared is absent */
-static const char *shared_path(const char *name, char *buf, size_t n)
-{
-	const char *sh = getenv("SHARED");
-	if (sh && *sh)
-		snprintf(buf, n, "%s/traces/%s", sh, name);
-	else
-		snprintf(buf, n, "%s/../shared/traces/%s", srcdir(), name);
-	return access(buf, R_OK) == 0 ? buf : NULL;
-}
-
-static struct tt_model *load_path(const char *path)
-{
-	char **files;
-	size_t nbad;
-	const char *paths[1] = {path};
-	size_t nf = tt_expand_paths(paths, 1, &files, &nbad, NULL, NULL);
-	ck_assert_uint_gt(nf, 0);
-	struct tt_load_opts lo = {0};
-	lo.threads = 2;
-	lo.no_cache = true;
-	struct tt_model *m = NULL;
-	tt_model_load(&m, files, nf, &lo);
-	tt_paths_free(files, nf);
-	ck_assert_ptr_nonnull(m);
-	return m;
 }
 
 /* ---- an app and its screen ---- */
@@ -907,8 +863,8 @@ START_TEST(warnings_pane)
 	/* the load warnings and the keymap/theme errors: counted on the status
 	 * line, listed by W (what went to stderr behind the screen before) */
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/tests/fixtures/truncated.json", srcdir());
-	struct tt_model *m = load_path(path);
+	snprintf(path, sizeof(path), "%s/tests/fixtures/truncated.json", tl_srcdir());
+	struct tt_model *m = tl_load_path(path);
 	struct ui *u = ui_new(m, 80, 24);
 	ck_screen_has(u, "W:1 warning");
 	tt_app_note(u->a, "/home/x/.config/tracetop/tracetoprc:3: unknown action 'zoom-inn'");
@@ -1260,7 +1216,7 @@ START_TEST(theme_parse)
 	ck_assert(!def.mono);
 	/* themes/default.theme is the built-in default */
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/themes/default.theme", srcdir());
+	snprintf(path, sizeof(path), "%s/themes/default.theme", tl_srcdir());
 	memset(&t, 0, sizeof(t));
 	struct warnings w = {0};
 	ck_assert_int_eq(tt_theme_parse(&t, read_file(path), path, collect, &w), 0);
@@ -1321,7 +1277,7 @@ END_TEST
 START_TEST(theme_load)
 {
 	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/themes", srcdir());
+	snprintf(dir, sizeof(dir), "%s/themes", tl_srcdir());
 	const char *dirs[] = {dir, NULL};
 	unsetenv("TRACETOP_THEMES");
 	setenv("HOME", "/nonexistent", 1);
@@ -1428,10 +1384,10 @@ END_TEST
 START_TEST(shared_hta_2rank)
 {
 	char buf[4096];
-	const char *path = shared_path("hta-2rank", buf, sizeof(buf));
+	const char *path = tl_shared("hta-2rank", buf, sizeof(buf));
 	if (!path)
 		return; /* ../shared is absent (make distcheck): nothing to check */
-	struct tt_model *m = load_path(path);
+	struct tt_model *m = tl_load_path(path);
 	ck_assert_uint_eq(m->nranks, 2);
 	struct ui *u = ui_new(m, 120, 30);
 	/* Overview: both ranks, no straggler among two */
@@ -1495,13 +1451,13 @@ START_TEST(shared_every_trace)
 					    "ns-resolution", "cpu-only",    "non-gpu",
 					    "rank-unavailable", "event-sync"};
 	char buf[4096];
-	if (!shared_path("", buf, sizeof(buf)))
+	if (!tl_shared("", buf, sizeof(buf)))
 		return; /* ../shared is absent (make distcheck): nothing to check */
 	for (size_t i = 0; i < TT_ARRAY_SIZE(names); i++) {
-		const char *path = shared_path(names[i], buf, sizeof(buf));
+		const char *path = tl_shared(names[i], buf, sizeof(buf));
 		if (!path)
 			continue;
-		struct tt_model *m = load_path(path);
+		struct tt_model *m = tl_load_path(path);
 		if (m->nranks)
 			visit_all(m, NULL, names[i]);
 		tt_model_free(m);
@@ -1512,9 +1468,9 @@ END_TEST
 START_TEST(shared_diff)
 {
 	char a[4096], b[4096];
-	if (!shared_path("compare-base", a, sizeof(a)) || !shared_path("compare-test", b, sizeof(b)))
+	if (!tl_shared("compare-base", a, sizeof(a)) || !tl_shared("compare-test", b, sizeof(b)))
 		return; /* ../shared is absent (make distcheck): nothing to check */
-	struct tt_model *ma = load_path(a), *mb = load_path(b);
+	struct tt_model *ma = tl_load_path(a), *mb = tl_load_path(b);
 	struct ui *u = ui_new2(ma, mb, 120, 30);
 	ui_keys(u, "0");
 	ck_screen_has(u, "Control count");
@@ -1528,6 +1484,33 @@ START_TEST(shared_diff)
 }
 END_TEST
 
+/* Lines above a table wrap by display columns: a kernel named in CJK
+ * (two columns a character) in the Kernels pane's "most time" line shows to
+ * its last character, and no screen row is wider than the screen. */
+START_TEST(head_lines_wrap_wide_characters)
+{
+	/* 30 characters of 3 bytes and 2 columns each, the last one distinct */
+	char name[128] = "";
+	for (int i = 0; i < 29; i++)
+		strcat(name, "\xE6\xA0\xB8"); /* 核 */
+	strcat(name, "\xE5\xB0\xBE");         /* 尾 */
+	char json[1024];
+	snprintf(json, sizeof(json),
+		 "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s\","
+		 "\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":100,\"args\":{\"stream\":7}}]}",
+		 name);
+	struct tt_model *m = tl_load_json1(json);
+	struct ui *u = ui_new(m, 60, 24);
+	ui_keys(u, "4");
+	ck_assert(on_screen(u, "most time:"));
+	ck_assert_msg(on_screen(u, "\xE5\xB0\xBE"), "the name's last character is not shown");
+	for (int y = 0; y < 24; y++)
+		ck_assert_int_le((int)tt_utf8_width(row(u, y)), 60);
+	ui_free(u);
+	tt_model_free(m);
+}
+END_TEST
+
 /* ---- main ---- */
 
 int main(void)
@@ -1538,6 +1521,7 @@ int main(void)
 	tcase_add_unchecked_fixture(tc, setup_demo, teardown_demo);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, overview_demo);
+	tcase_add_test(tc, head_lines_wrap_wide_characters);
 	tcase_add_test(tc, title_bar_short_names);
 	tcase_add_test(tc, every_pane_by_key);
 	tcase_add_test(tc, bars_proportional);
@@ -1569,9 +1553,5 @@ int main(void)
 	tcase_add_test(ts, shared_every_trace);
 	tcase_add_test(ts, shared_diff);
 	suite_add_tcase(s, ts);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tl_run(s);
 }

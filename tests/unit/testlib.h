@@ -85,6 +85,27 @@ static inline struct tt_model *tl_load_json1(const char *text)
 	return tl_load_json_opts(&text, 1, NULL);
 }
 
+static inline struct tt_model *tl_load_json1_opts(const char *text, const struct tt_load_opts *o)
+{
+	return tl_load_json_opts(&text, 1, o);
+}
+
+/* Files (each a rank) with options o (NULL: defaults); must load. */
+static inline struct tt_model *tl_load_files(const char *const *paths, size_t n,
+					     const struct tt_load_opts *o)
+{
+	char **files = tt_calloc(n + 1, sizeof(*files));
+	for (size_t i = 0; i < n; i++)
+		files[i] = (char *)paths[i];
+	struct tt_load_opts lo = {0};
+	struct tt_model *m = NULL;
+	int rc = tt_model_load(&m, files, n, o ? o : &lo);
+	free(files);
+	ck_assert_msg(rc == 0, "loading %s failed: %s", paths[0],
+		      m && m->nfailures ? m->failures[0].err.msg : "?");
+	return m;
+}
+
 /* Files and directories as the command line takes them (no cache). */
 static inline struct tt_model *tl_load_path(const char *path)
 {
