@@ -46,7 +46,8 @@
 	_(STRING_ID, 'n', "string pid or tid")                                                \
 	_(NEG_TID, 'n', "negative tid")                                                       \
 	_(MIXED_FRACTION, 'w', "timestamps mix 3-digit and shorter fractions")                \
-	_(CORR_RANGE, 'w', "correlation or External id beyond 32 bits (link dropped)")        \
+	_(CORR_RANGE, 'w', "correlation or External id negative or beyond 32 bits (dropped)") \
+	_(DUP_CORR, 'w', "correlation id shared by several launching calls (paired in time order)") \
 	_(BIG_META, 'w', "metadata value too large (skipped)")                                \
 	_(DUP_META, 'w', "duplicate top-level key (last wins)")                               \
 	_(NO_X, 'w', "no complete events (metadata only)")                                    \

@@ -26,6 +26,8 @@ struct side {
 	uint32_t corr;
 	uint32_t idx;
 	int64_t ts, end;
+	uint32_t k, n; /* CPU rows: place in time order among the n with this corr */
+	uint32_t pad;
 };
 
 static int u32_cmp(const void *a, const void *b)
@@ -123,7 +125,7 @@ static void rank_work(size_t ri, void *arg)
 			continue;
 		if (!bsearch(&e->corr, L, nl, sizeof(*L), u32_cmp))
 			continue;
-		struct side x = {e->corr, i, 0, 0};
+		struct side x = {e->corr, i, 0, 0, 0, 1, 0};
 		x.ts = tt_sel_ts(&s, e);
 		x.end = tt_sel_end(&s, e);
 		if (e->flags & TT_EF_STREAM) {
@@ -133,6 +135,16 @@ static void rank_work(size_t ri, void *arg)
 			TT_GROW(cpu, capc, ncpu + 1);
 			cpu[ncpu++] = x;
 		}
+	}
+	/* a correlation id shared by several calls: paired in time order, the
+	 * k-th call with the k-th GPU op, as the model's links are (a cross
+	 * product would be quadratic) */
+	tt_msort(cpu, ncpu, sizeof(*cpu), gpu_cmp, NULL);
+	for (size_t i = 0, j; i < ncpu; i = j) {
+		for (j = i; j < ncpu && cpu[j].corr == cpu[i].corr; j++)
+			cpu[j].k = (uint32_t)(j - i);
+		for (size_t x = i; x < j; x++)
+			cpu[x].n = (uint32_t)(j - i);
 	}
 	tt_msort(cpu, ncpu, sizeof(*cpu), cpu_cmp, NULL);
 	tt_msort(gpu, ngpu, sizeof(*gpu), gpu_cmp, NULL);
@@ -149,7 +161,14 @@ static void rank_work(size_t ri, void *arg)
 			else
 				hi = mid;
 		}
-		for (size_t j = lo; j < ngpu && gpu[j].corr == a->corr; j++) {
+		size_t end = lo;
+		while (end < ngpu && gpu[end].corr == a->corr)
+			end++;
+		if (a->n > 1) {
+			lo += a->k;
+			end = lo < end ? lo + 1 : lo;
+		}
+		for (size_t j = lo; j < end; j++) {
 			const struct side *b = &gpu[j];
 			TT_GROW(out->rows, capr, nrows + 1);
 			struct tt_launch_row *w = &out->rows[nrows++];

@@ -294,9 +294,7 @@ static uint32_t u32_id(struct builder *b, const struct tt_raw_event *ev, int a)
 	if (!(ev->have & TT_HAVE(a)))
 		return TT_NONE;
 	int64_t v = ev->i[a];
-	if (v < 0)
-		return TT_NONE;
-	if (v >= (int64_t)TT_NONE) {
+	if (v < 0 || v >= (int64_t)TT_NONE) {
 		tt_report_warn(&b->rep, TT_W_CORR_RANGE, ev->offset);
 		return TT_NONE;
 	}

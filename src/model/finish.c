@@ -350,7 +350,41 @@ static void sort_hi32(uint64_t *a, size_t n)
 	free(tmp);
 }
 
-static void build_links(struct tt_rank *r)
+/* (ts, event index) of one member of a correlation group */
+struct corr_member {
+	int64_t ts;
+	uint32_t ev;
+};
+
+static int member_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct corr_member *x = a, *y = b;
+	(void)ctx;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* the members [p, p+n) of one group (words as built below), in time order */
+static struct corr_member *in_time_order(const struct tt_rank *r, const uint64_t *p, size_t n)
+{
+	struct corr_member *m = tt_malloc(n * sizeof(*m));
+	for (size_t k = 0; k < n; k++) {
+		m[k].ev = (uint32_t)p[k];
+		m[k].ts = r->ev[m[k].ev].ts;
+	}
+	tt_msort(m, n, sizeof(*m), member_cmp, NULL);
+	return m;
+}
+
+/* Runtime -> GPU links by correlation id, in O(n log n).  One launching
+ * call with an id links to every GPU op with it (a CUDA graph launch runs
+ * several).  An id that several calls share (merged or wrapped ids, a writer
+ * that puts 0 everywhere) is paired in time order instead: the k-th call
+ * with the k-th GPU op, the rest left unlinked; the calls that share an id
+ * are counted in one warning.  (A cross product would be quadratic: 20,000
+ * calls and kernels with one id would make 4e8 links.) */
+static void build_links(struct tt_rank *r, struct tt_load_report *rep)
 {
 	uint32_t sync1 = tt_strtab_find(&r->strs, "Event Sync", 10);
 	uint32_t sync2 = tt_strtab_find(&r->strs, "Context Sync", 12);
@@ -384,10 +418,10 @@ static void build_links(struct tt_rank *r)
 	}
 	sort_hi32(g, ng);
 	sort_hi32(c, nc);
-	/* pairs as (cpu, gpu) words; within one corr they come out in order */
-	size_t cap = 0, n = 0;
-	uint64_t *pairs = NULL;
-	size_t i = 0, j = 0;
+	/* pairs as (cpu, gpu) words; at most one per GPU op */
+	uint64_t *pairs = tt_malloc(ng * sizeof(*pairs));
+	size_t n = 0, i = 0, j = 0;
+	uint64_t shared = 0;
 	while (i < ng && j < nc) {
 		uint32_t gc = (uint32_t)(g[i] >> 32), cc = (uint32_t)(c[j] >> 32);
 		if (gc < cc) {
@@ -400,16 +434,30 @@ static void build_links(struct tt_rank *r)
 				i2++;
 			while (j2 < nc && (uint32_t)(c[j2] >> 32) == gc)
 				j2++;
-			TT_GROW(pairs, cap, n + (i2 - i) * (j2 - j));
-			for (size_t x = j; x < j2; x++)
+			if (j2 - j == 1) {
 				for (size_t y = i; y < i2; y++)
-					pairs[n++] = (c[x] & 0xFFFFFFFFu) << 32 | (g[y] & 0xFFFFFFFFu);
+					pairs[n++] = (c[j] & 0xFFFFFFFFu) << 32 | (g[y] & 0xFFFFFFFFu);
+			} else {
+				struct corr_member *mc = in_time_order(r, c + j, j2 - j);
+				struct corr_member *mg = in_time_order(r, g + i, i2 - i);
+				size_t k2 = TT_MIN(j2 - j, i2 - i);
+				for (size_t k = 0; k < k2; k++)
+					pairs[n++] = (uint64_t)mc[k].ev << 32 | mg[k].ev;
+				free(mc);
+				free(mg);
+				shared += j2 - j;
+			}
 			i = i2;
 			j = j2;
 		}
 	}
 	free(g);
 	free(c);
+	if (shared) {
+		if (!rep->count[TT_W_DUP_CORR])
+			rep->first_off[TT_W_DUP_CORR] = 0;
+		rep->count[TT_W_DUP_CORR] += shared;
+	}
 	/* by launching event; one launch has one corr, so its GPU ops are
 	 * already in order */
 	sort_hi32(pairs, n);
@@ -665,7 +713,7 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 	free(order);
 	free(newpos);
 
-	build_links(r);
+	build_links(r, &b->rep);
 	build_counters(b, base);
 
 	/* statistics */
