@@ -342,6 +342,175 @@ static bool bool_ok(const bool *b)
 	return v <= 1;
 }
 
+/* times as the loader makes them: within 4e18 ns of 0 plus a base of up
+ * to 4e18 */
+#define TS_MIN (-4000000000000000000LL)
+#define TS_MAX (8000000000000000000LL)
+#define BASE_MAX (4000000000000000000LL)
+
+static bool finite_f(float x)
+{
+	return x - x == 0.0f;
+}
+
+static bool finite_d(double x)
+{
+	return x - x == 0.0;
+}
+
+/* the side table an event's flags name, and its size (none: 0 bits set) */
+static int info_table(const struct tt_rank *r, uint8_t flags, uint32_t *lim)
+{
+	static const uint8_t bits[] = {TT_EF_KINFO, TT_EF_MINFO, TT_EF_OPINFO, TT_EF_MEMEV,
+				       TT_EF_SYNCINFO};
+	const uint32_t lims[] = {r->nkinfo, r->nminfo, r->nopinfo, r->nmeminfo, r->nsyncinfo};
+	int n = 0;
+	for (size_t k = 0; k < TT_ARRAY_SIZE(bits); k++)
+		if (flags & bits[k]) {
+			*lim = lims[k];
+			n++;
+		}
+	return n;
+}
+
+#define EF_KNOWN (TT_EF_STREAM | TT_EF_MARKER | TT_EF_KINFO | TT_EF_MINFO | TT_EF_OPINFO | \
+		  TT_EF_MEMEV | TT_EF_PAIRED | TT_EF_SYNCINFO)
+
+static const char *check_events(const struct tt_rank *r, uint32_t ns)
+{
+	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
+		const struct tt_track *tr = &r->tracks[ti];
+		int64_t t0 = INT64_MAX, t1 = INT64_MIN, max_dur = 0;
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			uint32_t lim = 0;
+			int ninfo = info_table(r, e->flags, &lim);
+			if (e->name >= ns || e->cat >= r->ncats || e->track != ti || e->dur < 0 ||
+			    e->dur > TT_MAX_DUR_NS || e->ts < TS_MIN || e->ts > TS_MAX ||
+			    (e->ph != 'X' && e->ph != 'i') || (e->ph == 'i' && e->dur != 0) ||
+			    (e->flags & ~EF_KNOWN) || ninfo > 1 ||
+			    (ninfo == 1 && e->aux >= lim) || (ninfo == 0 && e->aux != TT_NONE) ||
+			    (i > tr->first && (e->ts < r->ev[i - 1].ts ||
+					       (e->ts == r->ev[i - 1].ts && e->dur > r->ev[i - 1].dur))))
+				return "an event is out of range";
+			if (e->dur > max_dur)
+				max_dur = e->dur;
+			if (e->flags & TT_EF_MARKER)
+				continue;
+			if (e->ts < t0)
+				t0 = e->ts;
+			if (e->ts + e->dur > t1)
+				t1 = e->ts + e->dur;
+		}
+		/* (as the loader makes them: 0 for an empty track; a track of
+		 * markers only keeps INT64_MAX and INT64_MIN) */
+		if (tr->count == 0)
+			t0 = t1 = 0;
+		if (tr->max_dur != max_dur || tr->t0 != t0 || tr->t1 != t1)
+			return "a track's bounds disagree with its events";
+	}
+	return NULL;
+}
+
+/* links: by launching call, then GPU op; each by-GPU index once, in GPU
+ * order; both ends carry the link's correlation id */
+static const char *check_links(const struct tt_rank *r)
+{
+	if (!r->nlinks)
+		return NULL;
+	uint8_t *seen = tt_calloc(r->nlinks, 1);
+	const char *why = NULL;
+	for (uint32_t i = 0; !why && i < r->nlinks; i++) {
+		const struct tt_link *l = &r->links[i];
+		uint32_t g = r->links_by_gpu[i];
+		if (l->cpu >= r->nev || l->gpu >= r->nev || l->cpu == l->gpu || g >= r->nlinks ||
+		    seen[g] || r->ev[l->cpu].corr != l->corr || r->ev[l->gpu].corr != l->corr ||
+		    (r->ev[l->cpu].flags & TT_EF_STREAM) ||
+		    (i && (l->cpu < r->links[i - 1].cpu ||
+			   (l->cpu == r->links[i - 1].cpu && l->gpu <= r->links[i - 1].gpu))) ||
+		    (i && r->links[g].gpu < r->links[r->links_by_gpu[i - 1]].gpu))
+			why = "a link is out of range";
+		else
+			seen[g] = 1;
+	}
+	free(seen);
+	return why;
+}
+
+static const char *check_rank(const struct tt_rank *r, uint32_t ns)
+{
+	if (r->base_ns < -BASE_MAX || r->base_ns > BASE_MAX || r->rank < -1 ||
+	    r->rank > INT32_MAX || r->name_rank < -1 || r->nflows_total < r->nflows)
+		return "the rank's values are out of range";
+	for (uint32_t i = 0; i < r->ncats; i++)
+		if (!bool_ok(&r->cats[i].legacy) || r->cats[i].name >= ns ||
+		    r->cats[i].kind >= TT_K_COUNT)
+			return "a category is out of range";
+	uint32_t expect = 0;
+	for (uint32_t i = 0; i < r->ntracks; i++) {
+		const struct tt_track *tr = &r->tracks[i];
+		if (!bool_ok(&tr->pid_is_str) || !bool_ok(&tr->tid_is_str) || tr->first != expect ||
+		    tr->count > r->nev - tr->first || tr->kind > TT_TRACK_GLOBAL ||
+		    (tr->name != TT_NONE && tr->name >= ns) ||
+		    (tr->proc_name != TT_NONE && tr->proc_name >= ns) ||
+		    (tr->pid_is_str && tr->pid_str >= ns) || (tr->tid_is_str && tr->tid_str >= ns))
+			return "a track is out of range";
+		expect = tr->first + tr->count;
+	}
+	if (expect != r->nev)
+		return "tracks do not cover the events";
+	const char *why = check_events(r, ns);
+	if (why)
+		return why;
+	for (uint32_t i = 0; i < r->nkinfo; i++) {
+		const struct tt_kinfo *k = &r->kinfo[i];
+		if ((k->comm != TT_NONE && k->comm >= r->ncomm) || !finite_f(k->occupancy) ||
+		    !finite_f(k->blocks_per_sm) || !finite_f(k->warps_per_sm))
+			return "kernel info is out of range";
+	}
+	for (uint32_t i = 0; i < r->nminfo; i++)
+		if (!finite_d(r->minfo[i].bw_gbps))
+			return "memcpy info is out of range";
+	for (uint32_t i = 0; i < r->nopinfo; i++) {
+		const struct tt_opinfo *op = &r->opinfo[i];
+		if ((op->comm != TT_NONE && op->comm >= r->ncomm) ||
+		    (op->input_dims != TT_NONE && op->input_dims >= ns) ||
+		    (op->input_type != TT_NONE && op->input_type >= ns) ||
+		    (op->call_stack != TT_NONE && op->call_stack >= ns))
+			return "op info is out of range";
+	}
+	for (uint32_t i = 0; i < r->ncomm; i++) {
+		const struct tt_comm *c = &r->comm[i];
+		uint32_t ids[] = {c->name, c->dtype, c->pg, c->pg_ranks};
+		for (size_t j = 0; j < 4; j++)
+			if (ids[j] != TT_NONE && ids[j] >= ns)
+				return "collective info is out of range";
+	}
+	for (uint32_t i = 0; i < r->nmeminfo; i++)
+		if (r->meminfo[i].device_type != TT_NONE && r->meminfo[i].device_type >= ns)
+			return "memory info is out of range";
+	if ((why = check_links(r)) != NULL)
+		return why;
+	for (uint32_t i = 0; i < r->ncounters; i++) {
+		const struct tt_counter *c = &r->counters[i];
+		if (c->name >= ns || c->series >= ns || c->first > r->nsamples ||
+		    c->count > r->nsamples - c->first || (c->pid_str != TT_NONE && c->pid_str >= ns))
+			return "a counter is out of range";
+		for (uint32_t k = c->first; k < c->first + c->count; k++)
+			if (!finite_d(r->samples[k].value) || r->samples[k].ts < TS_MIN ||
+			    r->samples[k].ts > TS_MAX ||
+			    (k > c->first && r->samples[k].ts < r->samples[k - 1].ts))
+				return "a counter is out of range";
+	}
+	for (uint32_t i = 0; i < r->nflows; i++) {
+		const struct tt_flow *f = &r->flows[i];
+		if (f->track >= r->ntracks || f->ts < TS_MIN || f->ts > TS_MAX ||
+		    (f->ph != 's' && f->ph != 't' && f->ph != 'f'))
+			return "a flow is out of range";
+	}
+	return NULL;
+}
+
 int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err)
 {
 	*out = NULL;
@@ -559,81 +728,10 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	r->nsyncinfo = CNT(S_SYNCINFO);
 #undef AT
 #undef CNT
-	/* every index must point inside its table */
-	const char *why = NULL;
-	for (uint32_t i = 0; !rc && !why && i < r->ncats; i++)
-		if (!bool_ok(&r->cats[i].legacy) || r->cats[i].name >= ns ||
-		    r->cats[i].kind >= TT_K_COUNT)
-			why = "a category is out of range";
-	uint32_t expect = 0;
-	for (uint32_t i = 0; !rc && !why && i < r->ntracks; i++) {
-		const struct tt_track *tr = &r->tracks[i];
-		if (!bool_ok(&tr->pid_is_str) || !bool_ok(&tr->tid_is_str) || tr->first != expect ||
-		    tr->count > r->nev - tr->first || tr->kind > TT_TRACK_GLOBAL ||
-		    (tr->name != TT_NONE && tr->name >= ns) ||
-		    (tr->proc_name != TT_NONE && tr->proc_name >= ns) ||
-		    (tr->pid_is_str && tr->pid_str >= ns) || (tr->tid_is_str && tr->tid_str >= ns))
-			why = "a track is out of range";
-		expect = tr->first + tr->count;
-	}
-	if (!rc && !why && expect != r->nev)
-		why = "tracks do not cover the events";
-	for (uint32_t ti = 0; !rc && !why && ti < r->ntracks; ti++) {
-		const struct tt_track *tr = &r->tracks[ti];
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			const struct tt_event *e = &r->ev[i];
-			uint32_t lim = (e->flags & TT_EF_KINFO)    ? r->nkinfo :
-				       (e->flags & TT_EF_MINFO)    ? r->nminfo :
-				       (e->flags & TT_EF_OPINFO)   ? r->nopinfo :
-				       (e->flags & TT_EF_MEMEV)    ? r->nmeminfo :
-				       (e->flags & TT_EF_SYNCINFO) ? r->nsyncinfo :
-								     0;
-			/* (times as the loader makes them: within 4e18 ns of 0 plus a
-			 * base of up to 4e18, at most 7 days long) */
-			if (e->name >= ns || e->cat >= r->ncats || e->track != ti || e->dur < 0 ||
-			    e->dur > TT_MAX_DUR_NS || e->ts < -4000000000000000000LL ||
-			    e->ts > 8000000000000000000LL ||
-			    (e->aux != TT_NONE && e->aux >= lim) ||
-			    (i > tr->first && e->ts < r->ev[i - 1].ts)) {
-				why = "an event is out of range";
-				break;
-			}
-		}
-	}
-	for (uint32_t i = 0; !rc && !why && i < r->nkinfo; i++)
-		if (r->kinfo[i].comm != TT_NONE && r->kinfo[i].comm >= r->ncomm)
-			why = "kernel info is out of range";
-	for (uint32_t i = 0; !rc && !why && i < r->nopinfo; i++) {
-		const struct tt_opinfo *op = &r->opinfo[i];
-		if ((op->comm != TT_NONE && op->comm >= r->ncomm) ||
-		    (op->input_dims != TT_NONE && op->input_dims >= ns) ||
-		    (op->input_type != TT_NONE && op->input_type >= ns) ||
-		    (op->call_stack != TT_NONE && op->call_stack >= ns))
-			why = "op info is out of range";
-	}
-	for (uint32_t i = 0; !rc && !why && i < r->ncomm; i++) {
-		const struct tt_comm *c = &r->comm[i];
-		uint32_t ids[] = {c->name, c->dtype, c->pg, c->pg_ranks};
-		for (size_t j = 0; j < 4; j++)
-			if (ids[j] != TT_NONE && ids[j] >= ns)
-				why = "collective info is out of range";
-	}
-	for (uint32_t i = 0; !rc && !why && i < r->nmeminfo; i++)
-		if (r->meminfo[i].device_type != TT_NONE && r->meminfo[i].device_type >= ns)
-			why = "memory info is out of range";
-	for (uint32_t i = 0; !rc && !why && i < r->nlinks; i++)
-		if (r->links[i].cpu >= r->nev || r->links[i].gpu >= r->nev ||
-		    r->links_by_gpu[i] >= r->nlinks || (i && r->links[i].cpu < r->links[i - 1].cpu))
-			why = "a link is out of range";
-	for (uint32_t i = 0; !rc && !why && i < r->ncounters; i++) {
-		const struct tt_counter *c = &r->counters[i];
-		if (c->name >= ns || c->series >= ns || c->first > r->nsamples ||
-		    c->count > r->nsamples - c->first || (c->pid_str != TT_NONE && c->pid_str >= ns))
-			why = "a counter is out of range";
-	}
-	for (uint32_t i = 0; !rc && !why && i < r->nflows; i++)
-		if (r->flows[i].track >= r->ntracks)
-			why = "a flow is out of range";
+	/* every index must point inside its table, every value be one the
+	 * loader makes: the analyses trust the model, so the cache is checked
+	 * as untrusted input (a forged file can have a right checksum) */
+	const char *why = rc ? NULL : check_rank(r, ns);
 	if (!rc && why)
 		rc = bad(err, path, TT_NO_OFFSET, why);
 	if (rc) {
@@ -641,6 +739,8 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		tt_rank_free(r);
 		return rc;
 	}
+	/* derived values are computed again, never taken from the file */
+	rank_stats(r);
 	r->bytes_model = tt_rank_memsize(r);
 	*out = r;
 	return 0;

@@ -646,6 +646,58 @@ static void warn_n(struct tt_load_report *rep, enum tt_warning w, uint64_t n)
 	rep->count[w] += n;
 }
 
+/* ---- statistics ---- */
+
+void rank_stats(struct tt_rank *r)
+{
+	r->t0 = INT64_MAX;
+	r->t1 = INT64_MIN;
+	r->n_kernel = r->n_memcpy = r->n_memset = r->n_cpu_op = r->n_runtime = r->n_annot = 0;
+	r->n_gpu_tracks = r->n_steps = 0;
+	uint32_t step_prefix_len = 13; /* "ProfilerStep#" */
+	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
+		const struct tt_track *t = &r->tracks[ti];
+		if (t->kind == TT_TRACK_GPU)
+			r->n_gpu_tracks++;
+		for (uint32_t i = t->first; i < t->first + t->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+				continue;
+			if (e->ts < r->t0)
+				r->t0 = e->ts;
+			if (e->ts + e->dur > r->t1)
+				r->t1 = e->ts + e->dur;
+			switch (r->cats[e->cat].kind) {
+			case TT_K_KERNEL:
+				r->n_kernel++;
+				break;
+			case TT_K_MEMCPY:
+				r->n_memcpy++;
+				break;
+			case TT_K_MEMSET:
+				r->n_memset++;
+				break;
+			case TT_K_CPU_OP:
+				r->n_cpu_op++;
+				break;
+			case TT_K_RUNTIME:
+			case TT_K_DRIVER:
+				r->n_runtime++;
+				break;
+			case TT_K_USER_ANNOT:
+				r->n_annot++;
+				if (strncmp(tt_ev_name(r, e), "ProfilerStep#", step_prefix_len) == 0)
+					r->n_steps++;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	if (r->t0 == INT64_MAX)
+		r->t0 = r->t1 = 0;
+}
+
 /* ---- finish ---- */
 
 struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
@@ -716,49 +768,7 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 	build_links(r, &b->rep);
 	build_counters(b, base);
 
-	/* statistics */
-	uint32_t step_prefix_len = 13; /* "ProfilerStep#" */
-	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
-		const struct tt_track *t = &r->tracks[ti];
-		if (t->kind == TT_TRACK_GPU)
-			r->n_gpu_tracks++;
-		for (uint32_t i = t->first; i < t->first + t->count; i++) {
-			const struct tt_event *e = &r->ev[i];
-			if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
-				continue;
-			if (e->ts < r->t0)
-				r->t0 = e->ts;
-			if (e->ts + e->dur > r->t1)
-				r->t1 = e->ts + e->dur;
-			switch (r->cats[e->cat].kind) {
-			case TT_K_KERNEL:
-				r->n_kernel++;
-				break;
-			case TT_K_MEMCPY:
-				r->n_memcpy++;
-				break;
-			case TT_K_MEMSET:
-				r->n_memset++;
-				break;
-			case TT_K_CPU_OP:
-				r->n_cpu_op++;
-				break;
-			case TT_K_RUNTIME:
-			case TT_K_DRIVER:
-				r->n_runtime++;
-				break;
-			case TT_K_USER_ANNOT:
-				r->n_annot++;
-				if (strncmp(tt_ev_name(r, e), "ProfilerStep#", step_prefix_len) == 0)
-					r->n_steps++;
-				break;
-			default:
-				break;
-			}
-		}
-	}
-	if (r->t0 == INT64_MAX)
-		r->t0 = r->t1 = 0;
+	rank_stats(r);
 	r->hta_round = b->any_float_ts || b->any_no_ts;
 	r->nflows_total = b->nflows_total;
 	if (b->frac3 && b->shortfrac)

@@ -17,6 +17,9 @@ void builder_merge(struct builder *b, struct builder *b2);
 /* Finish: sort, pair, link.  The builder gives its rank away. */
 struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 			       struct tt_load_report *rep);
+/* The rank's span (t0, t1: work events, markers left out) and its counts
+ * by kind (n_kernel ... n_steps), from its events and tracks. */
+void rank_stats(struct tt_rank *r);
 /* the report the builder counts its own warnings into */
 struct tt_load_report *builder_report(struct builder *b);
 

@@ -32,6 +32,7 @@
 
 #include "tracetop/model.h"
 #include "tracetop/util.h"
+#include "tts_fix.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -147,43 +148,7 @@ static void same_events(const struct tt_rank *a, const struct tt_rank *b, const 
 	}
 }
 
-/* ---- .tts files ----
- * A copy of what the harness needs of src/model/cache.c: the header
- * (magic[16], version@16, bom@20, file_size@24, ..., sum@56; 72 bytes) and
- * its checksum (sum64).  The .tts round trip in (d) checks this copy against
- * the real writer, so a change of format fails loudly here instead of
- * leaving (c) stuck at the checksum. */
-enum { TTS_HDR = 72, TTS_VERSION_OFF = 16, TTS_SIZE_OFF = 24, TTS_SUM_OFF = 56 };
-static const uint32_t tts_version = 3;
-
-static uint64_t tts_sum(const uint8_t *p, size_t n)
-{
-	const uint64_t k1 = 0x9E3779B97F4A7C15ull, k2 = 0xC2B2AE3D27D4EB4Full;
-	uint64_t lane[4];
-	for (int i = 0; i < 4; i++)
-		lane[i] = k1 * (uint64_t)(i + 1);
-	uint8_t last[32] = {0};
-	for (size_t b = 0; b <= n / 32; b++) {
-		const uint8_t *q = p + b * 32;
-		if (b == n / 32) {
-			memcpy(last, q, n % 32); /* (the tail, zero-padded; maybe empty) */
-			q = last;
-		}
-		for (int i = 0; i < 4; i++) {
-			uint64_t w, l;
-			memcpy(&w, q + 8 * i, 8);
-			l = lane[i] ^ (w * k2);
-			l = (l << 31) | (l >> 33);
-			lane[i] = l * k1;
-		}
-	}
-	uint64_t h = (uint64_t)n * k1;
-	for (int i = 0; i < 4; i++) {
-		h ^= lane[i];
-		h = ((h << 27) | (h >> 37)) * k2;
-	}
-	return h ^ (h >> 33);
-}
+/* ---- .tts files (the header and checksum: tts_fix.h) ---- */
 
 /* (c) the cache reader on the raw bytes, then with a plausible header */
 static void fuzz_cache(const uint8_t *data, size_t size)
@@ -198,14 +163,7 @@ static void fuzz_cache(const uint8_t *data, size_t size)
 		return;
 	uint8_t *copy = tt_malloc(size);
 	memcpy(copy, data, size);
-	memcpy(copy, "TRACETOP-TTS\0\0\0", 16);
-	uint32_t bom = 0x01020304u;
-	uint64_t fsize = size;
-	memcpy(copy + TTS_VERSION_OFF, &tts_version, 4);
-	memcpy(copy + TTS_VERSION_OFF + 4, &bom, 4);
-	memcpy(copy + TTS_SIZE_OFF, &fsize, 8);
-	uint64_t sum = tts_sum(copy + TTS_HDR, size - TTS_HDR);
-	memcpy(copy + TTS_SUM_OFF, &sum, 8);
+	tts_fix(copy, size);
 	write_file(path, copy, size);
 	free(copy);
 	if (tt_rank_open_cache(&r, path, &err) == 0)
@@ -240,7 +198,7 @@ static void check_tts_copy(const char *path)
 	free(buf);
 	if (!same)
 		die("the .tts format changed (version or checksum)",
-		    "update tts_version and tts_sum() in tests/fuzz/fuzz_load.c");
+		    "update tts_version and tts_sum() in tests/fuzz/tts_fix.h");
 }
 
 /* load one file with four threads: plain files from 64 bytes on are split

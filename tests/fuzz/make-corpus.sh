@@ -78,6 +78,11 @@ if [ -x "$TRACETOP" ]; then
 		fi
 		rm -f "$T/s.json" "$T/s.json.tts"
 	done
+	# the demo job: every kind of event, side table and counter, small
+	if "$TRACETOP" demo-trace -q -o "$T/demo" --ranks 2 --steps 1 --layers 1 2>/dev/null; then
+		cp "$T/demo/rank-0.pt.trace.json" "$OUT/demo-rank-0.json"
+		"$TRACETOP" summarize -q "$T/demo/rank-0.pt.trace.json" -o "$OUT/tts-demo.tts" 2>/dev/null
+	fi
 	rm -rf "$T"
 fi
 echo "seed corpus: $(ls "$OUT" | wc -l) files in $OUT"
