@@ -106,4 +106,90 @@ forged kinfo-sync 0x04 flags 0x85 "$OUT" "a kernel flagged as a sync event too"
 forged ph-b 0x04 ph 66 "$OUT" "a phase the loader never makes"
 forged trackmax 0x04 dur 99 "a track's bounds disagree with its events" "a duration that disagrees with its track's bounds"
 
+# ---- signed overflow from valid JSON ----
+# a grid of 2^31-1 x 2^31-1 x 3 blocks (its product wrapped negative: no SM
+# efficiency) and one of (2^31-1)^3: both fill every SM
+cat >"$D/grid.json" <<'JSON'
+{"schemaVersion": 1, "distributedInfo": {"rank": 0}, "deviceProperties": [{"id": 0, "name": "g", "numSms": 80}], "traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "huge", "pid": 0, "tid": 7, "ts": 100, "dur": 100, "args": {"stream": 7, "device": 0, "correlation": 1, "grid": [2147483647, 2147483647, 3], "block": [1024, 1024, 1024]}},
+{"ph": "X", "cat": "kernel", "name": "cube", "pid": 0, "tid": 7, "ts": 300, "dur": 100, "args": {"stream": 7, "device": 0, "correlation": 2, "grid": [2147483647, 2147483647, 2147483647], "block": [2147483647, 2147483647, 2147483647]}}]}
+JSON
+"$TRACETOP" report utilization -f csv "$D/grid.json" >"$D/out" 2>"$D/err"
+check_rc "grid 2^31-1 cubed" 0 $? &&
+	grep -q '^0,0,1,2,300,200,66.66666666666667,100,,80,200,0,0$' "$D/out" &&
+	grep -q '^cube,1,100,100,100,50,100,,,,,1,0,1$' "$D/out" &&
+	grep -q '^huge,1,100,100,100,50,100,,,1073741824,,1,0,0$' "$D/out" &&
+	pass "grids of 2^31-1 blocks: SM efficiency 100%, block counts beyond int64 left blank" ||
+	fail "grid 2^31-1: $(cat "$D/out" "$D/err" | head -12)"
+# launch delays of 7.9e9 s each: the mean is 7.9e9 s (the sum wrapped)
+cat >"$D/delay.json" <<'JSON'
+{"schemaVersion": 1, "distributedInfo": {"rank": 0}, "traceEvents": [
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": -3950000000000000, "dur": 1, "args": {"correlation": 1}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": -3940000000000000, "dur": 1, "args": {"correlation": 2}},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": -3930000000000000, "dur": 1, "args": {"correlation": 3}},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 3950000000000000, "dur": 1, "args": {"correlation": 1, "stream": 7}},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 3960000000000000, "dur": 1, "args": {"correlation": 2, "stream": 7}},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 3970000000000000, "dur": 1, "args": {"correlation": 3, "stream": 7}}]}
+JSON
+"$TRACETOP" report launch -f csv "$D/delay.json" >"$D/out" 2>"$D/err"
+check_rc "launch delays of 7.9e9 s" 0 $? &&
+	grep -q '^0,3,3,3,9223372036854776,1,1,7899999999999999,7899999999999999,' "$D/out" &&
+	pass "launch delays of 7.9e9 s: mean 7.9e9 s, the sum held at the largest time" ||
+	fail "launch delays: $(grep -A2 launch_summary "$D/out") $(cat "$D/err")"
+# one op at ts 0, the rest at epoch time: the memory curve over the span
+cat >"$D/memspan.json" <<'JSON'
+{"schemaVersion": 1, "distributedInfo": {"rank": 0}, "deviceProperties": [{"id": 0, "name": "g", "totalGlobalMem": 16000000000}], "traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "early", "pid": 1, "tid": 1, "ts": 0, "dur": 1},
+{"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": 1700000000000000, "dur": 100},
+{"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 1700000000000010, "s": "t", "args": {"Bytes": 1048576, "Total Allocated": 1048576, "Total Reserved": 2097152, "Device Id": 0, "Device Type": 1, "Addr": 1}},
+{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1700000000000200, "dur": 100}]}
+JSON
+"$TRACETOP" report memory "$D/memspan.json" >"$D/out" 2>"$D/err"
+check_rc "memory curve over 54 years" 0 $? &&
+	grep -q '^   0  cuda:0 .*0 B  *█$' "$D/out" &&
+	pass "a memory curve over 54 years ends in the allocation (it was blank)" ||
+	fail "memory curve: $(cat "$D/out" "$D/err" | head -5)"
+# a base that would put ts beyond 4e18 ns is ignored, with a warning
+printf '{"baseTimeNanoseconds": 4000000000000000000, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1000000000000000, "dur": 1}]}' >"$D/base.json"
+"$TRACETOP" report summary -f csv "$D/base.json" >"$D/out" 2>"$D/err"
+check_rc "base beyond 4e18" 0 $? &&
+	grep -Fxq "tracetop: $D/base.json: warning: baseTimeNanoseconds puts ts more than 4e18 ns from 1970 (ignored)" "$D/err" &&
+	pass "baseTimeNanoseconds plus ts beyond 4e18 ns: the base is ignored, with a warning" ||
+	fail "base beyond 4e18: $(cat "$D/err")"
+# bandwidths of 1e308 and -1e308 in every report and format
+cat >"$D/bw.json" <<'JSON'
+{"schemaVersion": 1, "distributedInfo": {"rank": 0}, "traceEvents": [
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 100, "dur": 5, "args": {"correlation": 8}},
+{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pinned -> Device)", "pid": 0, "tid": 7, "ts": 400, "dur": 10, "args": {"correlation": 8, "stream": 7, "device": 0, "bytes": 4096, "memory bandwidth (GB/s)": 1e308}},
+{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pinned)", "pid": 0, "tid": 7, "ts": 500, "dur": 10, "args": {"correlation": 9, "stream": 7, "device": 0, "bytes": 4096, "memory bandwidth (GB/s)": -1e308}}]}
+JSON
+bad=
+for rep in $("$TRACETOP" report --list | cut -d' ' -f1); do
+	[ "$rep" = diff ] && continue
+	for f in table csv json; do
+		"$TRACETOP" report "$rep" -f "$f" "$D/bw.json" >/dev/null 2>"$D/err"
+		rc=$?
+		{ [ $rc -ge 128 ] || grep -q 'runtime error' "$D/err"; } && bad="$bad $rep/$f($rc)"
+	done
+done
+[ -z "$bad" ] && pass "bandwidths of +-1e308: every report in every format" || fail "bandwidth 1e308:$bad"
+
+# ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
+# them through every report and pane): each loads with exactly these lines ----
+B="$SRCDIR/tests/fixtures/bad"
+finding() { # FILE STATUS [LINE]: report summary's status and whole stderr
+	"$TRACETOP" report summary "$B/$1" >/dev/null 2>"$D/err"
+	rc=$?
+	if [ $rc -eq "$2" ] && [ "$(cat "$D/err")" = "${3:-}" ]; then
+		pass "$1: $4"
+	else
+		fail "$1 (status $rc): $(head -c 400 "$D/err")"
+	fi
+}
+finding fuzz-pane-curve-span-overflow.json 0 "" \
+	"one op at ts 0, the rest at epoch time (a pane's curve overflowed)"
+finding fuzz-counters-span-overflow.json 0 \
+	"tracetop: $B/fuzz-counters-span-overflow.json:692: warning: invalid UTF-8 or control character in a string (replaced) (2 times)" \
+	"the counters pane's sparkline over 52 years (overflowed)"
+
 summary

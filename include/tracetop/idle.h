@@ -140,7 +140,9 @@ struct tt_launch_rank {
 				     * keeps the file order of the calls,
 				     * which the model does not record */
 	size_t nrows;
-	int64_t cpu_sum, gpu_sum, delay_sum;
+	int64_t cpu_sum, gpu_sum, delay_sum; /* INT64_MAX when beyond (sums_clamped) */
+	bool sums_clamped;
+	double cpu_mean, gpu_mean, delay_mean; /* ns, exact sums / nrows (0: no rows) */
 	int64_t delay_max;    /* 0 when there are no rows */
 	uint32_t n_runtime_outliers, n_delay_outliers, n_short;
 	uint32_t n_ignored;   /* launch calls HTA's list leaves out

@@ -24,6 +24,10 @@
 #define TT_MAX_ITEM ((size_t)64 << 20)        /* bytes in one event or metadata value */
 #define TT_MAX_SERIES 16                      /* numeric args kept per counter event */
 #define TT_MAX_DUR_NS (7LL * 24 * 3600 * 1000000000LL)
+/* |ts| and baseTimeNanoseconds up to 4e18 ns (1843..2096), and their sum as
+ * well (else the base is ignored): any two times of a model are then less
+ * than 2^63 ns apart, so a difference of times never overflows */
+#define TT_MAX_TS_NS 4000000000000000000LL
 
 /* ---- the raw event ---- */
 

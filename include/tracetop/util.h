@@ -27,6 +27,14 @@ int64_t tt_now_ns(void);
 void tt_mem_account(int64_t delta);
 int64_t tt_mem_used(void);
 
+/* The time i/n of the way from t0 to t1: t0 + (t1 - t0) * i / n, rounded
+ * toward t0, in 128-bit arithmetic (a product of times overflows int64).
+ * Needs n > 0 and 0 <= i <= n; the result lies between t0 and t1. */
+static inline int64_t tt_lerp_ns(int64_t t0, int64_t t1, int64_t i, int64_t n)
+{
+	return (int64_t)((__int128)t0 + ((__int128)t1 - t0) * i / n);
+}
+
 /* Number of online CPUs (at least 1). */
 int tt_ncpus(void);
 

@@ -53,7 +53,8 @@
 	_(NO_X, 'w', "no complete events (metadata only)")                                    \
 	_(NO_GPU, 'n', "no GPU events")                                                       \
 	_(MANY_SERIES, 'n', "counter event with more series than kept")                       \
-	_(BAD_META, 'w', "metadata value of an unexpected type (ignored)")
+	_(BAD_META, 'w', "metadata value of an unexpected type (ignored)")                    \
+	_(BASE_RANGE, 'w', "baseTimeNanoseconds puts ts more than 4e18 ns from 1970 (ignored)")
 
 enum tt_warning {
 #define _(id, sev, msg) TT_W_##id,

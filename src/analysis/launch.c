@@ -69,6 +69,15 @@ static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
+/* a sum of durations as int64 ns: INT64_MAX (and *clamped set) beyond */
+static int64_t clamp_sum(__int128 x, bool *clamped)
+{
+	if (x <= INT64_MAX)
+		return (int64_t)x;
+	*clamped = true;
+	return INT64_MAX;
+}
+
 struct ctx {
 	const struct tt_model *m;
 	const struct tt_aopts *o;
@@ -150,6 +159,8 @@ static void rank_work(size_t ri, void *arg)
 	tt_msort(gpu, ngpu, sizeof(*gpu), gpu_cmp, NULL);
 
 	size_t nrows = 0, capr = 0;
+	/* (sums in 128 bits: delays of 8e9 s each overflow int64 at the second) */
+	__int128 cpu_sum = 0, gpu_sum = 0, delay_sum = 0;
 	for (size_t i = 0; i < ncpu; i++) {
 		const struct side *a = &cpu[i];
 		/* first GPU row with this correlation */
@@ -178,9 +189,9 @@ static void rank_work(size_t ri, void *arg)
 			w->cpu_dur = a->end - a->ts;
 			w->gpu_dur = b->end - b->ts;
 			w->delay = b->ts - a->end > 0 ? b->ts - a->end : 0;
-			out->cpu_sum += w->cpu_dur;
-			out->gpu_sum += w->gpu_dur;
-			out->delay_sum += w->delay;
+			cpu_sum += w->cpu_dur;
+			gpu_sum += w->gpu_dur;
+			delay_sum += w->delay;
 			if (w->delay > out->delay_max)
 				out->delay_max = w->delay;
 			out->n_runtime_outliers += tt_launch_runtime_outlier(c->l, w);
@@ -189,6 +200,14 @@ static void rank_work(size_t ri, void *arg)
 		}
 	}
 	out->nrows = nrows;
+	out->cpu_sum = clamp_sum(cpu_sum, &out->sums_clamped);
+	out->gpu_sum = clamp_sum(gpu_sum, &out->sums_clamped);
+	out->delay_sum = clamp_sum(delay_sum, &out->sums_clamped);
+	if (nrows) {
+		out->cpu_mean = (double)cpu_sum / (double)nrows;
+		out->gpu_mean = (double)gpu_sum / (double)nrows;
+		out->delay_mean = (double)delay_sum / (double)nrows;
+	}
 	free(cpu);
 	free(gpu);
 	free(L);

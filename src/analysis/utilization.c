@@ -31,11 +31,30 @@ int64_t tt_tb_num_sms(const struct tt_rank *r, int64_t device)
 	return same > 0 ? same : 0;
 }
 
+/* x*y*z of a grid or block, or -1 when a factor is not positive or the
+ * product overflows int64 (three int32 factors can) */
+static int64_t dim3(const int32_t d[3])
+{
+	int64_t p = 1;
+	for (int i = 0; i < 3; i++)
+		if (d[i] <= 0 || __builtin_mul_overflow(p, (int64_t)d[i], &p))
+			return -1;
+	return p;
+}
+
+/* the same in double (exact enough for a ratio), -1 when not positive */
+static double dim3_d(const int32_t d[3])
+{
+	if (d[0] <= 0 || d[1] <= 0 || d[2] <= 0)
+		return -1;
+	return (double)d[0] * d[1] * d[2];
+}
+
 double tt_tb_sm_efficiency(const struct tt_kinfo *k, int64_t num_sms)
 {
-	int64_t blocks = (int64_t)k->grid[0] * k->grid[1] * k->grid[2];
+	double blocks = dim3_d(k->grid);
 	if (blocks > 0 && num_sms > 0) {
-		double f = (double)blocks / (double)num_sms;
+		double f = blocks / (double)num_sms;
 		return f < 1 ? f : 1;
 	}
 	if (k->blocks_per_sm >= 0)
@@ -304,8 +323,7 @@ static void util_rank(size_t ri, void *vctx)
 				if (e->flags & TT_EF_KINFO) {
 					const struct tt_kinfo *k = &r->kinfo[e->aux];
 					eff = tt_tb_sm_efficiency(k, u->num_sms);
-					int64_t blocks =
-						(int64_t)k->grid[0] * k->grid[1] * k->grid[2];
+					double blocks = dim3_d(k->grid);
 					if (!isnan(eff) && !(blocks > 0 && u->num_sms > 0))
 						u->sm_from_args = true;
 					occ = k->occupancy;
@@ -598,9 +616,8 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 		const struct tt_event *e = &r->ev[k->longest];
 		if (e->flags & TT_EF_KINFO) {
 			const struct tt_kinfo *ki = &r->kinfo[e->aux];
-			int64_t bl = (int64_t)ki->grid[0] * ki->grid[1] * ki->grid[2];
-			int64_t th = (int64_t)ki->block[0] * ki->block[1] * ki->block[2];
-			k->blocks = bl > 0 ? bl : -1;
+			int64_t bl = dim3(ki->grid), th = dim3(ki->block);
+			k->blocks = bl;
 			k->threads = th > 0 && th <= INT32_MAX ? (int32_t)th : -1;
 			k->regs = ki->regs;
 		}

@@ -93,9 +93,8 @@ bool num_string_double(const char *p, size_t n, double *out);
 struct tt_str num_canon(struct tt_scratch *s, double v);
 
 #define TT_INT_LIMIT 9007199254740992.0 /* 2^53: larger integers are out of range */
-/* |ts| and baseTimeNanoseconds up to 4e18 ns (1843..2096): their sum plus a
- * duration of up to 7 days stays far from int64 overflow */
-#define TT_TS_LIMIT_NS 4000000000000000000LL
+/* |ts| and baseTimeNanoseconds up to 4e18 ns (trace.h) */
+#define TT_TS_LIMIT_NS TT_MAX_TS_NS
 
 /* arg key lookup: TT_A_* or -1 */
 int arg_lookup(const char *k, size_t n);

@@ -41,6 +41,7 @@ struct builder *builder_new(uint64_t max_memory)
 	b->max_memory = max_memory;
 	b->last_track = TT_NONE;
 	b->min_ts_nonzero = INT64_MAX;
+	b->max_ts = INT64_MIN;
 	b->icache = tt_calloc((size_t)1 << ICACHE_BITS, sizeof(*b->icache));
 	return b;
 }
@@ -587,6 +588,8 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 		b->any_no_ts = true;
 	else if (ev->flags & TT_RF_TS_FLOAT)
 		b->any_float_ts = true;
+	if (ev->ts_type == TT_V_NUM && ev->ts_ns > b->max_ts)
+		b->max_ts = ev->ts_ns;
 	if (ev->flags & (TT_RF_TS_FRAC3 | TT_RF_TS_SHORTFRAC)) {
 		if (ev->flags & TT_RF_TS_FRAC3)
 			b->frac3 = true;
@@ -931,6 +934,8 @@ void builder_merge(struct builder *b, struct builder *b2)
 	b->nzero += b2->nzero;
 	if (b2->min_ts_nonzero < b->min_ts_nonzero)
 		b->min_ts_nonzero = b2->min_ts_nonzero;
+	if (b2->max_ts > b->max_ts)
+		b->max_ts = b2->max_ts;
 	b->any_float_ts |= b2->any_float_ts;
 	b->any_no_ts |= b2->any_no_ts;
 	b->frac3 |= b2->frac3;

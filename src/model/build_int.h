@@ -105,6 +105,7 @@ struct builder {
 
 	uint64_t nzero;          /* X events with ts 0 and dur 0 */
 	int64_t min_ts_nonzero;  /* raw */
+	int64_t max_ts;          /* raw, of every event with a ts; INT64_MIN if none */
 	bool any_float_ts, any_no_ts, frac3, shortfrac;
 	uint64_t frac_off;
 	uint64_t nflows_total;

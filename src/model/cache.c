@@ -342,11 +342,10 @@ static bool bool_ok(const bool *b)
 	return v <= 1;
 }
 
-/* times as the loader makes them: within 4e18 ns of 0 plus a base of up
- * to 4e18 */
-#define TS_MIN (-4000000000000000000LL)
-#define TS_MAX (8000000000000000000LL)
-#define BASE_MAX (4000000000000000000LL)
+/* times as the loader makes them: within 4e18 ns of 1970, base included */
+#define TS_MIN (-TT_MAX_TS_NS)
+#define TS_MAX TT_MAX_TS_NS
+#define BASE_MAX TT_MAX_TS_NS
 
 static bool finite_f(float x)
 {
@@ -439,7 +438,7 @@ static const char *check_links(const struct tt_rank *r)
 
 static const char *check_rank(const struct tt_rank *r, uint32_t ns)
 {
-	if (r->base_ns < -BASE_MAX || r->base_ns > BASE_MAX || r->rank < -1 ||
+	if (r->base_ns < 0 || r->base_ns > BASE_MAX || r->rank < -1 ||
 	    r->rank > INT32_MAX || r->name_rank < -1 || r->nflows_total < r->nflows)
 		return "the rank's values are out of range";
 	for (uint32_t i = 0; i < r->ncats; i++)

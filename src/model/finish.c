@@ -704,6 +704,11 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 			       struct tt_load_report *rep)
 {
 	struct tt_rank *r = b->r;
+	/* a base that puts times beyond 4e18 ns is ignored (trace.h) */
+	if (meta->has_base_time && b->max_ts > TT_MAX_TS_NS - meta->base_time_ns) {
+		tt_report_warn(&b->rep, TT_W_BASE_RANGE, 0);
+		meta->has_base_time = false;
+	}
 	int64_t base = meta->has_base_time ? meta->base_time_ns : 0;
 	r->base_ns = base;
 	r->meta = *meta;

@@ -25,7 +25,7 @@ bool tt_render_ascii(void)
 enum tt_unit tt_unit_pick(int64_t max_ns)
 {
 	if (max_ns < 0)
-		max_ns = -max_ns;
+		max_ns = max_ns == INT64_MIN ? INT64_MAX : -max_ns;
 	if (max_ns < 10000)
 		return TT_U_NS;
 	if (max_ns < 10000000)
@@ -67,7 +67,7 @@ size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u)
 size_t tt_fmt_dur(char *buf, size_t n, int64_t ns)
 {
 	enum tt_unit u = TT_U_NS;
-	int64_t a = ns < 0 ? -ns : ns;
+	int64_t a = ns >= 0 ? ns : ns == INT64_MIN ? INT64_MAX : -ns;
 	if (a >= 1000000000)
 		u = TT_U_S;
 	else if (a >= 1000000)

@@ -196,16 +196,15 @@ void tt_table_truncate(struct tt_table *t, size_t n)
 
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col)
 {
-	int64_t mx = 0;
+	/* (magnitudes as doubles: a cell may hold 1e308 or INT64_MIN) */
+	double mx = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct tt_cell *c = tt_table_cell(t, r, col);
-		int64_t v = c->kind == TT_CV_I ? c->v.i : c->kind == TT_CV_D ? (int64_t)c->v.d : 0;
-		if (v < 0)
-			v = -v;
-		if (v > mx)
-			mx = v;
+		double v = c->kind == TT_CV_I ? (double)c->v.i : c->kind == TT_CV_D ? c->v.d : 0;
+		if (fabs(v) > mx)
+			mx = fabs(v);
 	}
-	return tt_unit_pick(mx);
+	return tt_unit_pick(mx < 9e18 ? (int64_t)mx : INT64_MAX);
 }
 
 static double col_max(const struct tt_table *t, int col)

@@ -99,22 +99,24 @@ static struct tt_table *summary_table(const struct tt_model *m, const struct tt_
 	for (size_t i = 0; i < l->nranks; i++) {
 		const struct tt_launch_rank *rk = &l->ranks[i];
 		size_t k = tt_table_add_row(t);
-		double n = (double)rk->nrows;
 		tt_table_set_int(t, k, 0, rk->rank);
 		tt_table_set_int(t, k, 1, (int64_t)rk->nrows);
 		tt_table_set_int(t, k, 2, rk->cpu_sum);
 		tt_table_set_int(t, k, 3, rk->gpu_sum);
 		tt_table_set_int(t, k, 4, rk->delay_sum);
 		if (rk->nrows) {
-			tt_table_set_num(t, k, 5, (double)rk->cpu_sum / n);
-			tt_table_set_num(t, k, 6, (double)rk->gpu_sum / n);
-			tt_table_set_num(t, k, 7, (double)rk->delay_sum / n);
+			tt_table_set_num(t, k, 5, rk->cpu_mean);
+			tt_table_set_num(t, k, 6, rk->gpu_mean);
+			tt_table_set_num(t, k, 7, rk->delay_mean);
 			tt_table_set_int(t, k, 8, rk->delay_max);
 		}
 		tt_table_set_int(t, k, 9, rk->n_runtime_outliers);
 		tt_table_set_int(t, k, 10, rk->n_delay_outliers);
 		tt_table_set_int(t, k, 11, rk->n_short);
 		const char *file = m->ranks[rk->rank_idx]->file;
+		if (rk->sums_clamped)
+			tt_table_add_note(t, "rank %lld (%s): sums beyond 292 years are shown as "
+					     "the largest time there is", (long long)rk->rank, file);
 		if (rk->no_gpu)
 			tt_table_add_note(t, "rank %lld (%s): no GPU activity", (long long)rk->rank,
 					  file);

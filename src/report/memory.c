@@ -94,10 +94,9 @@ static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_
 			no_total |= d->nwith_total != d->nevents;
 		}
 		/* the curve over the rank's span */
-		int64_t a = r->t0, span = r->t1 - r->t0;
 		for (int b = 0; b < TT_UTIL_BUCKETS; b++) {
-			int64_t x = a + span * b / TT_UTIL_BUCKETS;
-			int64_t y = a + span * (b + 1) / TT_UTIL_BUCKETS;
+			int64_t x = tt_lerp_ns(r->t0, r->t1, b, TT_UTIL_BUCKETS);
+			int64_t y = tt_lerp_ns(r->t0, r->t1, b + 1, TT_UTIL_BUCKETS);
 			int64_t v = tt_mem_max(d, x, y > x ? y : x + 1, false);
 			series[b] = v > 0 ? (float)v : 0;
 		}

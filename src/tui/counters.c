@@ -18,7 +18,7 @@ static void sparkline(const struct tt_sample *pts, size_t n, int64_t t0, int64_t
 {
 	float *v = tt_malloc((size_t)(width > 0 ? width : 1) * sizeof(*v));
 	for (int i = 0; i < width; i++) {
-		int64_t a = t0 + (t1 - t0) * i / width, b = t0 + (t1 - t0) * (i + 1) / width;
+		int64_t a = tt_lerp_ns(t0, t1, i, width), b = tt_lerp_ns(t0, t1, i + 1, width);
 		v[i] = (float)tt_step_max(pts, n, a, b);
 	}
 	tt_sparkline(buf, cap, v, width, vmax);
