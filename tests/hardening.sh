@@ -173,6 +173,11 @@ for rep in $("$TRACETOP" report --list | cut -d' ' -f1); do
 	done
 done
 [ -z "$bad" ] && pass "bandwidths of +-1e308: every report in every format" || fail "bandwidth 1e308:$bad"
+# (and a text table shows 1e+308, not 309 digits)
+"$TRACETOP" report counters "$D/bw.json" >"$D/out" 2>/dev/null
+[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$D/out")" -lt 200 ] &&
+	grep -q ' 1e+308 ' "$D/out" && pass "a bandwidth of 1e308 in a text table: 1e+308" ||
+	fail "1e308 in a text table: $(grep Memcpy "$D/out")"
 
 # ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
 # them through every report and pane): each loads with exactly these lines ----
@@ -191,5 +196,9 @@ finding fuzz-pane-curve-span-overflow.json 0 "" \
 finding fuzz-counters-span-overflow.json 0 \
 	"tracetop: $B/fuzz-counters-span-overflow.json:692: warning: invalid UTF-8 or control character in a string (replaced) (2 times)" \
 	"the counters pane's sparkline over 52 years (overflowed)"
+finding fuzz-sparkline-infinite-bandwidth.json 0 \
+	"$(printf '%s\n%s' "tracetop: $B/fuzz-sparkline-infinite-bandwidth.json:3464: warning: invalid UTF-8 or control character in a string (replaced) (3 times)" \
+		"tracetop: $B/fuzz-sparkline-infinite-bandwidth.json:4593: warning: unknown phase (event skipped)")" \
+	"bandwidths that add up to infinity in a sparkline (NaN cast to int)"
 
 summary

@@ -25,7 +25,7 @@
 #include "tracetop/util.h"
 
 #define TTS_MAGIC "TRACETOP-TTS\0\0\0"
-#define TTS_VERSION 3
+#define TTS_VERSION 4
 #define TTS_BOM 0x01020304u
 
 enum sect {

@@ -261,9 +261,9 @@ size_t tt_sparkline(char *buf, size_t cap, const float *v, int n, double vmax)
 	static const char asc[] = " .:-=+*#@";
 	size_t k = 0;
 	for (int i = 0; i < n && k + 4 < cap; i++) {
-		double x = v[i];
-		int lvl = vmax > 0 && x > 0 ? (int)ceil(x / vmax * 8) : 0;
-		lvl = lvl > 8 ? 8 : lvl < 0 ? 0 : lvl;
+		/* (in double until it is a level: x and vmax may be infinite) */
+		double q = vmax > 0 && v[i] > 0 ? (double)v[i] / vmax * 8 : 0;
+		int lvl = q >= 8 ? 8 : q > 0 ? (int)ceil(q) : 0;
 		if (tt_render_ascii()) {
 			buf[k++] = asc[lvl];
 		} else {

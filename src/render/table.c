@@ -235,6 +235,17 @@ void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, dou
 		f[i] = whole > 0 ? f[i] / whole : 0;
 }
 
+/* a number in fixed notation, or in 3 significant digits with an exponent
+ * when fixed notation would be longer than a screen is wide (1e308) */
+static size_t fmt_fixed(char *buf, size_t n, int prec, double v)
+{
+	if (fabs(v) >= 1e15 || isinf(v))
+		snprintf(buf, n, "%.3g", v);
+	else
+		snprintf(buf, n, "%.*f", prec, v);
+	return strlen(buf);
+}
+
 size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
 		    size_t n)
 {
@@ -277,17 +288,14 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 	case TT_C_INT:
 		if (x->kind == TT_CV_I)
 			return tt_fmt_count(buf, n, x->v.i);
-		snprintf(buf, n, "%.*f", c->prec, x->v.d);
-		return strlen(buf);
+		return fmt_fixed(buf, n, c->prec, x->v.d);
 	case TT_C_NUM:
-		snprintf(buf, n, "%.*f", c->prec, tt_cell_num(x));
-		return strlen(buf);
+		return fmt_fixed(buf, n, c->prec, tt_cell_num(x));
 	case TT_C_DUR: {
 		/* the unit is in the header */
 		static const double div[] = {1, 1e3, 1e6, 1e9};
 		double v = tt_cell_num(x) / div[unit];
-		snprintf(buf, n, unit == TT_U_NS ? "%.0f" : fabs(v) < 100 ? "%.1f" : "%.0f", v);
-		return strlen(buf);
+		return fmt_fixed(buf, n, unit == TT_U_NS || fabs(v) >= 100 ? 0 : 1, v);
 	}
 	case TT_C_PCT:
 		snprintf(buf, n, "%.*f%%", c->prec ? c->prec : 1, tt_cell_num(x));
