@@ -7,6 +7,8 @@
  * that the peak stays near one copy of the events. */
 #include "config.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +358,33 @@ static uint32_t comm_info(struct builder *b, const struct tt_raw_event *ev)
 #define HAVE_MEMEV                                                                  \
 	(TT_HAVE(TT_A_MEM_BYTES) | TT_HAVE(TT_A_MEM_ALLOC) | TT_HAVE(TT_A_MEM_RESERVED))
 
+/* a double arg as a float: absent gives dflt; a value a float cannot hold
+ * (1e300, or an exponent that overflowed to infinity) is a bad arg */
+static float f32_arg(struct builder *b, const struct tt_raw_event *ev, int a, float dflt)
+{
+	if (!(ev->have & TT_HAVE(a)))
+		return dflt;
+	double v = ev->d[a];
+	if (!(fabs(v) <= FLT_MAX)) {
+		tt_report_warn(&b->rep, TT_W_BAD_ARG, ev->offset);
+		return dflt;
+	}
+	return (float)v;
+}
+
+/* a double arg that must be finite */
+static double f64_arg(struct builder *b, const struct tt_raw_event *ev, int a, double dflt)
+{
+	if (!(ev->have & TT_HAVE(a)))
+		return dflt;
+	double v = ev->d[a];
+	if (!isfinite(v)) {
+		tt_report_warn(&b->rep, TT_W_BAD_ARG, ev->offset);
+		return dflt;
+	}
+	return v;
+}
+
 static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_event *e,
 		    enum tt_cat_kind kind)
 {
@@ -371,9 +400,9 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 		}
 		k->regs = i32(int_arg(ev, TT_A_REGS, 0));
 		k->shmem = i32(int_arg(ev, TT_A_SHMEM, 0));
-		k->occupancy = (h & TT_HAVE(TT_A_OCC)) ? (float)ev->d[TT_A_OCC] : -1.0f;
-		k->blocks_per_sm = (h & TT_HAVE(TT_A_BPSM)) ? (float)ev->d[TT_A_BPSM] : -1.0f;
-		k->warps_per_sm = (h & TT_HAVE(TT_A_WPSM)) ? (float)ev->d[TT_A_WPSM] : -1.0f;
+		k->occupancy = f32_arg(b, ev, TT_A_OCC, -1.0f);
+		k->blocks_per_sm = f32_arg(b, ev, TT_A_BPSM, -1.0f);
+		k->warps_per_sm = f32_arg(b, ev, TT_A_WPSM, -1.0f);
 		k->comm = comm_info(b, ev);
 		e->aux = r->nkinfo++;
 		e->flags |= TT_EF_KINFO;
@@ -382,7 +411,7 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 		TT_GROW(r->minfo, b->cminfo, (size_t)r->nminfo + 1);
 		struct tt_minfo *m = &r->minfo[r->nminfo];
 		m->bytes = int_arg(ev, TT_A_BYTES, -1);
-		m->bw_gbps = (h & TT_HAVE(TT_A_BW)) ? ev->d[TT_A_BW] : 0.0;
+		m->bw_gbps = f64_arg(b, ev, TT_A_BW, 0.0);
 		e->aux = r->nminfo++;
 		e->flags |= TT_EF_MINFO;
 	} else if (kind == TT_K_SYNC && (h & (TT_HAVE(TT_A_WAIT_STREAM) | TT_HAVE(TT_A_WAIT_CORR)))) {
@@ -524,6 +553,10 @@ static void counter_event(struct builder *b, const struct tt_raw_event *ev)
 								     ev->name.n) :
 						    0;
 	for (uint32_t i = 0; i < ev->nseries; i++) {
+		if (!isfinite(ev->series[i].value)) {
+			tt_report_warn(&b->rep, TT_W_BAD_ARG, ev->offset);
+			continue;
+		}
 		uint32_t s = tt_strtab_intern(&b->r->strs, ev->series[i].key.p, ev->series[i].key.n);
 		counter_sample(b, counter_get(b, name, &k, s), ev->ts_ns, ev->series[i].value);
 	}
@@ -538,6 +571,10 @@ static void counter_event(struct builder *b, const struct tt_raw_event *ev)
 		const char *key = tt_arg_key(a);
 		uint32_t s = tt_strtab_intern(&b->r->strs, key, strlen(key));
 		double v = kind == TT_AK_INT ? (double)ev->i[a] : ev->d[a];
+		if (!isfinite(v)) {
+			tt_report_warn(&b->rep, TT_W_BAD_ARG, ev->offset);
+			continue;
+		}
 		counter_sample(b, counter_get(b, name, &k, s), ev->ts_ns, v);
 	}
 }
