@@ -4,7 +4,10 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,28 +215,63 @@ static int bad(const char *fmt, ...)
 	return 2;
 }
 
+/* a whole number that fits int64 (strtoll saturates silently: checked) */
 static bool parse_i64(const char *s, int64_t *v)
 {
 	char *end;
+	errno = 0;
 	long long x = strtoll(s, &end, 10);
-	if (end == s || *end)
+	if (end == s || *end || errno == ERANGE)
 		return false;
 	*v = x;
 	return true;
 }
 
+/* a whole number from 1 to INT_MAX (counts held in an int) */
+static bool parse_count(const char *s, int *v)
+{
+	int64_t x;
+	if (!parse_i64(s, &x) || x < 1 || x > INT_MAX)
+		return false;
+	*v = (int)x;
+	return true;
+}
+
+/* "WxH" for --headless, each from 1 to TT_SCREEN_MAX */
+static bool parse_screen(const char *s, int *w, int *h)
+{
+	const char *x = strchr(s, 'x');
+	if (!x || x - s > 15)
+		return false;
+	char a[16];
+	memcpy(a, s, (size_t)(x - s));
+	a[x - s] = '\0';
+	int64_t iw, ih;
+	if (!parse_i64(a, &iw) || !parse_i64(x + 1, &ih) || iw < 1 || ih < 1 ||
+	    iw > TT_SCREEN_MAX || ih > TT_SCREEN_MAX)
+		return false;
+	*w = (int)iw;
+	*h = (int)ih;
+	return true;
+}
+
+/* a finite number (nan, inf and 1e400 are not) */
 static bool parse_dbl(const char *s, double *v)
 {
 	char *end;
+	errno = 0;
 	*v = strtod(s, &end);
-	return end != s && !*end;
+	return end != s && !*end && errno != ERANGE && isfinite(*v);
 }
 
+/* a size in bytes with an optional K, M, G or T: at least one byte, less
+ * than 2^64 */
 static bool parse_size(const char *s, uint64_t *v)
 {
 	char *end;
+	errno = 0;
 	double x = strtod(s, &end);
-	if (end == s || x < 0)
+	if (end == s || !isfinite(x) || errno == ERANGE || !(x >= 0))
 		return false;
 	double mul = 1;
 	switch (toupper((unsigned char)*end)) {
@@ -258,7 +296,10 @@ static bool parse_size(const char *s, uint64_t *v)
 		end++;
 	if (*end)
 		return false;
-	*v = (uint64_t)(x * mul);
+	double b = x * mul;
+	if (!(b >= 1) || !(b < 18446744073709551616.0))
+		return false;
+	*v = (uint64_t)b;
 	return true;
 }
 
@@ -368,9 +409,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			}
 			break;
 		case O_TOP:
-			if (!parse_i64(optarg, &iv) || iv < 1)
-				return bad("bad --top '%s'", optarg);
-			c->ropts.top = (int)iv;
+			if (!parse_count(optarg, &c->ropts.top))
+				return bad("bad --top '%s' (1 to %d)", optarg, INT_MAX);
 			break;
 		case O_TABLE:
 			c->ropts.table = optarg;
@@ -380,7 +420,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			break;
 		case O_MAXMEM:
 			if (!parse_size(optarg, &c->load.max_memory))
-				return bad("bad size '%s' (e.g. 512M, 8G)", optarg);
+				return bad("bad --max-memory '%s' (a size from 1 byte, e.g. 512M, 8G)",
+					   optarg);
 			break;
 		case O_MAXEV:
 			if (!parse_i64(optarg, &iv) || iv < 1)
@@ -432,9 +473,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			c->demo_seed = (uint64_t)iv;
 			break;
 		case O_NUMK:
-			if (!parse_i64(optarg, &iv) || iv < 1)
-				return bad("bad --num-kernels '%s'", optarg);
-			c->ropts.num_kernels = (int)iv;
+			if (!parse_count(optarg, &c->ropts.num_kernels))
+				return bad("bad --num-kernels '%s' (1 to %d)", optarg, INT_MAX);
 			break;
 		case O_DRATIO:
 			if (!parse_dbl(optarg, &dv) || dv < 0 || dv > 1)
@@ -466,9 +506,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			c->ropts.op_name = optarg;
 			break;
 		case O_MINPAT:
-			if (!parse_i64(optarg, &iv) || iv < 1)
-				return bad("bad --min-pattern-len '%s'", optarg);
-			c->ropts.min_pattern_len = (int)iv;
+			if (!parse_count(optarg, &c->ropts.min_pattern_len))
+				return bad("bad --min-pattern-len '%s' (1 to %d)", optarg, INT_MAX);
 			break;
 		case O_GPU:
 			c->ropts.gpu_only = true;
@@ -491,7 +530,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			c->headless = true;
 			break;
 		case O_SIZE:
-			c->size = optarg;
+			if (!parse_screen(optarg, &c->size_w, &c->size_h))
+				return bad("bad --size '%s' (WxH, each from 1 to %d, e.g. 100x30)", optarg,
+					   TT_SCREEN_MAX);
 			break;
 		case O_KEYS:
 			c->keys = optarg;
@@ -560,7 +601,7 @@ void cli_free(struct cli *c)
 
 /* ---- loading with messages ---- */
 
-static void print_bad_path(void *ctx, const struct tt_err *e)
+void cli_print_bad_path(void *ctx, const struct tt_err *e)
 {
 	char buf[700];
 	(void)ctx;
@@ -590,51 +631,54 @@ static void progress(void *ctx, size_t file, uint64_t text, uint64_t raw, uint64
 	p->dirty = true;
 }
 
+void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt_rank *r)
+{
+	const struct tt_load_report *rep = &r->report;
+	for (int w = 0; w < TT_W_COUNT; w++) {
+		if (!rep->count[w] || tt_warning_severity(w) != 'w')
+			continue;
+		char extra[300] = "";
+		const char *msg = tt_warning_msg(w);
+		if (w == TT_W_TRUNCATED) {
+			snprintf(extra, sizeof(extra),
+				 ": %llu bytes after the last complete event lost, %llu events kept",
+				 (unsigned long long)rep->bytes_lost,
+				 (unsigned long long)rep->events_seen);
+			if (rep->gzip_truncated)
+				snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+					 " (gzip stream ends early at compressed byte %llu)",
+					 (unsigned long long)rep->gzip_cut_offset);
+		} else if (w == TT_W_NO_RANK) {
+			snprintf(extra, sizeof(extra), ", using %lld", (long long)r->rank);
+		} else if (w == TT_W_DUP_RANK) {
+			for (size_t j = 0; m && j < m->nranks; j++)
+				if (j != i && m->ranks[j]->rank == r->rank)
+					snprintf(extra, sizeof(extra), " (rank %lld, also %s)",
+						 (long long)r->rank, m->ranks[j]->path);
+		} else if (w == TT_W_RANK_MISMATCH) {
+			snprintf(extra, sizeof(extra), " (name says %lld, using %lld)",
+				 (long long)r->name_rank, (long long)r->rank);
+		}
+		char times[40] = "";
+		if (rep->count[w] > 1)
+			snprintf(times, sizeof(times), " (%llu times)",
+				 (unsigned long long)rep->count[w]);
+		bool off = rep->first_off[w] || w == TT_W_TRUNCATED;
+		if (off)
+			fprintf(stderr, "tracetop: %s:%llu%s: warning: %s%s%s\n", r->path,
+				(unsigned long long)rep->first_off[w],
+				r->compression != TT_COMP_NONE ? " (decompressed)" : "", msg,
+				extra, times);
+		else
+			fprintf(stderr, "tracetop: %s: warning: %s%s%s\n", r->path, msg, extra,
+				times);
+	}
+}
+
 static void print_warnings(const struct tt_model *m)
 {
-	for (size_t i = 0; i < m->nranks; i++) {
-		const struct tt_rank *r = m->ranks[i];
-		const struct tt_load_report *rep = &r->report;
-		for (int w = 0; w < TT_W_COUNT; w++) {
-			if (!rep->count[w] || tt_warning_severity(w) != 'w')
-				continue;
-			char extra[300] = "";
-			const char *msg = tt_warning_msg(w);
-			if (w == TT_W_TRUNCATED) {
-				snprintf(extra, sizeof(extra),
-					 ": %llu bytes after the last complete event lost, %llu events kept",
-					 (unsigned long long)rep->bytes_lost,
-					 (unsigned long long)rep->events_seen);
-				if (rep->gzip_truncated)
-					snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-						 " (gzip stream ends early at compressed byte %llu)",
-						 (unsigned long long)rep->gzip_cut_offset);
-			} else if (w == TT_W_NO_RANK) {
-				snprintf(extra, sizeof(extra), ", using %lld", (long long)r->rank);
-			} else if (w == TT_W_DUP_RANK) {
-				for (size_t j = 0; j < m->nranks; j++)
-					if (j != i && m->ranks[j]->rank == r->rank)
-						snprintf(extra, sizeof(extra), " (rank %lld, also %s)",
-							 (long long)r->rank, m->ranks[j]->path);
-			} else if (w == TT_W_RANK_MISMATCH) {
-				snprintf(extra, sizeof(extra), " (name says %lld, using %lld)",
-					 (long long)r->name_rank, (long long)r->rank);
-			}
-			char times[40] = "";
-			if (rep->count[w] > 1)
-				snprintf(times, sizeof(times), " (%llu times)",
-					 (unsigned long long)rep->count[w]);
-			bool off = rep->first_off[w] || w == TT_W_TRUNCATED;
-			if (off)
-				fprintf(stderr, "tracetop: %s:%llu%s: warning: %s%s%s\n", r->path,
-					(unsigned long long)rep->first_off[w],
-					r->compression != TT_COMP_NONE ? " (decompressed)" : "", msg,
-					extra, times);
-			else
-				fprintf(stderr, "tracetop: %s: warning: %s%s%s\n", r->path, msg, extra,
-					times);
-		}
-	}
+	for (size_t i = 0; i < m->nranks; i++)
+		cli_print_rank_warnings(m, i, m->ranks[i]);
 	for (size_t i = 0; i < m->nfailures; i++) {
 		char buf[700];
 		tt_err_format(&m->failures[i].err, buf, sizeof(buf));
@@ -647,7 +691,7 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 	char **files;
 	size_t nbad;
 	size_t nf = tt_expand_paths((const char *const *)paths, (size_t)n, &files, &nbad,
-				    print_bad_path, NULL);
+				    cli_print_bad_path, NULL);
 	if (nf == 0) {
 		if (!nbad)
 			fprintf(stderr, "tracetop: no trace given (try 'tracetop --help')\n");

@@ -8,6 +8,9 @@
 #include "tracetop/model.h"
 #include "tracetop/report.h"
 
+/* largest --size side (a screen of 2000x2000 cells) */
+#define TT_SCREEN_MAX 2000
+
 struct cli {
 	const char *cmd;        /* "tui", "report", "demo-trace", "summarize", "counters" */
 	const char *report;     /* report NAME */
@@ -25,7 +28,8 @@ struct cli {
 	int demo_vendor;        /* enum tt_demo_vendor */
 	bool progress_tty;
 	/* TUI (headless tests) */
-	const char *keys, *dump, *size;
+	const char *keys, *dump;
+	int size_w, size_h; /* --size for --headless, 0 when not given */
 	bool headless;
 };
 
@@ -39,6 +43,11 @@ void cli_free(struct cli *c);
  * stderr.  Returns the model (possibly without ranks) or NULL. */
 struct tt_model *cli_load(struct cli *c, char **paths, int n);
 struct tt_model *cli_load_demo(struct cli *c);
+/* Print the warnings of rank r (index i of model m, or m NULL for a rank
+ * loaded alone), one line each, to stderr. */
+void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt_rank *r);
+/* Print a path that matched nothing (tt_expand_paths' callback). */
+void cli_print_bad_path(void *ctx, const struct tt_err *e);
 
 int cmd_report(struct cli *c);
 int cmd_demo_trace(struct cli *c);

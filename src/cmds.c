@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "tracetop/demo.h"
+#include "tracetop/outfile.h"
 #include "tracetop/theme.h"
 #include "tracetop/util.h"
 #include "tui/tui.h"
@@ -96,14 +97,24 @@ int cmd_demo_trace(struct cli *c)
 	return 0;
 }
 
+static void print_err(const struct tt_err *err)
+{
+	char buf[700];
+	tt_err_format(err, buf, sizeof(buf));
+	fprintf(stderr, "tracetop: %s\n", buf);
+}
+
+/* Every input gets a line when it fails or warns; the status is 0 when all
+ * were written, 1 when some failed, 2 when none was written. */
 int cmd_summarize(struct cli *c)
 {
 	char **files;
 	size_t nbad;
 	size_t n = tt_expand_paths((const char *const *)c->paths, (size_t)c->npaths, &files, &nbad,
-				   NULL, NULL);
+				   cli_print_bad_path, NULL);
 	if (n == 0) {
-		fprintf(stderr, "tracetop: summarize: no trace given\n");
+		if (!nbad)
+			fprintf(stderr, "tracetop: summarize: no trace given\n");
 		tt_paths_free(files, n);
 		return 2;
 	}
@@ -112,37 +123,48 @@ int cmd_summarize(struct cli *c)
 		tt_paths_free(files, n);
 		return 2;
 	}
-	int rc = 0, ok = 0;
+	size_t ok = 0, failed = nbad;
 	struct tt_load_opts o = c->load;
 	o.no_cache = true;
 	for (size_t i = 0; i < n; i++) {
-		if (tt_cache_is(files[i]))
-			continue;
-		int64_t t0 = tt_now_ns();
-		struct tt_rank *r;
 		struct tt_err err;
 		tt_err_clear(&err);
+		if (tt_cache_is(files[i])) {
+			tt_err_set(&err, TT_E_USAGE, files[i], TT_NO_OFFSET,
+				   "already a .tts cache, not a trace (skipped)");
+			print_err(&err);
+			failed++;
+			continue;
+		}
+		int64_t t0 = tt_now_ns();
 		char out[4200];
 		snprintf(out, sizeof(out), "%s", c->output ? c->output : files[i]);
 		if (!c->output)
 			strncat(out, ".tts", sizeof(out) - strlen(out) - 1);
-		if (tt_rank_load(&r, files[i], NULL, 0, &o, i, &err) == 0 &&
-		    tt_rank_save(r, out, &err) == 0) {
-			if (!c->quiet)
-				fprintf(stderr, "tracetop: wrote %s: %u events, %.1f MB, %.2f s\n", out,
-					r->nev, (double)tt_rank_memsize(r) / 1e6,
-					(double)(tt_now_ns() - t0) / 1e9);
+		/* (checked first: a trace given as its own output is not even read) */
+		const char *in[1] = {files[i]};
+		struct tt_rank *r = NULL;
+		if (tt_output_check(out, in, 1, &err) == 0 &&
+		    tt_rank_load(&r, files[i], NULL, 0, &o, i, &err) == 0) {
+			cli_print_rank_warnings(NULL, 0, r);
+			if (tt_rank_save(r, out, &err) == 0) {
+				if (!c->quiet)
+					fprintf(stderr, "tracetop: wrote %s: %u events, %.1f MB, %.2f s\n",
+						out, r->nev, (double)tt_rank_memsize(r) / 1e6,
+						(double)(tt_now_ns() - t0) / 1e9);
+				ok++;
+			} else {
+				print_err(&err);
+				failed++;
+			}
 			tt_rank_free(r);
-			ok++;
 		} else {
-			char buf[700];
-			tt_err_format(&err, buf, sizeof(buf));
-			fprintf(stderr, "tracetop: %s\n", buf);
-			rc = 2;
+			print_err(&err);
+			failed++;
 		}
 	}
 	tt_paths_free(files, n);
-	return ok ? (rc ? 1 : 0) : 2;
+	return !ok ? 2 : failed ? 1 : 0;
 }
 
 /* tracetop counters PATH... -o OUT[.gz]: HTA's generate_trace_with_counters
@@ -323,11 +345,8 @@ int cmd_tui(struct cli *c)
 	if (c->diff)
 		tt_app_show(a, 9);
 	if (c->headless) {
-		int w = 100, h = 30;
-		if (c->size && sscanf(c->size, "%dx%d", &w, &h) != 2) {
-			fprintf(stderr, "tracetop: bad --size '%s' (e.g. 100x30)\n", c->size);
-			rc = 2;
-		} else {
+		int w = c->size_w ? c->size_w : 100, h = c->size_h ? c->size_h : 30;
+		{
 			FILE *out = c->dump ? fopen(c->dump, "w") : stdout;
 			if (!out) {
 				fprintf(stderr, "tracetop: %s: %s\n", c->dump, strerror(errno));
@@ -335,8 +354,12 @@ int cmd_tui(struct cli *c)
 			} else {
 				tt_headless_run(a, w, h, c->keys ? c->keys : "", out,
 						getenv("TRACETOP_TIME_KEYS") != NULL);
-				if (out != stdout)
-					fclose(out);
+				/* (stdout is checked when the program ends) */
+				if (out != stdout && (ferror(out) | fclose(out))) {
+					fprintf(stderr, "tracetop: %s: cannot write: %s\n", c->dump,
+						strerror(errno));
+					rc = 1;
+				}
 			}
 		}
 	} else {

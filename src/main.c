@@ -1,11 +1,35 @@
 /* tracetop: parse the command line, then run one command. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "tracetop/outfile.h"
+
+/* Every byte written to standard output reached it, or the status says
+ * otherwise with one line (a full disk, /dev/full, a closed stdout): the
+ * last flush and the close are checked, and earlier failures are
+ * remembered by the stream's error flag. */
+static int close_stdout(int rc)
+{
+	errno = 0;
+	bool failed = ferror(stdout) != 0 || fflush(stdout) != 0;
+	int e = errno;
+	/* (a closed stdout that nothing was written to is no error) */
+	if (fclose(stdout) != 0 && errno != EBADF && !failed) {
+		failed = true;
+		e = errno;
+	}
+	if (!failed)
+		return rc;
+	fprintf(stderr, "tracetop: standard output: cannot write: %s\n",
+		e ? strerror(e) : "write error");
+	return rc ? rc : 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -13,6 +37,10 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	/* numbers are always read and written with a '.' */
 	setlocale(LC_NUMERIC, "C");
+	/* temporary output files go when a signal ends the process; a write
+	 * beyond `ulimit -f` fails (EFBIG) instead of killing it (the explorer
+	 * installs its own handlers, which do the same) */
+	tt_output_signals();
 	int rc = cli_parse(&c, argc, argv);
 	if (rc == 0) {
 		if (strcmp(c.cmd, "report") == 0)
@@ -29,5 +57,5 @@ int main(int argc, char **argv)
 		rc = 0;
 	}
 	cli_free(&c);
-	return rc;
+	return close_stdout(rc);
 }

@@ -179,6 +179,143 @@ done
 	grep -q ' 1e+308 ' "$D/out" && pass "a bandwidth of 1e308 in a text table: 1e+308" ||
 	fail "1e308 in a text table: $(grep Memcpy "$D/out")"
 
+# ---- outputs that damage files ----
+G="$SRCDIR/tests/fixtures/phases.json"
+mkdir "$D/out1" && cp "$G" "$D/out1/t.json" && cp "$G" "$D/out1/keep.json"
+# the trace given as its own output
+"$TRACETOP" summarize -q "$D/out1/t.json" -o "$D/out1/t.json" 2>"$D/err"
+rc=$?
+if [ $rc -eq 2 ] && cmp -s "$G" "$D/out1/t.json" &&
+	grep -Fxq "tracetop: $D/out1/t.json: the output is the input $D/out1/t.json: not replaced" "$D/err"; then
+	pass "summarize T -o T: refused, the trace untouched"
+else
+	fail "summarize T -o T (status $rc): $(cat "$D/err")"
+fi
+cp "$G" "$D/out1/t.json"
+# (also through a second name: a hard link is the same inode)
+ln "$D/out1/t.json" "$D/out1/hard.tts"
+"$TRACETOP" summarize -q "$D/out1/t.json" -o "$D/out1/hard.tts" 2>"$D/err"
+[ $? -eq 2 ] && cmp -s "$G" "$D/out1/t.json" && grep -q "the output is the input" "$D/err" &&
+	pass "summarize -o a hard link to the trace: refused" || fail "hard link: $(cat "$D/err")"
+rm -f "$D/out1/hard.tts"
+cp "$G" "$D/out1/t.json"
+# FIFOs are not replaced (summarize -o, counters -o, and the default name)
+mkfifo "$D/out1/f.tts" "$D/out1/f.json" "$D/out1/keep.json.tts"
+"$TRACETOP" summarize -q "$D/out1/t.json" -o "$D/out1/f.tts" 2>"$D/err"
+rc1=$?
+"$TRACETOP" counters -q "$D/out1/t.json" -o "$D/out1/f.json" 2>>"$D/err"
+rc2=$?
+"$TRACETOP" summarize -q "$D/out1/keep.json" 2>>"$D/err"
+rc3=$?
+if [ $rc1 -eq 2 ] && [ $rc2 -ne 0 ] && [ $rc3 -eq 2 ] && [ -p "$D/out1/f.tts" ] && [ -p "$D/out1/f.json" ] &&
+	[ -p "$D/out1/keep.json.tts" ] &&
+	[ "$(grep -c 'the output is a FIFO, not a regular file: not replaced$' "$D/err")" = 3 ]; then
+	pass "summarize -o FIFO, counters -o FIFO, a FIFO named like the cache: not replaced"
+else
+	fail "FIFO outputs ($rc1 $rc2 $rc3): $(cat "$D/err")"
+fi
+rm -f "$D/out1/f.tts" "$D/out1/f.json" "$D/out1/keep.json.tts"
+# a symlink planted under the temporary name the cache writer used
+# (OUT.tmp<pid>: exec keeps the shell's pid) is not written through
+echo "precious" >"$D/out1/victim"
+sh -c 'ln -s "$1/victim" "$1/t.json.tts.tmp$$"; exec "$2" summarize -q "$1/t.json"' sh "$D/out1" "$TRACETOP" 2>"$D/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$D/out1/victim")" = precious ] && [ -f "$D/out1/t.json.tts" ]; then
+	pass "a symlink planted at the old temporary name: not written through"
+else
+	fail "planted symlink (status $rc): victim says $(head -c 40 "$D/out1/victim"); $(cat "$D/err")"
+fi
+rm -f "$D"/out1/t.json.tts*
+# the cache name itself a symlink to another file: replaced, not followed
+ln -s "$D/out1/victim" "$D/out1/t.json.tts"
+"$TRACETOP" summarize -q "$D/out1/t.json" 2>"$D/err"
+[ $? -eq 0 ] && [ "$(cat "$D/out1/victim")" = precious ] && [ -f "$D/out1/t.json.tts" ] &&
+	[ ! -L "$D/out1/t.json.tts" ] && pass "a cache name that is a symlink: replaced, its target untouched" ||
+	fail "symlink as cache name: $(cat "$D/err")"
+# a file size limit (SIGXFSZ) leaves no temporary file and says so
+mkdir "$D/out2"
+corr_trace "$D/out2/big.json" 20000 7
+(ulimit -f 100; exec "$TRACETOP" summarize -q "$D/out2/big.json") 2>"$D/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(ls -A "$D/out2")" = big.json ] &&
+	grep -Fxq "tracetop: $D/out2/big.json.tts: cannot write: File too large" "$D/err"; then
+	pass "summarize beyond ulimit -f: one line, no temporary file left"
+else
+	fail "ulimit -f (status $rc): $(ls -A "$D/out2"); $(cat "$D/err")"
+fi
+(ulimit -f 100; exec "$TRACETOP" demo-trace -q -o "$D/out2/demo" --ranks 4) 2>"$D/err"
+rc=$?
+if [ $rc -eq 2 ] && [ -z "$(ls -A "$D/out2/demo")" ] &&
+	grep -Eq "^tracetop: $D/out2/demo/rank-[0-9].pt.trace.json: cannot write: File too large$" "$D/err"; then
+	pass "demo-trace beyond ulimit -f: says so, no half-written rank"
+else
+	fail "demo-trace ulimit -f (status $rc): $(ls -A "$D/out2/demo"); $(cat "$D/err")"
+fi
+rm -rf "$D/out2"
+
+# ---- write errors: /dev/full, a closed stdout ----
+if [ -w /dev/full ]; then
+	"$TRACETOP" report kernels -q "$G" >/dev/full 2>"$D/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -Fxq "tracetop: standard output: cannot write: No space left on device" "$D/err" &&
+		pass "report > /dev/full: status 1, one line" || fail "/dev/full (status $rc): $(cat "$D/err")"
+	"$TRACETOP" --headless --size 80x24 "$G" >/dev/full 2>"$D/err"
+	[ $? -eq 1 ] && grep -q "standard output: cannot write" "$D/err" &&
+		pass "the headless screen > /dev/full: status 1" || fail "headless /dev/full: $(cat "$D/err")"
+	"$TRACETOP" --headless --size 80x24 --dump /dev/full "$G" 2>"$D/err"
+	[ $? -eq 1 ] && grep -Fxq "tracetop: /dev/full: cannot write: No space left on device" "$D/err" &&
+		pass "--dump /dev/full: status 1" || fail "--dump /dev/full: $(cat "$D/err")"
+fi
+"$TRACETOP" report kernels -q "$G" >&- 2>"$D/err"
+rc=$?
+[ $rc -eq 1 ] && grep -Fxq "tracetop: standard output: cannot write: Bad file descriptor" "$D/err" &&
+	pass "report with stdout closed: status 1, one line" || fail "closed stdout (status $rc): $(cat "$D/err")"
+
+# ---- summarize says what failed ----
+mkdir "$D/sum"
+cp "$G" "$D/sum/good.json"
+printf '{"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 1}, {"ph": "X", "na' >"$D/sum/cut.json"
+cp "$G" "$D/sum/x.tts"
+"$TRACETOP" summarize -q "$D/sum/good.json" "$D/sum/missing.json" "$D/sum/none-*.json" \
+	"$D/sum/cut.json" "$D/sum/x.tts" 2>"$D/err"
+rc=$?
+if [ $rc -eq 1 ] && [ -f "$D/sum/good.json.tts" ] && [ -f "$D/sum/cut.json.tts" ] &&
+	grep -Fxq "tracetop: $D/sum/missing.json: No such file or directory" "$D/err" &&
+	grep -Fxq "tracetop: $D/sum/none-*.json: no file matches this pattern" "$D/err" &&
+	grep -Eq "^tracetop: $D/sum/cut.json:[0-9]+: warning: file truncated: events after the cut are lost: " "$D/err" &&
+	grep -Fxq "tracetop: $D/sum/x.tts: already a .tts cache, not a trace (skipped)" "$D/err"; then
+	pass "summarize: a line for the missing file, the empty glob, the truncated trace and the cache; status 1"
+else
+	fail "summarize problems (status $rc): $(cat "$D/err")"
+fi
+"$TRACETOP" summarize -q "$D/sum/x.tts" 2>"$D/err"
+[ $? -eq 2 ] && grep -q "already a .tts cache" "$D/err" && pass "summarize x.tts alone: a line, status 2" ||
+	fail "summarize x.tts: $(cat "$D/err")"
+
+# ---- option values: range checked, one line each ----
+opt_bad() { # EXPECTED-LINE ARGS...: status 2 and that first line
+	want=$1
+	shift
+	timeout 60 "$TRACETOP" "$@" >/dev/null 2>"$D/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(head -n 1 "$D/err")" = "tracetop: $want" ] &&
+		pass "$*: refused" || fail "$* (status $rc): $(cat "$D/err")"
+}
+for v in nan 1e400 0.1 0 -1 inf; do
+	opt_bad "bad --max-memory '$v' (a size from 1 byte, e.g. 512M, 8G)" report summary --max-memory "$v" "$G"
+done
+opt_bad "bad --duration-ratio 'nan' (0 to 1)" report kernels --duration-ratio nan "$G"
+opt_bad "bad --kernel-delay 'inf'" report idle --kernel-delay inf "$G"
+opt_bad "bad --top '2147483648' (1 to 2147483647)" report kernels --top 2147483648 "$G"
+opt_bad "bad --top '99999999999999999999' (1 to 2147483647)" report kernels --top 99999999999999999999 "$G"
+opt_bad "bad --num-kernels '4294967297' (1 to 2147483647)" report kernels --num-kernels 4294967297 "$G"
+opt_bad "bad --max-events '99999999999999999999'" report summary --max-events 99999999999999999999 "$G"
+for v in 1x2147483647 100000x100000 0x24 80x 80x24x; do
+	opt_bad "bad --size '$v' (WxH, each from 1 to 2000, e.g. 100x30)" --headless --size "$v" "$G"
+done
+"$TRACETOP" --headless --size 1x1 "$G" >"$D/out" 2>/dev/null && [ "$(wc -l <"$D/out")" = 1 ] &&
+	pass "--size 1x1: one cell" || fail "--size 1x1: $(head -c 200 "$D/out")"
+
 # ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
 # them through every report and pane): each loads with exactly these lines ----
 B="$SRCDIR/tests/fixtures/bad"

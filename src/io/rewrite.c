@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "tracetop/outfile.h"
 #include "tracetop/util.h"
 
 /* ---- the output file ---- */
@@ -22,7 +23,8 @@
 
 struct tt_writer {
 	char *path;  /* final name */
-	char *tmp;   /* temporary file, NULL for standard output */
+	struct tt_outfile out; /* the temporary file beside it (not for stdout) */
+	bool tmp;    /* out is in use */
 	FILE *f;     /* plain output */
 	gzFile gz;   /* gzip output */
 	char *buf;
@@ -47,23 +49,18 @@ int tt_writer_open(struct tt_writer **out, const char *path, struct tt_err *err)
 		*out = w;
 		return 0;
 	}
-	size_t n = strlen(path) + 16;
-	w->tmp = tt_malloc(n);
-	snprintf(w->tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(w->tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(w->tmp);
+	/* (tracetop/outfile.h: a temporary file beside path, renamed over it
+	 * when complete; a FIFO or device node is never replaced) */
+	int rc = tt_output_begin(&w->out, path, err);
+	if (rc) {
 		free(w->path);
 		free(w->buf);
 		free(w);
-		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "cannot create the output: %s",
-				  strerror(e));
+		return rc;
 	}
-	/* mkstemp makes 0600; an output trace is an ordinary file */
-	mode_t um = umask(0);
-	umask(um);
-	(void)fchmod(fd, 0666 & ~um);
+	w->tmp = true;
+	int fd = w->out.fd;
+	w->out.fd = -1; /* (the gzFile or FILE owns it) */
 	if (ends_with(path, ".gz")) {
 		w->gz = gzdopen(fd, "wb6");
 		if (w->gz)
@@ -73,8 +70,7 @@ int tt_writer_open(struct tt_writer **out, const char *path, struct tt_err *err)
 	}
 	if (!w->gz && !w->f) {
 		close(fd);
-		unlink(w->tmp);
-		free(w->tmp);
+		tt_output_end(&w->out, false, NULL);
 		free(w->path);
 		free(w->buf);
 		free(w);
@@ -146,13 +142,10 @@ int tt_writer_close(struct tt_writer *w, bool ok, struct tt_err *err)
 					strerror(errno));
 	}
 	if (w->tmp) {
-		if (ok && !rc && rename(w->tmp, w->path) != 0)
-			rc = tt_err_set(err, TT_E_IO, w->path, TT_NO_OFFSET, "cannot rename %s: %s",
-					w->tmp, strerror(errno));
-		if (!ok || rc)
-			unlink(w->tmp);
+		int rc2 = tt_output_end(&w->out, ok && !rc, err);
+		if (!rc)
+			rc = rc2;
 	}
-	free(w->tmp);
 	free(w->path);
 	free(w->buf);
 	free(w);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "model_int.h"
+#include "tracetop/outfile.h"
 #include "tracetop/util.h"
 
 #define TTS_MAGIC "TRACETOP-TTS\0\0\0"
@@ -290,30 +291,39 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
 	}
 	h.sum = sum_final(&sum);
 
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", out, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	int rc = 0;
-	if (!f) {
+	/* a temporary file beside out, renamed over it when complete
+	 * (tracetop/outfile.h): never a half-written cache, never written
+	 * through a planted symlink */
+	struct tt_outfile of;
+	int rc = tt_output_begin(&of, out, err);
+	FILE *f = rc ? NULL : fdopen(of.fd, "wb");
+	if (!rc && !f) {
 		rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "%s", strerror(errno));
-	} else {
-		fwrite(&h, sizeof(h), 1, f);
-		fwrite(tab, sizeof(*tab), (size_t)n, f);
+		tt_output_end(&of, false, NULL);
+	} else if (f) {
+		of.fd = -1; /* (the FILE owns it now) */
+		bool ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
+			  fwrite(tab, sizeof(*tab), (size_t)n, f) == (size_t)n;
 		pos = sizeof(h) + (uint64_t)n * sizeof(*tab);
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; ok && i < n; i++) {
 			if (tab[i].offset > pos)
-				fwrite(zero, 1, (size_t)(tab[i].offset - pos), f);
-			if (w[i].size)
-				fwrite(w[i].p, 1, (size_t)w[i].size, f);
+				ok = fwrite(zero, 1, (size_t)(tab[i].offset - pos), f) ==
+				     (size_t)(tab[i].offset - pos);
+			if (ok && w[i].size)
+				ok = fwrite(w[i].p, 1, (size_t)w[i].size, f) == (size_t)w[i].size;
 			pos = tab[i].offset + w[i].size;
 		}
-		if (ferror(f) | fclose(f))
-			rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "write error: %s",
-					strerror(errno));
-		else if (rename(tmp, out) != 0)
-			rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "%s", strerror(errno));
-		if (rc)
-			unlink(tmp);
+		int e = ok ? 0 : errno;
+		if (fclose(f) != 0 && ok) {
+			ok = false;
+			e = errno;
+		}
+		if (!ok)
+			rc = tt_err_set(err, TT_E_IO, out, TT_NO_OFFSET, "cannot write: %s",
+					strerror(e ? e : EIO));
+		int rc2 = tt_output_end(&of, ok, err);
+		if (!rc)
+			rc = rc2;
 	}
 	for (int i = 0; i < n; i++)
 		free(w[i].owned);

@@ -5,6 +5,7 @@
 
 #include "pane.h"
 
+#include <fcntl.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -404,18 +405,26 @@ void tt_pane_write_csv(struct tt_pane *p)
 		tt_ui_status(a, TT_ROLE_WARNING, "this view has no table to write");
 		return;
 	}
+	/* a fresh name, created exclusively: an existing file, or a symlink
+	 * planted under the next name, is never written through */
 	char path[256];
-	for (int i = 0; i < 1000; i++) {
+	int fd = -1;
+	for (int i = 0; i < 1000 && fd < 0; i++) {
 		if (i == 0)
 			snprintf(path, sizeof(path), "tracetop-%s.csv", p->ops->name);
 		else
 			snprintf(path, sizeof(path), "tracetop-%s-%d.csv", p->ops->name, i);
-		if (access(path, F_OK) != 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
 			break;
 	}
-	FILE *f = fopen(path, "w");
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		tt_ui_status(a, TT_ROLE_ERROR, "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
 		return;
 	}
 	/* the rows as shown: filtered and sorted */
@@ -442,10 +451,14 @@ void tt_pane_write_csv(struct tt_pane *p)
 	snprintf(full, sizeof(full), "%s/%s", cwd, path);
 	/* the path from the left: its end names the file */
 	tt_path_fit(shown, sizeof(shown), full, (size_t)TT_MAX(24, a->w - 22));
-	if (ok)
+	if (ok) {
 		tt_ui_status(a, TT_ROLE_DEFAULT, "wrote %zu rows to %s", p->nrows, shown);
-	else
-		tt_ui_status(a, TT_ROLE_ERROR, "error writing %s", path);
+	} else {
+		/* (no half-written file left behind) */
+		int e = errno;
+		unlink(path);
+		tt_ui_status(a, TT_ROLE_ERROR, "cannot write %s: %s", path, strerror(e));
+	}
 }
 
 /* ---- services of the explorer ---- */
