@@ -75,5 +75,7 @@ void tt_err_format(const struct tt_err *e, char *buf, size_t n);
  * installs one that restores the terminal), print, abort. */
 TT_NORETURN void tt_die(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_set_die_hook(void (*hook)(void));
+/* Run the fatal hook once (a fatal signal's handler, before it exits). */
+void tt_run_die_hook(void);
 
 #endif

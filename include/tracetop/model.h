@@ -309,8 +309,9 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err);
 int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err);
 /* Does the path name a .tts file? */
 bool tt_cache_is(const char *path);
-/* Fill buf with trace's cache name and say whether that cache is usable
- * (exists, not older than the trace, made from a file of its size). */
+/* Fill buf with trace's cache name and say whether that cache is usable:
+ * a regular file of this version, made from a file of the trace's size,
+ * mtime (ns) and first and last 64 KiB. */
 bool tt_cache_for(const char *trace, char *buf, size_t n);
 
 /* ---- queries ---- */

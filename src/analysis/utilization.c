@@ -142,8 +142,8 @@ static double blocks_per_sm(const struct tt_kinfo *k, int64_t num_sms)
 {
 	if (k->blocks_per_sm >= 0)
 		return k->blocks_per_sm;
-	int64_t blocks = (int64_t)k->grid[0] * k->grid[1] * k->grid[2];
-	return blocks > 0 && num_sms > 0 ? (double)blocks / (double)num_sms : -1;
+	double blocks = dim3_d(k->grid);
+	return blocks > 0 && num_sms > 0 ? blocks / (double)num_sms : -1;
 }
 
 /* The op whose runtime call launched GPU op g (a collective's annotation

@@ -204,13 +204,27 @@ static int sniff(struct tt_reader *r, struct tt_err *err)
 int tt_reader_open(struct tt_reader **out, const char *path, struct tt_err *err)
 {
 	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* (non-blocking: a FIFO without a writer must not hang the open; a
+	 * pipe that has one, <(zcat t.gz) say, is read as it comes) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	const char *why = NULL;
+	if (fstat(fd, &st) != 0)
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "is a directory";
+	else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		why = "is a device, not a trace file";
+	else if (S_ISSOCK(st.st_mode))
+		why = "is a socket, not a trace file";
+	int fl = why ? 0 : fcntl(fd, F_GETFL);
+	if (!why && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0))
+		why = strerror(errno);
+	if (why) {
 		close(fd);
-		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "is a directory");
+		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", why);
 	}
 	return tt_reader_open_fd(out, fd, path, err);
 }

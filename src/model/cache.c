@@ -13,6 +13,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +47,7 @@ struct tts_header {
 	uint32_t nsections;
 	uint32_t flags;
 	uint64_t sum; /* checksum of everything after the header (sum64 below) */
-	uint64_t reserved;
+	uint64_t source_hash; /* sum64 of the trace's first and last 64 KiB */
 };
 
 /* A 64-bit checksum of four multiply-xor lanes over 8-byte words: a few
@@ -148,6 +151,34 @@ struct tts_meta {
 	uint32_t is_object, has_schema, has_rank, has_dist, has_base_time, has_devprops;
 	char backend[32], nccl_version[32], display_unit[8], trace_name[256];
 };
+
+/* sum64 of a file's first and last 64 KiB (the whole file when smaller):
+ * with its size and mtime, what says a trace is the one a cache was made
+ * from (0 when they cannot be read) */
+#define HASH_SPAN 65536
+
+static uint64_t source_hash(int fd, uint64_t size)
+{
+	unsigned char *buf = tt_malloc(HASH_SPAN);
+	struct sum64 s;
+	sum_init(&s);
+	uint64_t offs[2] = {0, size > HASH_SPAN ? size - HASH_SPAN : 0};
+	bool ok = true;
+	for (int k = 0; k < 2 && ok; k++) {
+		size_t want = (size_t)TT_MIN(size, (uint64_t)HASH_SPAN), got = 0;
+		while (got < want) {
+			ssize_t n = pread(fd, buf + got, want - got, (off_t)(offs[k] + got));
+			if (n <= 0) {
+				ok = false;
+				break;
+			}
+			got += (size_t)n;
+		}
+		sum_update(&s, buf, got);
+	}
+	free(buf);
+	return ok ? sum_final(&s) : 0;
+}
 
 /* ---- writing ---- */
 
@@ -270,11 +301,16 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
 	h.bom = TTS_BOM;
 	h.file_size = off;
 	h.nsections = (uint32_t)n;
+	/* the trace it was made from, as tt_cache_for() compares it */
+	int sfd = r->path ? open(r->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 	struct stat st;
-	if (r->path && stat(r->path, &st) == 0) {
+	if (sfd >= 0 && fstat(sfd, &st) == 0 && S_ISREG(st.st_mode)) {
 		h.source_size = (uint64_t)st.st_size;
 		h.source_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+		h.source_hash = source_hash(sfd, h.source_size);
 	}
+	if (sfd >= 0)
+		close(sfd);
 
 	/* checksum over the section table and the sections, zero padding included */
 	static const char zero[8];
@@ -328,6 +364,115 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
 	for (int i = 0; i < n; i++)
 		free(w[i].owned);
 	return rc;
+}
+
+/* ---- mapped caches that change under us ----
+ * A cache cut or overwritten in place while it is mapped raises SIGBUS on
+ * the next read of a page that is gone.  The handler looks the address up
+ * among the mappings: one of ours ends the program with a line naming the
+ * file, after the fatal hook restored the terminal; any other SIGBUS gets
+ * the default action.  The table only grows (old copies are kept), so the
+ * handler can read it without a lock. */
+
+struct cache_map {
+	const char *p;
+	size_t n;
+	char *path;
+};
+
+static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cache_map *_Atomic maps;
+static atomic_size_t nmaps;
+static size_t maps_cap;
+
+static void put_str(const char *s)
+{
+	size_t n = strlen(s);
+	while (n) {
+		ssize_t k = write(2, s, n);
+		if (k <= 0)
+			return;
+		s += k;
+		n -= (size_t)k;
+	}
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx)
+{
+	(void)uctx;
+	const char *a = si ? si->si_addr : NULL;
+	struct cache_map *m = atomic_load(&maps);
+	size_t n = atomic_load(&nmaps);
+	for (size_t i = 0; m && i < n; i++) {
+		if (m[i].p && a >= m[i].p && a < m[i].p + m[i].n) {
+			tt_run_die_hook();
+			tt_output_cleanup();
+			put_str("tracetop: ");
+			put_str(m[i].path);
+			put_str(": the cache file changed while in use (cut or overwritten); "
+				"run tracetop again\n");
+			_exit(1);
+		}
+	}
+	/* not a cache: the default action (the fault happens again) */
+	signal(sig, SIG_DFL);
+}
+
+static void install_sigbus(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+void cache_map_register(const void *p, size_t n, const char *path)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, install_sigbus);
+	pthread_mutex_lock(&maps_lock);
+	struct cache_map *m = atomic_load(&maps);
+	size_t k = atomic_load(&nmaps);
+	/* (a free slot first) */
+	for (size_t i = 0; i < k; i++) {
+		if (!m[i].p) {
+			free(m[i].path);
+			m[i].path = tt_strdup(path);
+			m[i].n = n;
+			atomic_thread_fence(memory_order_release);
+			m[i].p = p;
+			pthread_mutex_unlock(&maps_lock);
+			return;
+		}
+	}
+	if (k == maps_cap) {
+		size_t cap = maps_cap ? maps_cap * 2 : 64;
+		struct cache_map *nm = tt_calloc(cap, sizeof(*nm));
+		if (k)
+			memcpy(nm, m, k * sizeof(*nm));
+		atomic_store(&maps, nm); /* (the old table stays: a handler may read it) */
+		maps_cap = cap;
+		m = nm;
+	}
+	m[k] = (struct cache_map){p, n, tt_strdup(path)};
+	atomic_store(&nmaps, k + 1);
+	pthread_mutex_unlock(&maps_lock);
+}
+
+void cache_unmap(const void *p, size_t n)
+{
+	pthread_mutex_lock(&maps_lock);
+	struct cache_map *m = atomic_load(&maps);
+	size_t k = atomic_load(&nmaps);
+	for (size_t i = 0; i < k; i++)
+		if (m[i].p == p) {
+			m[i].p = NULL;
+			break;
+		}
+	pthread_mutex_unlock(&maps_lock);
+	munmap((void *)p, n);
 }
 
 /* ---- reading ---- */
@@ -523,7 +668,8 @@ static const char *check_rank(const struct tt_rank *r, uint32_t ns)
 int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err)
 {
 	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* (non-blocking: a FIFO must not hang the open) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
 	struct stat st;
@@ -537,6 +683,8 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		return bad(err, path, 0, "shorter than its header");
 	}
 	void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map != MAP_FAILED)
+		cache_map_register(map, size, path);
 	close(fd);
 	if (map == MAP_FAILED)
 		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
@@ -557,7 +705,7 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		 sizeof(*h) + (uint64_t)h->nsections * sizeof(struct tts_section) > size)
 		rc = bad(err, path, 48, "bad section count");
 	if (rc) {
-		munmap(map, size);
+		cache_unmap(map, size);
 		return rc;
 	}
 	const struct tts_section *tab = (const void *)(base + sizeof(*h));
@@ -566,7 +714,7 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	sum_init(&sum);
 	sum_update(&sum, base + sizeof(*h), (size_t)(size - sizeof(*h)));
 	if (sum_final(&sum) != h->sum) {
-		munmap(map, size);
+		cache_unmap(map, size);
 		return bad(err, path, 56, "checksum mismatch (the file is corrupt)");
 	}
 	const struct tts_section *sec[S_COUNT] = {NULL};
@@ -575,7 +723,7 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		const struct tts_section *t = &tab[i];
 		if (t->id == 0 || t->id >= S_COUNT || sec[t->id] || t->offset % 8 ||
 		    t->offset < table_end || t->offset > size || t->size > size - t->offset) {
-			munmap(map, size);
+			cache_unmap(map, size);
 			return bad(err, path, sizeof(*h) + i * sizeof(*tab), "bad section entry");
 		}
 		sec[t->id] = t;
@@ -593,7 +741,7 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	};
 	for (int id = 1; id < S_COUNT; id++) {
 		if (!sec[id]) {
-			munmap(map, size);
+			cache_unmap(map, size);
 			return bad(err, path, sizeof(*h), "a section is missing");
 		}
 		/* (key/value text: at least two NULs per entry) */
@@ -601,14 +749,14 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 				  sec[id]->count * elem[id] != sec[id]->size)) ||
 		    (id == S_KV && sec[id]->count > sec[id]->size / 2)) {
 			uint64_t off = sec[id]->offset; /* (sec points into the mapping) */
-			munmap(map, size);
+			cache_unmap(map, size);
 			return bad(err, path, off, "a section's size does not match its count");
 		}
 	}
 	if (sec[S_RANK]->count != 1 || sec[S_META]->count != 1 ||
 	    sec[S_STRLEN]->count != sec[S_STRINGS]->count ||
 	    sec[S_LINKS_BY_GPU]->count != sec[S_LINKS]->count) {
-		munmap(map, size);
+		cache_unmap(map, size);
 		return bad(err, path, sizeof(*h), "section counts disagree");
 	}
 #define AT(id) ((const void *)(base + sec[id]->offset))
@@ -755,25 +903,31 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	return 0;
 }
 
-/* The cache that belongs to a trace: PATH.tts, used when it was made from a
- * file of the trace's current size and is not older than it. */
+/* The cache that belongs to a trace: PATH.tts, a regular file (a FIFO
+ * must not hang the loader), made from a file of the trace's size, mtime
+ * (to the ns) and first and last 64 KiB.  On any doubt the trace is
+ * parsed. */
 bool tt_cache_for(const char *trace, char *buf, size_t n)
 {
-	struct stat ts, cs;
 	if (snprintf(buf, n, "%s.tts", trace) >= (int)n)
 		return false;
-	if (stat(trace, &ts) != 0 || stat(buf, &cs) != 0)
+	struct stat ts, cs;
+	int tfd = open(trace, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (tfd < 0)
 		return false;
-	if (cs.st_mtim.tv_sec < ts.st_mtim.tv_sec ||
-	    (cs.st_mtim.tv_sec == ts.st_mtim.tv_sec && cs.st_mtim.tv_nsec < ts.st_mtim.tv_nsec))
-		return false;
-	int fd = open(buf, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
+	int cfd = -1;
+	bool ok = fstat(tfd, &ts) == 0 && S_ISREG(ts.st_mode) &&
+		  (cfd = open(buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) >= 0 &&
+		  fstat(cfd, &cs) == 0 && S_ISREG(cs.st_mode);
 	struct tts_header h;
-	bool ok = pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-		  memcmp(h.magic, TTS_MAGIC, sizeof(h.magic)) == 0 &&
-		  h.source_size == (uint64_t)ts.st_size;
-	close(fd);
+	ok = ok && pread(cfd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+	     memcmp(h.magic, TTS_MAGIC, sizeof(h.magic)) == 0 && h.version == TTS_VERSION &&
+	     h.source_size == (uint64_t)ts.st_size &&
+	     h.source_mtime_ns ==
+		     (int64_t)ts.st_mtim.tv_sec * 1000000000 + ts.st_mtim.tv_nsec &&
+	     h.source_hash == source_hash(tfd, (uint64_t)ts.st_size);
+	if (cfd >= 0)
+		close(cfd);
+	close(tfd);
 	return ok;
 }

@@ -20,6 +20,11 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 /* The rank's span (t0, t1: work events, markers left out) and its counts
  * by kind (n_kernel ... n_steps), from its events and tracks. */
 void rank_stats(struct tt_rank *r);
+/* A mapped cache: registered so that a SIGBUS in it (the file cut or
+ * overwritten while in use) ends the program with a line naming it
+ * (cache.c); cache_unmap() forgets and unmaps it. */
+void cache_map_register(const void *p, size_t n, const char *path);
+void cache_unmap(const void *p, size_t n);
 /* the report the builder counts its own warnings into */
 struct tt_load_report *builder_report(struct builder *b);
 

@@ -227,7 +227,7 @@ void tt_rank_free(struct tt_rank *r)
 	memo_free(r->memo);
 	if (r->cache_map) {
 		/* arrays point into the mapping */
-		munmap((void *)r->cache_map, r->cache_len);
+		cache_unmap(r->cache_map, r->cache_len);
 	} else {
 		free(r->cats);
 		free(r->tracks);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tracetop/outfile.h"
 #include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
@@ -44,10 +45,13 @@ static void on_winch(int sig)
 	wake();
 }
 
+/* the signals that end the explorer: the terminal is restored first, then
+ * the signal's own action ends the process (status 128+n) */
+static const int term_sigs[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+
 static void on_term(int sig)
 {
-	(void)sig;
-	got_term = 1;
+	got_term = sig;
 	wake();
 }
 
@@ -307,9 +311,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	sa.sa_handler = on_winch;
 	sigaction(SIGWINCH, &sa, NULL);
 	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	for (size_t i = 0; i < TT_ARRAY_SIZE(term_sigs); i++)
+		sigaction(term_sigs[i], &sa, NULL);
 
 	struct tt_grid g;
 	tt_grid_init(&g, COLS, LINES);
@@ -376,5 +379,19 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	}
 	delscreen(scr);
 	tt_set_die_hook(NULL);
+	if (got_term) {
+		/* ended by a signal: say so by the status, as its default
+		 * action would have (no temporary output left behind) */
+		int sig = got_term;
+		tt_output_cleanup();
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return 0;
 }

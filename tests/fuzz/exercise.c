@@ -120,7 +120,7 @@ static void reports(const struct tt_model *m, uint32_t seed)
  * ranks, metrics, marks and links; never 'q' (quit) or 'w' (write a file) */
 static const char pane_keys[] =
 	"jj<Enter>j<Enter><Enter><Escape>sSlh+=-/k<Enter>nN<Escape>G<Enter><Escape><Escape>"
-	"g][am<Tab><S-Tab>c+<Tab>m-<PageDown><PageUp><End><Home>r0<Enter>a/<Escape>"
+	"g][am<Tab><S-Tab>c+<Tab>m-<PageDown><PageUp><End><Home>r0<Enter>a/<Escape>W<Escape>"
 	"<Enter><Enter><Enter>jjjjj<Enter><Enter><Escape><Escape><Escape><Escape>";
 
 static void explorer(const struct tt_model *m, uint32_t seed, bool full)
