@@ -46,6 +46,28 @@ else
 fi
 rm -f "$D/corr0.json" "$D/corr1.json"
 
+# ---- --max-memory holds for the whole model, not each file in flight ----
+# four files of 100,000 events (about 5 MB of model each) and a budget of
+# 8 MB: the first loads, the others are refused (all four loaded before)
+python3 - "$D" <<'PY'
+import os, sys
+for rank in range(4):
+    with open(os.path.join(sys.argv[1], 'm%d.json' % rank), 'w') as f:
+        f.write('{"distributedInfo": {"rank": %d}, "traceEvents": [\n' % rank)
+        f.write(',\n'.join('{"ph": "X", "cat": "kernel", "name": "k%d", "pid": 0, "tid": 7, "ts": %d, "dur": 4, "args": {"stream": 7, "correlation": %d}}'
+                            % (i % 30, 1000 + 5 * i, i) for i in range(100000)))
+        f.write('\n]}\n')
+PY
+"$TRACETOP" report summary -f csv -j 1 --no-cache --max-memory 8M "$D"/m0.json "$D"/m1.json "$D"/m2.json "$D"/m3.json >"$D/out" 2>"$D/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^m0.json,0,100000,' "$D/out" && [ "$(grep -c '^m[0-9].json,' "$D/out")" = 1 ] &&
+	[ "$(grep -Ec "^tracetop: $D/m[123].json(:[0-9]+)?: the model needs more than the memory budget of 8.00 MB \(--max-memory\)" "$D/err")" = 3 ]; then
+	pass "--max-memory 8M over four files of 5 MB: one loads, three are refused with one line each"
+else
+	fail "--max-memory over four files (status $rc): $(cat "$D/out" "$D/err")"
+fi
+rm -f "$D"/m?.json
+
 # ---- forged .tts caches: every index checked for every flag bit ----
 # a trace with every side table: kernel (kinfo), memcpy (minfo), CPU op with
 # dims, stack and collective (opinfo, comm), [memory] instants (meminfo)

@@ -47,8 +47,44 @@ static void scan_progress(void *ctx, uint64_t text, uint64_t raw, uint64_t event
 	p->o->progress(p->o->progress_ctx, p->file, text, raw, events, false);
 }
 
+static int rank_load(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
+		     const struct tt_load_opts *o, size_t file_index, struct tt_err *err);
+
+/* "1.04 MB", "12.5 MB", "3072 MB" */
+static const char *mbytes(char *buf, size_t n, double bytes)
+{
+	double mb = bytes / 1048576.0;
+	snprintf(buf, n, "%.*f MB", mb >= 100 ? 0 : mb >= 10 ? 1 : 2, mb);
+	return buf;
+}
+
+/* The memory budget holds for the whole model: every rank loaded stays
+ * counted (tt_mem_account) until it is freed, so a file that would take
+ * the ranks loaded before it past the budget fails, whatever the files
+ * in flight take. */
 int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
 		 const struct tt_load_opts *o, size_t file_index, struct tt_err *err)
+{
+	int rc = rank_load(out, path, mem, memlen, o, file_index, err);
+	if (rc)
+		return rc;
+	struct tt_rank *r = *out;
+	rank_account(r);
+	if (o && o->max_memory && (uint64_t)tt_mem_used() > o->max_memory) {
+		char budget[32], used[32];
+		rc = tt_err_set(err, TT_E_LIMIT, path, TT_NO_OFFSET,
+				"the model needs more than the memory budget of %s (--max-memory): "
+				"%s in use with this file",
+				mbytes(budget, sizeof(budget), (double)o->max_memory),
+				mbytes(used, sizeof(used), (double)tt_mem_used()));
+		tt_rank_free(r);
+		*out = NULL;
+	}
+	return rc;
+}
+
+static int rank_load(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
+		     const struct tt_load_opts *o, size_t file_index, struct tt_err *err)
 {
 	struct tt_reader *rd = NULL;
 	int rc;
@@ -141,6 +177,7 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 	}
 	struct tt_trace_meta meta = {0};
 	struct tt_load_report rep = {0};
+	int64_t used0 = tt_mem_used(); /* (the ranks loaded before this file) */
 	rc = tt_scan(rd, &so, &sink, &meta, &rep, err);
 	enum tt_compress comp = tt_reader_compression(rd);
 	uint64_t size = tt_reader_size(rd);
@@ -148,7 +185,7 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 	    comp == TT_COMP_NONE && err->offset && err->offset < size) {
 		/* what the whole file would need, in proportion to what was read */
 		size_t k = strlen(err->msg);
-		double need = (double)tt_mem_used() * (double)size / (double)err->offset;
+		double need = (double)(tt_mem_used() - used0) * (double)size / (double)err->offset;
 		snprintf(err->msg + k, sizeof(err->msg) - k, ", about %.0f MB for the whole file",
 			 need / 1048576.0);
 	}

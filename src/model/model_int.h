@@ -25,6 +25,9 @@ void rank_stats(struct tt_rank *r);
  * (cache.c); cache_unmap() forgets and unmaps it. */
 void cache_map_register(const void *p, size_t n, const char *path);
 void cache_unmap(const void *p, size_t n);
+/* Count a loaded rank's memory (its arrays) in tt_mem_used() until it is
+ * freed: the --max-memory budget is for the whole model. */
+void rank_account(struct tt_rank *r);
 /* the report the builder counts its own warnings into */
 struct tt_load_report *builder_report(struct builder *b);
 

@@ -220,10 +220,19 @@ static void memo_free(struct tt_rank_memo *mm)
 	free(mm);
 }
 
+void rank_account(struct tt_rank *r)
+{
+	/* (its strings are counted by their arena already) */
+	size_t n = tt_rank_memsize(r), a = r->strs.arena.reserved;
+	r->mem_accounted = n > a ? n - a : 0;
+	tt_mem_account((int64_t)r->mem_accounted);
+}
+
 void tt_rank_free(struct tt_rank *r)
 {
 	if (!r)
 		return;
+	tt_mem_account(-(int64_t)r->mem_accounted);
 	memo_free(r->memo);
 	if (r->cache_map) {
 		/* arrays point into the mapping */
