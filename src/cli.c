@@ -713,6 +713,54 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 	return m;
 }
 
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool model_has_rank(const struct tt_model *m, int64_t rank)
+{
+	for (size_t i = 0; i < m->nranks; i++)
+		if (m->ranks[i]->rank == rank)
+			return true;
+	return false;
+}
+
+int cli_check_ranks(const struct cli *c, const struct tt_model *m)
+{
+	if (!c->nranks || !m || !m->nranks)
+		return 0;
+	int64_t *v = tt_malloc(c->nranks * sizeof(*v));
+	memcpy(v, c->ranks, c->nranks * sizeof(*v));
+	qsort(v, c->nranks, sizeof(*v), i64_cmp);
+	size_t nmiss = 0, nfound = 0;
+	char list[160] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < c->nranks; i++) {
+		if (i && v[i] == v[i - 1])
+			continue;
+		if (model_has_rank(m, v[i])) {
+			nfound++;
+			continue;
+		}
+		if (nmiss++ < 8 && len < sizeof(list) - 24)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%lld",
+						 nmiss > 1 ? ", " : "", (long long)v[i]);
+	}
+	free(v);
+	if (nmiss > 8)
+		snprintf(list + len, sizeof(list) - len, " and %zu more", nmiss - 8);
+	if (!nfound) {
+		fprintf(stderr, "tracetop: --ranks selects none of the ranks loaded (%lld to %lld): no rank %s\n",
+			(long long)m->ranks[0]->rank, (long long)m->ranks[m->nranks - 1]->rank, list);
+		return 2;
+	}
+	if (nmiss)
+		fprintf(stderr, "tracetop: warning: --ranks: no rank %s among the ranks loaded\n", list);
+	return 0;
+}
+
 struct tt_model *cli_load_demo(struct cli *c)
 {
 	struct tt_demo_opts d;

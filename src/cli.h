@@ -46,6 +46,9 @@ struct tt_model *cli_load_demo(struct cli *c);
 /* Print the warnings of rank r (index i of model m, or m NULL for a rank
  * loaded alone), one line each, to stderr. */
 void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt_rank *r);
+/* Check --ranks against a loaded model: a line naming the ranks it lacks;
+ * 2 (after a line) when it selects none of them, else 0. */
+int cli_check_ranks(const struct cli *c, const struct tt_model *m);
 /* Print a path that matched nothing (tt_expand_paths' callback). */
 void cli_print_bad_path(void *ctx, const struct tt_err *e);
 

@@ -52,6 +52,8 @@ int cmd_report(struct cli *c)
 	int rc = 0;
 	if (!m || !m->nranks || (diff && (!m2 || !m2->nranks))) {
 		rc = 2;
+	} else if (cli_check_ranks(c, m) || (m2 && cli_check_ranks(c, m2))) {
+		rc = 2;
 	} else {
 		struct tt_err err;
 		tt_err_clear(&err);
@@ -181,7 +183,7 @@ int cmd_counters(struct cli *c)
 	}
 	struct tt_model *m = cli_load(c, c->paths, c->npaths);
 	int rc = 0;
-	if (!m || !m->nranks) {
+	if (!m || !m->nranks || cli_check_ranks(c, m)) {
 		rc = 2;
 	} else {
 		struct tt_err err;
@@ -314,7 +316,8 @@ int cmd_tui(struct cli *c)
 	struct tt_model *m = c->diff ? cli_load(c, c->paths, 1) : load_for(c, c->paths, c->npaths);
 	struct tt_model *m2 = c->diff ? cli_load(c, c->paths + 1, 1) : NULL;
 	int rc = 0;
-	if (!m || !m->nranks || (c->diff && (!m2 || !m2->nranks))) {
+	if (!m || !m->nranks || (c->diff && (!m2 || !m2->nranks)) || cli_check_ranks(c, m) ||
+	    (m2 && cli_check_ranks(c, m2))) {
 		tt_model_free(m);
 		tt_model_free(m2);
 		return 2;

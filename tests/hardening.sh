@@ -399,6 +399,44 @@ done
 "$TRACETOP" --headless --size 1x1 "$G" >"$D/out" 2>/dev/null && [ "$(wc -l <"$D/out")" = 1 ] &&
 	pass "--size 1x1: one cell" || fail "--size 1x1: $(head -c 200 "$D/out")"
 
+# ---- nothing dropped without a word ----
+# a counter event with 17 series: the 17th is dropped, and counted
+python3 -c 'import json; print(json.dumps({"distributedInfo": {"rank": 0}, "traceEvents": [{"ph": "C", "name": "q", "pid": 1, "ts": 5, "args": {"s%d" % i: i for i in range(17)}}, {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 9}]}))' >"$D/series.json"
+"$TRACETOP" report summary -f csv "$D/series.json" >"$D/out" 2>"$D/err"
+grep -Fxq "tracetop: $D/series.json:49: warning: counter event with more than 16 series (the rest dropped)" "$D/err" &&
+	grep -q '^series.json,.*,1$' "$D/out" && pass "a counter event with 17 series: a warning, counted by the summary" ||
+	fail "17 series: $(cat "$D/err" "$D/out")"
+# negative correlation ids
+printf '{"traceEvents": [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"correlation": -5}}]}' >"$D/negcorr.json"
+"$TRACETOP" report summary -f csv "$D/negcorr.json" >/dev/null 2>"$D/err"
+grep -Fxq "tracetop: $D/negcorr.json:17: warning: correlation or External id negative or beyond 32 bits (dropped)" "$D/err" &&
+	pass "a negative correlation id: a warning" || fail "negative correlation: $(cat "$D/err")"
+# --ranks naming no loaded rank is an error; naming some that are missing, a warning
+"$TRACETOP" report summary --ranks 5 "$G" >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 2 ] && grep -Fxq "tracetop: --ranks selects none of the ranks loaded (3 to 3): no rank 5" "$D/err" &&
+	pass "--ranks 5 without a rank 5: status 2, one line" || fail "--ranks 5 (status $rc): $(cat "$D/err")"
+"$TRACETOP" report summary -f csv --ranks 3,5 "$G" >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 0 ] && grep -Fxq "tracetop: warning: --ranks: no rank 5 among the ranks loaded" "$D/err" &&
+	pass "--ranks 3,5 without a rank 5: a warning" || fail "--ranks 3,5 (status $rc): $(cat "$D/err")"
+# a NUL byte in the keymap: its line is dropped with a warning, the rest read
+printf 'bind generic y\000 quit\nbind generic z help\n' >"$D/keymap"
+TRACETOP_KEYMAP="$D/keymap" "$TRACETOP" --headless --size 80x24 --keys z "$G" >"$D/out" 2>"$D/err"
+grep -Fxq "tracetop: $D/keymap:1: a NUL byte (line ignored)" "$D/err" && grep -q 'help: Overview' "$D/out" &&
+	pass "a NUL byte in the keymap: a warning, the lines after it read" || fail "NUL in keymap: $(cat "$D/err")"
+# ranks beyond the largest --ranks can name
+printf '{"distributedInfo": {"rank": 4611686018427387904}, "traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 1}]}' >"$D/r62.json"
+"$TRACETOP" report summary "$D/r62.json" >/dev/null 2>"$D/err"
+[ $? -eq 2 ] && grep -Fxq "tracetop: $D/r62.json:20: distributedInfo.rank 4611686018427387904 is beyond the largest rank, 16777215" "$D/err" &&
+	pass "distributedInfo.rank 2^62: says so" || fail "rank 2^62: $(cat "$D/err")"
+printf '{"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 1}]}' >"$D/rank-9223372036854775807.json"
+"$TRACETOP" report summary -f csv "$D/rank-9223372036854775807.json" >"$D/out" 2>"$D/err"
+grep -q '^rank-9223372036854775807.json,0,' "$D/out" &&
+	grep -Fxq "tracetop: $D/rank-9223372036854775807.json: warning: rank unknown, using 0" "$D/err" &&
+	pass "rank-9223372036854775807.json: no rank from the name (it was 922337203)" ||
+	fail "rank from a long name: $(cat "$D/out" "$D/err")"
+
 # ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
 # them through every report and pane): each loads with exactly these lines ----
 B="$SRCDIR/tests/fixtures/bad"

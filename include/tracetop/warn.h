@@ -52,7 +52,7 @@
 	_(DUP_META, 'w', "duplicate top-level key (last wins)")                               \
 	_(NO_X, 'w', "no complete events (metadata only)")                                    \
 	_(NO_GPU, 'n', "no GPU events")                                                       \
-	_(MANY_SERIES, 'n', "counter event with more series than kept")                       \
+	_(MANY_SERIES, 'w', "counter event with more than 16 series (the rest dropped)")      \
 	_(BAD_META, 'w', "metadata value of an unexpected type (ignored)")                    \
 	_(BASE_RANGE, 'w', "baseTimeNanoseconds puts ts more than 4e18 ns from 1970 (ignored)")
 

@@ -4,9 +4,12 @@
 #include "tracetop/keymap.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tracetop/utf8.h"
 #include "tracetop/util.h"
@@ -245,24 +248,62 @@ int tt_keymap_parse(struct tt_keymap *k, const char *text, const char *file,
 int tt_keymap_load(struct tt_keymap *k, const char *path,
 		   void (*warn)(void *ctx, const char *msg), void *ctx)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
+	char msg[600];
+	/* (non-blocking and a regular file: a FIFO must not hang the start) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0; /* (no rc file is the usual case) */
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(msg, sizeof(msg), "%s: not a regular file (ignored)", path);
+		if (warn)
+			warn(ctx, msg);
+		return 1;
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = tt_malloc(cap);
-	size_t got;
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
+	ssize_t got;
+	bool big = false;
+	while ((got = read(fd, buf + n, cap - n - 1)) > 0) {
+		n += (size_t)got;
 		if (cap - n < 2) {
-			if (cap > (1 << 20))
-				break; /* a keymap is small */
+			if (cap > (1 << 20)) {
+				big = true; /* a keymap is small */
+				break;
+			}
 			cap *= 2;
 			buf = tt_realloc_array(buf, cap, 1);
 		}
 	}
-	fclose(f);
+	close(fd);
 	buf[n] = '\0';
-	int bad = tt_keymap_parse(k, buf, path, warn, ctx);
+	int bad = 0;
+	if (big && warn) {
+		snprintf(msg, sizeof(msg), "%s: longer than 1 MiB (the rest ignored)", path);
+		warn(ctx, msg);
+		bad++;
+	}
+	/* a NUL byte would end the text early, silently: its line is dropped,
+	 * with a warning, and the lines after it are read */
+	int line = 1;
+	char *ls = buf;
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			ls = buf + i + 1;
+		} else if (buf[i] == '\0') {
+			snprintf(msg, sizeof(msg), "%s:%d: a NUL byte (line ignored)", path, line);
+			if (warn)
+				warn(ctx, msg);
+			bad++;
+			char *e = memchr(buf + i, '\n', n - i);
+			size_t end = e ? (size_t)(e - buf) : n;
+			memset(ls, ' ', (size_t)(buf + end - ls));
+			i = end - 1;
+		}
+	}
+	bad += tt_keymap_parse(k, buf, path, warn, ctx);
 	free(buf);
 	return bad;
 }

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/mman.h>
 
 #include "json_int.h"
+#include "tracetop/ranklist.h"
 #include "tracetop/util.h"
 
 #define BUF_INITIAL (1u << 20)
@@ -283,10 +285,15 @@ static int meta_value(struct scanner *s, const char *key, const char *text, size
 			const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "rank");
 			if (r) {
 				double d = r->valuedouble;
-				if (!cJSON_IsNumber(r) || d < 0 || d > 1e9 ||
-				    d != (double)(int64_t)d) {
+				if (!cJSON_IsNumber(r) || d < 0 || d > 1e19 ||
+				    d != floor(d)) {
 					rc = fail(s, TT_E_TYPE, off,
 						  "distributedInfo.rank is not a non-negative integer");
+				} else if (d > (double)TT_RANK_MAX) {
+					/* (the same bound as --ranks: any rank can be chosen) */
+					rc = fail(s, TT_E_RANGE, off,
+						  "distributedInfo.rank %.0f is beyond the largest rank, %lld",
+						  d, (long long)TT_RANK_MAX);
 				} else {
 					m->has_rank = true;
 					m->rank = (int64_t)d;

@@ -26,6 +26,7 @@
 
 #include "model_int.h"
 #include "tracetop/outfile.h"
+#include "tracetop/ranklist.h"
 #include "tracetop/util.h"
 
 #define TTS_MAGIC "TRACETOP-TTS\0\0\0"
@@ -593,8 +594,8 @@ static const char *check_links(const struct tt_rank *r)
 
 static const char *check_rank(const struct tt_rank *r, uint32_t ns)
 {
-	if (r->base_ns < 0 || r->base_ns > BASE_MAX || r->rank < -1 ||
-	    r->rank > INT32_MAX || r->name_rank < -1 || r->nflows_total < r->nflows)
+	if (r->base_ns < 0 || r->base_ns > BASE_MAX || r->rank < -1 || r->rank > TT_RANK_MAX ||
+	    r->name_rank < -1 || r->name_rank > TT_RANK_MAX || r->nflows_total < r->nflows)
 		return "the rank's values are out of range";
 	for (uint32_t i = 0; i < r->ncats; i++)
 		if (!bool_ok(&r->cats[i].legacy) || r->cats[i].name >= ns ||

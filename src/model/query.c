@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "model_int.h"
+#include "tracetop/ranklist.h"
 #include "tracetop/util.h"
 
 int64_t tt_model_origin(const struct tt_model *m)
@@ -145,9 +146,13 @@ int64_t tt_rank_from_name(const char *file)
 				p++;
 			if (!isdigit((unsigned char)*p))
 				continue;
+			/* (a number beyond the largest rank is no rank: it was
+			 * cut to its first digits, 922337203 for 2^63-1) */
 			int64_t v = 0;
-			while (isdigit((unsigned char)*p) && v < 100000000)
+			while (isdigit((unsigned char)*p) && v <= TT_RANK_MAX)
 				v = v * 10 + (*p++ - '0');
+			if (v > TT_RANK_MAX || isdigit((unsigned char)*p))
+				return -1;
 			return v;
 		}
 	}
