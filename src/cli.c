@@ -15,6 +15,7 @@
 
 #include "tracetop/demo.h"
 #include "tracetop/ranklist.h"
+#include "tracetop/escape.h"
 #include "tracetop/util.h"
 
 void cli_usage(FILE *out)
@@ -34,6 +35,7 @@ void cli_usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -f, --format FMT        report output: table (default), csv or json\n"
+	      "      --csv-safe          CSV: a ' before text cells starting with = + - @\n"
 	      "      --ranks LIST        only these ranks, e.g. 0,2,4-7\n"
 	      "      --top N             rows in top-N lists\n"
 	      "      --table NAME        print only this table of a report\n"
@@ -138,6 +140,7 @@ enum {
 	O_SIZE,
 	O_KEYS,
 	O_DUMP,
+	O_CSVSAFE,
 	O_NOSPLIT,
 	O_METRIC,
 	O_ANNOT,
@@ -192,6 +195,7 @@ static const struct option longopts[] = {
 	{"size", required_argument, NULL, O_SIZE},
 	{"keys", required_argument, NULL, O_KEYS},
 	{"dump", required_argument, NULL, O_DUMP},
+	{"csv-safe", no_argument, NULL, O_CSVSAFE},
 	{"metric", required_argument, NULL, O_METRIC},
 	{"annotation", required_argument, NULL, O_ANNOT},
 	{"instance", required_argument, NULL, O_INSTANCE},
@@ -206,12 +210,13 @@ static int bad(const char *fmt, ...) TT_PRINTF(1, 2);
 
 static int bad(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "tracetop: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\nTry 'tracetop --help'.\n");
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	tt_msg("%s", buf);
+	fprintf(stderr, "Try 'tracetop --help'.\n");
 	return 2;
 }
 
@@ -537,6 +542,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 		case O_KEYS:
 			c->keys = optarg;
 			break;
+		case O_CSVSAFE:
+			c->ropts.csv_safe = true;
+			break;
 		case O_DUMP:
 			c->dump = optarg;
 			break;
@@ -606,7 +614,7 @@ void cli_print_bad_path(void *ctx, const struct tt_err *e)
 	char buf[700];
 	(void)ctx;
 	tt_err_format(e, buf, sizeof(buf));
-	fprintf(stderr, "tracetop: %s\n", buf);
+	tt_msg("%s", buf);
 }
 
 struct progress {
@@ -625,7 +633,9 @@ static void progress(void *ctx, size_t file, uint64_t text, uint64_t raw, uint64
 	p->last_ns = now;
 	const char *name = p->paths ? p->paths[file] : "demo";
 	const char *slash = strrchr(name, '/');
-	fprintf(stderr, "\r\033[Kloading %s: %.1f MB, %llu events%s", slash ? slash + 1 : name,
+	char shown[400];
+	tt_text_escape(shown, sizeof(shown), slash ? slash + 1 : name);
+	fprintf(stderr, "\r\033[Kloading %s: %.1f MB, %llu events%s", shown,
 		(double)text / 1e6, (unsigned long long)events, done ? " done" : "");
 	(void)raw;
 	p->dirty = true;
@@ -665,12 +675,12 @@ void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt
 				 (unsigned long long)rep->count[w]);
 		bool off = rep->first_off[w] || w == TT_W_TRUNCATED;
 		if (off)
-			fprintf(stderr, "tracetop: %s:%llu%s: warning: %s%s%s\n", r->path,
+			tt_msg("%s:%llu%s: warning: %s%s%s", r->path,
 				(unsigned long long)rep->first_off[w],
 				r->compression != TT_COMP_NONE ? " (decompressed)" : "", msg,
 				extra, times);
 		else
-			fprintf(stderr, "tracetop: %s: warning: %s%s%s\n", r->path, msg, extra,
+			tt_msg("%s: warning: %s%s%s", r->path, msg, extra,
 				times);
 	}
 }
@@ -682,7 +692,7 @@ static void print_warnings(const struct tt_model *m)
 	for (size_t i = 0; i < m->nfailures; i++) {
 		char buf[700];
 		tt_err_format(&m->failures[i].err, buf, sizeof(buf));
-		fprintf(stderr, "tracetop: %s\n", buf);
+		tt_msg("%s", buf);
 	}
 }
 
@@ -694,7 +704,7 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 				    cli_print_bad_path, NULL);
 	if (nf == 0) {
 		if (!nbad)
-			fprintf(stderr, "tracetop: no trace given (try 'tracetop --help')\n");
+			tt_msg("no trace given (try 'tracetop --help')");
 		tt_paths_free(files, nf);
 		return NULL;
 	}
@@ -752,12 +762,12 @@ int cli_check_ranks(const struct cli *c, const struct tt_model *m)
 	if (nmiss > 8)
 		snprintf(list + len, sizeof(list) - len, " and %zu more", nmiss - 8);
 	if (!nfound) {
-		fprintf(stderr, "tracetop: --ranks selects none of the ranks loaded (%lld to %lld): no rank %s\n",
+		tt_msg("--ranks selects none of the ranks loaded (%lld to %lld): no rank %s",
 			(long long)m->ranks[0]->rank, (long long)m->ranks[m->nranks - 1]->rank, list);
 		return 2;
 	}
 	if (nmiss)
-		fprintf(stderr, "tracetop: warning: --ranks: no rank %s among the ranks loaded\n", list);
+		tt_msg("warning: --ranks: no rank %s among the ranks loaded", list);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "tracetop/demo.h"
 #include "tracetop/outfile.h"
 #include "tracetop/theme.h"
+#include "tracetop/escape.h"
 #include "tracetop/util.h"
 #include "tui/tui.h"
 
@@ -30,21 +31,21 @@ int cmd_report(struct cli *c)
 		return 0;
 	}
 	if (!tt_report_help(c->report)) {
-		fprintf(stderr, "tracetop: unknown report '%s' (tracetop report --list)\n", c->report);
+		tt_msg("unknown report '%s' (tracetop report --list)", c->report);
 		return 2;
 	}
 	bool diff = strcmp(c->report, "diff") == 0;
 	struct tt_model *m = NULL, *m2 = NULL;
 	if (diff) {
 		if (c->npaths != 2) {
-			fprintf(stderr, "tracetop: report diff needs two paths: CONTROL TEST\n");
+			tt_msg("report diff needs two paths: CONTROL TEST");
 			return 2;
 		}
 		m = load_for(c, c->paths, 1);
 		m2 = cli_load(c, c->paths + 1, 1);
 	} else {
 		if (c->npaths == 0 && !c->demo) {
-			fprintf(stderr, "tracetop: report %s: no trace given\n", c->report);
+			tt_msg("report %s: no trace given", c->report);
 			return 2;
 		}
 		m = load_for(c, c->paths, c->npaths);
@@ -60,7 +61,7 @@ int cmd_report(struct cli *c)
 		if (tt_report_run(c->report, m, m2, &c->ropts, stdout, &err)) {
 			char buf[700];
 			tt_err_format(&err, buf, sizeof(buf));
-			fprintf(stderr, "tracetop: %s\n", buf);
+			tt_msg("%s", buf);
 			rc = err.code == TT_E_USAGE ? 2 : 1;
 		}
 	}
@@ -72,7 +73,7 @@ int cmd_report(struct cli *c)
 int cmd_demo_trace(struct cli *c)
 {
 	if (!c->output) {
-		fprintf(stderr, "tracetop: demo-trace needs -o DIR\n");
+		tt_msg("demo-trace needs -o DIR");
 		return 2;
 	}
 	struct tt_demo_opts d;
@@ -91,11 +92,11 @@ int cmd_demo_trace(struct cli *c)
 	if (tt_demo_write_dir(&d, c->output, c->gzip, &err)) {
 		char buf[700];
 		tt_err_format(&err, buf, sizeof(buf));
-		fprintf(stderr, "tracetop: %s\n", buf);
+		tt_msg("%s", buf);
 		return 2;
 	}
 	if (!c->quiet)
-		fprintf(stderr, "tracetop: wrote %d rank files to %s\n", d.nranks, c->output);
+		tt_msg("wrote %d rank files to %s", d.nranks, c->output);
 	return 0;
 }
 
@@ -103,7 +104,7 @@ static void print_err(const struct tt_err *err)
 {
 	char buf[700];
 	tt_err_format(err, buf, sizeof(buf));
-	fprintf(stderr, "tracetop: %s\n", buf);
+	tt_msg("%s", buf);
 }
 
 /* Every input gets a line when it fails or warns; the status is 0 when all
@@ -116,12 +117,12 @@ int cmd_summarize(struct cli *c)
 				   cli_print_bad_path, NULL);
 	if (n == 0) {
 		if (!nbad)
-			fprintf(stderr, "tracetop: summarize: no trace given\n");
+			tt_msg("summarize: no trace given");
 		tt_paths_free(files, n);
 		return 2;
 	}
 	if (c->output && n > 1) {
-		fprintf(stderr, "tracetop: summarize: -o names one output, but %zu traces were given\n", n);
+		tt_msg("summarize: -o names one output, but %zu traces were given", n);
 		tt_paths_free(files, n);
 		return 2;
 	}
@@ -151,7 +152,7 @@ int cmd_summarize(struct cli *c)
 			cli_print_rank_warnings(NULL, 0, r);
 			if (tt_rank_save(r, out, &err) == 0) {
 				if (!c->quiet)
-					fprintf(stderr, "tracetop: wrote %s: %u events, %.1f MB, %.2f s\n",
+					tt_msg("wrote %s: %u events, %.1f MB, %.2f s",
 						out, r->nev, (double)tt_rank_memsize(r) / 1e6,
 						(double)(tt_now_ns() - t0) / 1e9);
 				ok++;
@@ -174,11 +175,11 @@ int cmd_summarize(struct cli *c)
 int cmd_counters(struct cli *c)
 {
 	if (!c->output) {
-		fprintf(stderr, "tracetop: counters needs -o OUT.json or -o OUT.json.gz\n");
+		tt_msg("counters needs -o OUT.json or -o OUT.json.gz");
 		return 2;
 	}
 	if (c->npaths == 0) {
-		fprintf(stderr, "tracetop: counters: no trace given\n");
+		tt_msg("counters: no trace given");
 		return 2;
 	}
 	struct tt_model *m = cli_load(c, c->paths, c->npaths);
@@ -191,10 +192,10 @@ int cmd_counters(struct cli *c)
 		if (tt_counters_write(m, &c->ropts, c->output, &err)) {
 			char buf[700];
 			tt_err_format(&err, buf, sizeof(buf));
-			fprintf(stderr, "tracetop: %s\n", buf);
+			tt_msg("%s", buf);
 			rc = err.code == TT_E_USAGE ? 2 : 1;
 		} else if (!c->quiet) {
-			fprintf(stderr, "tracetop: wrote %s\n", c->output);
+			tt_msg("wrote %s", c->output);
 		}
 	}
 	tt_model_free(m);
@@ -213,7 +214,7 @@ struct notes {
 static void warn_line(void *ctx, const char *msg)
 {
 	struct notes *nt = ctx;
-	fprintf(stderr, "tracetop: %s\n", msg);
+	tt_msg("%s", msg);
 	if (nt) {
 		nt->v = tt_realloc_array(nt->v, nt->n + 1, sizeof(*nt->v));
 		nt->v[nt->n++] = tt_strdup(msg);
@@ -298,16 +299,16 @@ static void describe(const struct tt_model *m, const struct tt_model *m2, struct
 int cmd_tui(struct cli *c)
 {
 	if (!c->headless && !isatty(1)) {
-		fprintf(stderr, "tracetop: standard output is not a terminal; for text, CSV or JSON "
-				"use 'tracetop report NAME PATH' (tracetop report --list)\n");
+		tt_msg("standard output is not a terminal; for text, CSV or JSON "
+				"use 'tracetop report NAME PATH' (tracetop report --list)");
 		return 2;
 	}
 	if (!c->demo && c->npaths == 0) {
-		fprintf(stderr, "tracetop: no trace given (try 'tracetop --demo' or 'tracetop --help')\n");
+		tt_msg("no trace given (try 'tracetop --demo' or 'tracetop --help')");
 		return 2;
 	}
 	if (c->diff && c->npaths != 2) {
-		fprintf(stderr, "tracetop: --diff needs two paths: CONTROL TEST\n");
+		tt_msg("--diff needs two paths: CONTROL TEST");
 		return 2;
 	}
 	/* the locale decides the glyphs: UTF-8 block bars, or ASCII */
@@ -352,14 +353,14 @@ int cmd_tui(struct cli *c)
 		{
 			FILE *out = c->dump ? fopen(c->dump, "w") : stdout;
 			if (!out) {
-				fprintf(stderr, "tracetop: %s: %s\n", c->dump, strerror(errno));
+				tt_msg("%s: %s", c->dump, strerror(errno));
 				rc = 2;
 			} else {
 				tt_headless_run(a, w, h, c->keys ? c->keys : "", out,
 						getenv("TRACETOP_TIME_KEYS") != NULL);
 				/* (stdout is checked when the program ends) */
 				if (out != stdout && (ferror(out) | fclose(out))) {
-					fprintf(stderr, "tracetop: %s: cannot write: %s\n", c->dump,
+					tt_msg("%s: cannot write: %s", c->dump,
 						strerror(errno));
 					rc = 1;
 				}
@@ -386,8 +387,8 @@ int cmd_tui(struct cli *c)
 			}
 			free(line);
 			tt_grid_free(&g);
-			fprintf(stderr, "tracetop: above is the Overview; the other panes need a terminal "
-					"(or use 'tracetop report NAME')\n");
+			tt_msg("above is the Overview; the other panes need a terminal "
+					"(or use 'tracetop report NAME')");
 			rc = 0;
 		}
 	}

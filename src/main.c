@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tracetop/escape.h"
 #include "tracetop/outfile.h"
 
 /* Every byte written to standard output reached it, or the status says
@@ -26,7 +27,7 @@ static int close_stdout(int rc)
 	}
 	if (!failed)
 		return rc;
-	fprintf(stderr, "tracetop: standard output: cannot write: %s\n",
+	tt_msg("standard output: cannot write: %s",
 		e ? strerror(e) : "write error");
 	return rc ? rc : 1;
 }

@@ -437,6 +437,37 @@ grep -q '^rank-9223372036854775807.json,0,' "$D/out" &&
 	pass "rank-9223372036854775807.json: no rank from the name (it was 922337203)" ||
 	fail "rank from a long name: $(cat "$D/out" "$D/err")"
 
+# ---- escapes: names never drive the terminal ----
+mkdir "$D/esc"
+EVIL=$(printf 'x\033]0;TITLE\007\033[2Jy\nz')
+cp "$SRCDIR/tests/fixtures/phases.json" "$D/esc/$EVIL.json"
+"$TRACETOP" report summary "$D/esc/$EVIL.json" >"$D/out" 2>"$D/err"
+if [ "$(wc -l <"$D/err")" = 1 ] && ! grep -q "$(printf '\033')" "$D/err" "$D/out" &&
+	grep -Fq 'x\x1b]0;TITLE\x07\x1b[2Jy\x0az.json: warning: B without E' "$D/err" &&
+	grep -Fq 'x\x1b]0;TITLE\x07\x1b[2Jy\x0az.json ' "$D/out"; then
+	pass "a file name with ESC, BEL and a newline: escaped on stderr and in the table, one line"
+else
+	fail "file name escapes: $(od -c "$D/err" | head -5)"
+fi
+"$TRACETOP" --headless --size 100x12 "$D/esc/$EVIL.json" >"$D/out" 2>/dev/null
+! grep -q "$(printf '\033')" "$D/out" && grep -Fq 'TITLE\x07\x1b[2Jy\x0az.json' "$D/out" &&
+	pass "the same name in the explorer: escaped" || fail "explorer escapes: $(od -c "$D/out" | tail -5)"
+# C1 controls and bidi overrides in event names
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "=HYPERLINK(\\"x\\")", "pid": 0, "tid": 7, "ts": 1, "dur": 5, "args": {"stream": 7}}, {"ph": "X", "cat": "kernel", "name": "a\\u009bb\\u202ec\\u0085", "pid": 0, "tid": 7, "ts": 10, "dur": 5, "args": {"stream": 7}}]}' >"$D/names.json"
+"$TRACETOP" report kernels --table kernel_breakdown "$D/names.json" >"$D/out" 2>/dev/null
+grep -Fq 'a\x9bb\u202ec\x85 ' "$D/out" && ! grep -q "$(printf '\302\233')" "$D/out" &&
+	pass "C1 controls and U+202E in a name: escaped in a text table" || fail "C1/bidi: $(cat "$D/out")"
+"$TRACETOP" report kernels -f csv --table kernel_breakdown "$D/names.json" >"$D/out" 2>/dev/null
+grep -q "^a$(printf '\302\233')b$(printf '\342\200\256')c$(printf '\302\205')," "$D/out" &&
+	grep -Fq '"=HYPERLINK(""x"")",' "$D/out" && pass "the same names in CSV: exact, quoted" ||
+	fail "CSV exact: $(cat "$D/out")"
+"$TRACETOP" report kernels -f csv --csv-safe --table kernel_breakdown "$D/names.json" >"$D/out" 2>/dev/null
+grep -Fq "\"'=HYPERLINK(\"\"x\"\")\"," "$D/out" && pass "--csv-safe: a ' before a formula" ||
+	fail "--csv-safe: $(cat "$D/out")"
+"$TRACETOP" report kernels -f json --table kernel_breakdown "$D/names.json" >"$D/out" 2>/dev/null
+python3 -c 'import json, sys; rows = json.load(open(sys.argv[1])); assert any(r["name"] == "a\u009bb\u202ec\u0085" for r in rows)' "$D/out" &&
+	pass "the same names in JSON: exact" || fail "JSON exact: $(cat "$D/out")"
+
 # ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
 # them through every report and pane): each loads with exactly these lines ----
 B="$SRCDIR/tests/fixtures/bad"

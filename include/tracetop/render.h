@@ -191,6 +191,10 @@ struct tt_print_opts {
 	 * shortened to their column's width, prose printed whole); 0 when the
 	 * output is a pipe or a file: every text whole */
 	int max_width;
+	/* CSV: a text cell that starts with =, +, -, @, a tab or a carriage
+	 * return gets a ' before it, so that a spreadsheet does not run it as a
+	 * formula (--csv-safe); otherwise every cell is written as it is */
+	bool csv_safe;
 };
 
 void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_print_opts *o,

@@ -13,6 +13,7 @@ struct tt_report_opts {
 	enum tt_format format;
 	struct tt_aopts a;
 	const char *table;      /* print only this table of the report */
+	bool csv_safe;          /* CSV: formula-like text cells get a ' (--csv-safe) */
 	int top;                /* rows of top-N lists (0 = report default) */
 	/* kernels */
 	int num_kernels;        /* HTA num_kernels (default 10) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracetop/render.h"
+#include "tracetop/escape.h"
 #include "tracetop/util.h"
 
 static const char *const role_names[] = {
@@ -100,10 +101,25 @@ int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *
 		return 0;
 	int lim = maxw < 0 ? g->w - x : TT_MIN(maxw, g->w - x);
 	int n = 0;
-	while (*s && n < lim) {
+	char esc[8];
+	const char *resume = NULL; /* (the text after an escape being put) */
+	while (n < lim) {
+		if (!*s) {
+			if (!resume)
+				break;
+			s = resume;
+			resume = NULL;
+			continue;
+		}
 		uint32_t cp = tt_utf8_next(&s);
-		if (cp < 0x20 || cp == 0x7F)
-			cp = ' ';
+		if (!resume && tt_cp_needs_escape(cp)) {
+			/* controls, C1 and direction marks never reach the
+			 * terminal: shown as \x1b, \u202e (escape.h) */
+			tt_cp_escape(cp, esc);
+			resume = s;
+			s = esc;
+			continue;
+		}
 		int cw = tt_cp_width(cp);
 		if (cw == 0)
 			continue; /* a cell holds one character: marks are dropped */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/escape.h"
 #include "tracetop/util.h"
 
 struct tt_table *tt_table_new(const char *name, const struct tt_col *cols, int ncols)
@@ -246,6 +247,28 @@ static size_t fmt_fixed(char *buf, size_t n, int prec, double v)
 	return strlen(buf);
 }
 
+/* s as a terminal shows it: escaped when it holds controls (escape.h),
+ * in a buffer of this thread that the next call reuses */
+static const char *shown(const char *s)
+{
+	static _Thread_local char *ebuf;
+	static _Thread_local size_t ecap;
+	const unsigned char *p = (const unsigned char *)s;
+	bool plain = true;
+	for (; *p && plain; p++)
+		plain = *p >= 0x20 && *p < 0x7F;
+	if (plain)
+		return s;
+	size_t need = strlen(s) * 6 + 1;
+	if (need > ecap) {
+		free(ebuf);
+		ecap = need;
+		ebuf = tt_malloc(ecap);
+	}
+	tt_text_escape(ebuf, ecap, s);
+	return ebuf;
+}
+
 size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
 		    size_t n)
 {
@@ -282,7 +305,7 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 	switch (c->type) {
 	case TT_C_STR:
 		if (x->kind == TT_CV_S)
-			return tt_utf8_fit(buf, n, x->v.s, c->width ? (size_t)c->width : 48);
+			return tt_utf8_fit(buf, n, shown(x->v.s), c->width ? (size_t)c->width : 48);
 		/* a number in a text column */
 		/* fall through */
 	case TT_C_INT:
@@ -336,7 +359,7 @@ static const char *text_cell(const struct tt_table *t, size_t r, int c, enum tt_
 {
 	const struct tt_cell *x = tt_table_cell(t, r, c);
 	if (t->cols[c].type == TT_C_STR && x->kind == TT_CV_S)
-		return names && names[r] ? names[r] : x->v.s;
+		return shown(names && names[r] ? names[r] : x->v.s);
 	tt_cell_text(t, r, c, unit, buf, n);
 	return buf;
 }
@@ -386,8 +409,10 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 				w[c] = cw;
 		}
 	}
-	if (t->title)
-		fprintf(out, "%s\n", t->title);
+	if (t->title) {
+		tt_fputs_escaped(t->title, out);
+		fputc('\n', out);
+	}
 	size_t total = 0;
 	for (int c = 0; c < nc; c++) {
 		if (t->cols[c].hidden_text)
@@ -431,8 +456,10 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		}
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < t->nnotes; i++)
-		fprintf(out, "%s\n", t->notes[i]);
+	for (size_t i = 0; i < t->nnotes; i++) {
+		tt_fputs_escaped(t->notes[i], out);
+		fputc('\n', out);
+	}
 	for (int c = 0; c < nc; c++)
 		if (names[c])
 			tt_names_free(names[c], t->nrows);
@@ -485,7 +512,8 @@ static void put_us(FILE *out, double ns)
 	fputs(buf, out);
 }
 
-static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell *x, bool json)
+static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell *x, bool json,
+		      bool csv_safe)
 {
 	char buf[64];
 	switch (x->kind) {
@@ -505,6 +533,13 @@ static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell 
 					fputc(*p, out);
 			}
 			fputc('"', out);
+		} else if (csv_safe && x->v.s[0] && strchr("=+-@\t\r", x->v.s[0])) {
+			size_t n = strlen(x->v.s);
+			char *q = tt_malloc(n + 2);
+			q[0] = '\'';
+			memcpy(q + 1, x->v.s, n + 1);
+			tt_csv_field(out, q);
+			free(q);
 		} else {
 			tt_csv_field(out, x->v.s);
 		}
@@ -536,7 +571,7 @@ static bool csv_col(const struct tt_col *c)
 	return c->type != TT_C_BAR && c->type != TT_C_STACK && !c->hidden_csv;
 }
 
-static void print_csv(const struct tt_table *t, FILE *out)
+static void print_csv(const struct tt_table *t, bool safe, FILE *out)
 {
 	bool first = true;
 	for (int c = 0; c < t->ncols; c++) {
@@ -556,7 +591,7 @@ static void print_csv(const struct tt_table *t, FILE *out)
 			if (!first)
 				fputc(',', out);
 			first = false;
-			put_value(out, &t->cols[c], tt_table_cell(t, r, c), false);
+			put_value(out, &t->cols[c], tt_table_cell(t, r, c), false, safe);
 		}
 		fputc('\n', out);
 	}
@@ -566,7 +601,7 @@ static void json_string(FILE *out, const char *s)
 {
 	struct tt_cell c = {TT_CV_S, {.s = s}};
 	struct tt_col col = {0};
-	put_value(out, &col, &c, true);
+	put_value(out, &col, &c, true, false);
 }
 
 static void print_json_rows(const struct tt_table *t, FILE *out)
@@ -583,7 +618,7 @@ static void print_json_rows(const struct tt_table *t, FILE *out)
 			first = false;
 			json_string(out, t->cols[c].name);
 			fputs(": ", out);
-			put_value(out, &t->cols[c], tt_table_cell(t, r, c), true);
+			put_value(out, &t->cols[c], tt_table_cell(t, r, c), true, false);
 		}
 		fputs("}", out);
 	}
@@ -598,7 +633,7 @@ void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_
 		print_text(t, o, out);
 		break;
 	case TT_FMT_CSV:
-		print_csv(t, out);
+		print_csv(t, o && o->csv_safe, out);
 		break;
 	case TT_FMT_JSON:
 		print_json_rows(t, out);

@@ -200,6 +200,7 @@ int tt_report_run(const char *name, const struct tt_model *m, const struct tt_mo
 	/* text on a terminal shortens names to their columns; to a pipe or a
 	 * file every text is whole */
 	struct tt_print_opts popts = {0};
+	popts.csv_safe = o->csv_safe;
 	struct winsize ws;
 	if (isatty(fileno(out)))
 		popts.max_width = ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
