@@ -468,6 +468,83 @@ grep -Fq "\"'=HYPERLINK(\"\"x\"\")\"," "$D/out" && pass "--csv-safe: a ' before 
 python3 -c 'import json, sys; rows = json.load(open(sys.argv[1])); assert any(r["name"] == "a\u009bb\u202ec\u0085" for r in rows)' "$D/out" &&
 	pass "the same names in JSON: exact" || fail "JSON exact: $(cat "$D/out")"
 
+# ---- remote listings: machine-readable, never followed elsewhere ----
+mkdir -p "$D/rbin" "$D/rstore/t/d" "$D/rstore/empty"
+cp "$SRCDIR/tests/fixtures/phases.json" "$D/rstore/t/my rank-1.json"
+cp "$SRCDIR/tests/fixtures/phases.json" "$D/rstore/t/d/a b.json"
+# stand-ins: objects are files under $RSTORE/KEY; every call is logged
+cat >"$D/rbin/aws" <<'SH'
+#!/bin/sh
+echo "aws $*" >>"$RLOG"
+if [ "$1" = s3api ]; then # list-objects-v2 --bucket B --prefix P ...
+	p=$6; sep='['
+	for f in "$RSTORE/$p"* "$RSTORE/$p"*/*; do [ -f "$f" ] && { printf '%s"%s"' "$sep" "${f#$RSTORE/}"; sep=','; }; done
+	[ "$sep" = '[' ] && echo null || echo ']'
+	exit 0
+fi
+key=${4#s3://*/}
+if [ "$key" = t/partial.json ]; then head -c 100 "$RSTORE/t/my rank-1.json"; exit 1; fi
+exec cat "$RSTORE/$key"
+SH
+cat >"$D/rbin/gcloud" <<'SH'
+#!/bin/sh
+echo "gcloud $*" >>"$RLOG"
+if [ "$2" = ls ]; then echo "$3my rank-1.json"; echo "s3://evil/x.json"; exit 0; fi
+exec cat "$RSTORE/${3#gs://*/}"
+SH
+cat >"$D/rbin/az" <<'SH'
+#!/bin/sh
+echo "az $*" >>"$RLOG"
+if [ "$3" = list ]; then
+	while [ $# -gt 0 ]; do [ "$1" = --prefix ] && p=$2; shift; done
+	sep='['
+	for f in "$RSTORE/$p"* "$RSTORE/$p"*/*; do [ -f "$f" ] && { printf '%s"%s"' "$sep" "${f#$RSTORE/}"; sep=','; }; done
+	echo ']'
+	exit 0
+fi
+while [ $# -gt 0 ]; do
+	if [ "$1" = --name ]; then
+		[ ${#2} -gt 1100 ] && exec cat "$RSTORE/t/d/a b.json"
+		exec cat "$RSTORE/$2"
+	fi
+	shift
+done
+exit 3
+SH
+chmod +x "$D/rbin/"*
+export RSTORE="$D/rstore" RLOG="$D/rlog"
+RP="$D/rbin:/usr/bin:/bin"
+PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/ >"$D/out" 2>"$D/err"
+grep -q '^my rank-1.json,3,' "$D/out" && grep -q '^a b.json,3,' "$D/out" &&
+	pass "an s3 listing with spaces in names: each object fetched by its whole name" ||
+	fail "s3 names with spaces: $(cat "$D/out" "$D/err")"
+: >"$RLOG"
+PATH=$RP "$TRACETOP" report summary -f csv az://acct/cont/t/ >"$D/out" 2>"$D/err"
+grep -q '^a b.json,3,' "$D/out" && grep -Fq -- "--name t/d/a b.json" "$RLOG" &&
+	pass "an az listing: d/a b.json fetched as itself" || fail "az names: $(cat "$D/out" "$D/err" "$RLOG")"
+: >"$RLOG"
+PATH=$RP "$TRACETOP" report summary -f csv gs://b/t/ >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 2 ] && ! grep -q '^aws' "$RLOG" &&
+	grep -Fxq "tracetop: gs://b/t/: gcloud listed 1 names outside this prefix (not followed)" "$D/err" &&
+	pass "a gs listing naming s3://evil/x.json: refused, aws never run" ||
+	fail "gs listing into s3 (status $rc): $(cat "$D/err" "$RLOG")"
+LONG=$(python3 -c 'print("x" * 1200)')
+PATH=$RP "$TRACETOP" report summary -f csv "az://acct/cont/$LONG.json" >"$D/out" 2>"$D/err"
+grep -q "^$LONG.json,3," "$D/out" && pass "an az URL of 1,200 characters: not cut" ||
+	fail "long az URL: $(head -c 300 "$D/err")"
+PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/partial.json "$G" >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q '^partial.json' "$D/out" && grep -q '^phases.json,3,' "$D/out" &&
+	grep -Fxq "tracetop: s3://b/t/partial.json: aws failed (exit status 1) after 100 bytes: the object is incomplete" "$D/err" &&
+	pass "a download that fails after some output: an error for that file, not a truncation" ||
+	fail "partial download (status $rc): $(cat "$D/err")"
+PATH=$RP "$TRACETOP" report summary -f csv s3://b/empty/ "$G" >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^phases.json,3,' "$D/out" &&
+	grep -Fxq "tracetop: s3://b/empty/: no trace files (*.json, *.json.gz, *.gz, *.tts) under this prefix" "$D/err" &&
+	pass "an empty prefix beside a good file: says so" || fail "empty prefix (status $rc): $(cat "$D/err")"
+
 # ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
 # them through every report and pane): each loads with exactly these lines ----
 B="$SRCDIR/tests/fixtures/bad"

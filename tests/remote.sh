@@ -10,7 +10,13 @@ mkdir "$D/bin" "$D/store"
 # stand-ins: they print the object's file from $STORE, or list the files
 cat > "$D/bin/aws" <<'SH'
 #!/bin/sh
-if [ "$2" = ls ]; then for f in "$STORE"/*; do echo "2026-01-01 00:00:00 1 ${f##*/}"; done; exit 0; fi
+# aws s3api list-objects-v2 --bucket B --prefix P --query Contents[].Key --output json
+if [ "$1" = s3api ]; then
+	p=$6; sep='['
+	for f in "$STORE"/*; do printf '%s"%s%s"' "$sep" "$p" "${f##*/}"; sep=', '; done
+	[ "$sep" = '[' ] && echo null || echo ']'
+	exit 0
+fi
 exec cat "$STORE/${4##*/}"
 SH
 cat > "$D/bin/gcloud" <<'SH'
@@ -21,6 +27,14 @@ SH
 cat > "$D/bin/az" <<'SH'
 #!/bin/sh
 # az storage blob download ... --name BLOB --file /dev/stdout
+# az storage blob list ... --prefix P --query [].name --output json
+if [ "$3" = list ]; then
+	while [ $# -gt 0 ]; do [ "$1" = --prefix ] && p=$2; shift; done
+	sep='['
+	for f in "$STORE"/*; do printf '%s"%s%s"' "$sep" "$p" "${f##*/}"; sep=', '; done
+	echo ']'
+	exit 0
+fi
 while [ $# -gt 0 ]; do [ "$1" = --name ] && exec cat "$STORE/${2##*/}"; shift; done
 exit 3
 SH
@@ -33,6 +47,11 @@ for url in s3://b/t/rank-1.pt.trace.json.gz gs://b/t/rank-1.pt.trace.json.gz az:
 done
 PATH=$P "$TRACETOP" report summary -q -f csv s3://b/t/ > "$D/out" 2>&1
 [ "$(tail -n +2 "$D/out" | wc -l)" = 2 ] && pass "an s3:// prefix lists its traces" || fail "prefix: $(cat "$D/out")"
+for url in gs://b/t/ az://acct/cont/t/; do
+	PATH=$P "$TRACETOP" report summary -q -f csv "$url" > "$D/out" 2>&1
+	[ "$(tail -n +2 "$D/out" | wc -l)" = 2 ] && pass "an ${url%%:*}:// prefix lists its traces" ||
+		fail "$url: $(cat "$D/out")"
+done
 # a missing object: the CLI fails, the message says so, other ranks load
 PATH=$P "$TRACETOP" report summary -q -f csv s3://b/t/nope.json.gz "$STORE/rank-0.pt.trace.json.gz" > "$D/out" 2>"$D/err"
 check_rc "missing object" 0 $? && grep -q "s3://b/t/nope.json.gz: aws failed (exit status 1)" "$D/err" &&

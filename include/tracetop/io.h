@@ -68,8 +68,11 @@ bool tt_reader_truncated(const struct tt_reader *r, uint64_t *raw_off);
 /* True when non-gzip bytes followed the last gzip member (ignored). */
 bool tt_reader_trailing_garbage(const struct tt_reader *r, uint64_t *raw_off);
 void tt_reader_close(struct tt_reader *r);
-/* The reader reads the stdout of child process pid: wait for it on close. */
-void tt_reader_set_child(struct tt_reader *r, pid_t pid);
+/* The reader reads the stdout of child process pid (the command name):
+ * at the end of its output the reader waits for it, and a non-zero exit
+ * status is a read error ("aws failed (exit status 1) after N bytes"): the
+ * text is then incomplete.  Closed early, the child is stopped. */
+void tt_reader_set_child(struct tt_reader *r, pid_t pid, const char *name);
 
 /* ---- object storage: s3://, gs://, az:// through the standard CLIs ---- */
 

@@ -59,6 +59,8 @@ struct tt_reader {
 	bool stop;
 	struct tt_err thread_err;
 	pid_t child; /* a process writing the text (remote objects), or 0 */
+	char child_name[32]; /* its command, for messages */
+	int child_status;    /* its wait status once it ended with a failure, else 0 */
 };
 
 const char *tt_compress_name(enum tt_compress c)
@@ -128,8 +130,39 @@ static ssize_t raw_read(struct tt_reader *r, void *buf, size_t cap)
 			n = read(r->fd, buf, cap);
 		if (n > 0)
 			r->raw_pos += (uint64_t)n;
+		if (n == 0 && r->child > 0) {
+			/* the end of a child's output: it must have succeeded, or
+			 * the text is only what it wrote before it failed */
+			int st = 0;
+			while (waitpid(r->child, &st, 0) < 0 && errno == EINTR)
+				;
+			r->child = 0;
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				r->child_status = st ? st : 1;
+				errno = EIO;
+				return -1;
+			}
+		}
 		return n;
 	}
+}
+
+/* the error of a failed raw_read() */
+static int read_error(struct tt_reader *r, struct tt_err *err)
+{
+	if (r->child_status) {
+		int st = r->child_status;
+		if (WIFEXITED(st))
+			return tt_err_set(err, TT_E_IO, r->name, TT_NO_OFFSET,
+					  "%s failed (exit status %d) after %llu bytes: the object "
+					  "is incomplete",
+					  r->child_name, WEXITSTATUS(st), (unsigned long long)r->raw_pos);
+		return tt_err_set(err, TT_E_IO, r->name, TT_NO_OFFSET,
+				  "%s was killed (signal %d) after %llu bytes: the object is incomplete",
+				  r->child_name, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+				  (unsigned long long)r->raw_pos);
+	}
+	return tt_err_set(err, TT_E_IO, r->name, TT_NO_OFFSET, "%s", strerror(errno));
 }
 
 static int start_gzip(struct tt_reader *r, struct tt_err *err)
@@ -294,8 +327,7 @@ static ssize_t gz_read(struct tt_reader *r, unsigned char *buf, size_t cap, stru
 		if (r->raw_off == r->raw_len && !r->raw_eof) {
 			ssize_t n = raw_read(r, r->raw_buf, RAW_CHUNK);
 			if (n < 0)
-				return tt_err_set(err, TT_E_IO, r->name, TT_NO_OFFSET, "%s",
-						  strerror(errno));
+				return read_error(r, err);
 			if (n == 0)
 				r->raw_eof = true;
 			r->raw_len = (size_t)n;
@@ -317,8 +349,7 @@ static ssize_t gz_read(struct tt_reader *r, unsigned char *buf, size_t cap, stru
 					break;
 				ssize_t n = raw_read(r, r->raw_buf, RAW_CHUNK);
 				if (n < 0)
-					return tt_err_set(err, TT_E_IO, r->name, TT_NO_OFFSET,
-							  "%s", strerror(errno));
+					return read_error(r, err);
 				if (n == 0)
 					r->raw_eof = true;
 				r->raw_len = (size_t)n;
@@ -484,7 +515,7 @@ ssize_t tt_reader_read(struct tt_reader *r, void *buf, size_t cap, struct tt_err
 		n = raw_read(r, buf, cap);
 	}
 	if (n < 0)
-		return tt_err_set(err, TT_E_IO, r->name, r->raw_pos, "%s", strerror(errno));
+		return read_error(r, err);
 	r->text_pos += (uint64_t)n;
 	return n;
 }
@@ -528,9 +559,10 @@ bool tt_reader_trailing_garbage(const struct tt_reader *r, uint64_t *raw_off)
 	return r->z_garbage;
 }
 
-void tt_reader_set_child(struct tt_reader *r, pid_t pid)
+void tt_reader_set_child(struct tt_reader *r, pid_t pid, const char *name)
 {
 	r->child = pid;
+	snprintf(r->child_name, sizeof(r->child_name), "%s", name);
 }
 
 void tt_reader_close(struct tt_reader *r)

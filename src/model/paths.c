@@ -118,12 +118,20 @@ size_t tt_expand_paths(const char *const *paths, size_t n, char ***out, size_t *
 					if (bad)
 						bad(ctx, &e);
 				}
+				int found = 0;
 				for (int k = 0; k < no; k++) {
-					if (trace_like(objs[k]))
+					if (trace_like(objs[k])) {
 						padd(&l, objs[k]);
+						found++;
+					}
 					free(objs[k]);
 				}
 				free(no > 0 ? objs : NULL);
+				/* (an empty prefix is said, as an empty directory is) */
+				if (no >= 0 && !found)
+					bad_path(bad, ctx, p,
+						 "no trace files (*.json, *.json.gz, *.gz, *.tts) under this prefix",
+						 nbad);
 			}
 		} else if (stat(p, &st) == 0) {
 			if (S_ISDIR(st.st_mode))
