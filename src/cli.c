@@ -91,9 +91,12 @@ void cli_usage(FILE *out)
 	      "\n"
 	      "Explorer (keys: 1-9 0 panes, v more views, Enter drill in, Esc back, / filter,\n"
 	      "s sort, r [ ] a ranks, w CSV, ? help, q quit; see man tracetop):\n"
+	      "      --no-mouse          leave the mouse to the terminal (also 'set mouse off'\n"
+	      "                          in the keymap file)\n"
 	      "      --headless          run without a terminal and print the screen\n"
 	      "      --size WxH          screen size for --headless (default 100x30)\n"
-	      "      --keys KEYS         keys for --headless, e.g. '4<Enter><Dump>j'\n"
+	      "      --keys KEYS         keys for --headless, e.g. '4<Enter><Dump>j' (mouse:\n"
+	      "                          <Click:X,Y>, <DClick:X,Y>, <WheelUp:X,Y>, <C-WheelDown:X,Y>)\n"
 	      "      --dump FILE         write the --headless screens to FILE\n"
 	      "\n"
 	      "Environment: NO_COLOR, TERM, TRACETOP_THEME, TRACETOP_THEMES,\n"
@@ -149,6 +152,7 @@ enum {
 	O_DATALOAD,
 	O_FROM,
 	O_TO,
+	O_NOMOUSE,
 };
 
 static const struct option longopts[] = {
@@ -203,6 +207,7 @@ static const struct option longopts[] = {
 	{"data-load", required_argument, NULL, O_DATALOAD},
 	{"from", required_argument, NULL, O_FROM},
 	{"to", required_argument, NULL, O_TO},
+	{"no-mouse", no_argument, NULL, O_NOMOUSE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -571,6 +576,9 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				return bad("bad --data-load '%s' (a name, at most %zu)", optarg,
 					   TT_ARRAY_SIZE(c->ropts.data_load));
 			c->ropts.data_load[c->ropts.ndata_load++] = optarg;
+			break;
+		case O_NOMOUSE:
+			c->no_mouse = true;
 			break;
 		case O_FROM:
 		case O_TO:

@@ -31,6 +31,7 @@ struct cli {
 	const char *keys, *dump;
 	int size_w, size_h; /* --size for --headless, 0 when not given */
 	bool headless;
+	bool no_mouse; /* --no-mouse */
 };
 
 void cli_usage(FILE *out);

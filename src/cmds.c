@@ -327,6 +327,8 @@ int cmd_tui(struct cli *c)
 	struct notes nt = {0};
 	pick_theme(c, &theme, &nt);
 	struct tt_keymap *keys = load_keymap(&nt);
+	if (c->no_mouse)
+		tt_keymap_set_mouse(keys, false);
 	char label[512];
 	describe(m, m2, c, label, sizeof(label));
 	struct tt_app *a = tt_app_new(m, m2, &c->ropts, keys, label);

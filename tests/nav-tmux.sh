@@ -2,7 +2,10 @@
 # The timeline's prompts and the mouse on a real terminal (tmux), on the
 # demo at 80x24: a prompt key a view refuses swallows what is typed after it
 # (q must not quit, digits must not switch panes) up to Enter; search and
-# n; a jump; Esc leaves a prompt with no effect.  Every wait polls
+# n; a jump; Esc leaves a prompt with no effect.  The mouse, with the
+# reports a terminal sends (written into the pane): a click on a tab, on a
+# table row, a double click, the wheel, in the timeline a click and
+# Ctrl-wheel; reporting on while running and off after; --no-mouse.  Every wait polls
 # capture-pane until the text shows; none sleeps a fixed time.  Skips (77)
 # without tmux.
 . "${SRCDIR:-.}/tests/lib.sh"
@@ -42,5 +45,63 @@ check "with no effect" wait_for $s 'cursor at 250 ms'
 
 $T send-keys -t $s q
 check "q quits" wait_for $s 'tracetop exited 0'
+$T kill-session -t $s >/dev/null 2>&1
+
+# ---- the mouse: xterm's X10 reports, as a terminal sends them ----
+# press NAME BUTTON X Y: a report for button (0 left, 64/65 wheel up/down,
+# +16 Ctrl) at column X, row Y (from 0), then the release
+press() {
+	$T send-keys -t "$1" -l "$(printf "\033[M$(printf '\\%03o\\%03o\\%03o' $((32 + $2)) $((33 + $3)) $((33 + $4)))")"
+	$T send-keys -t "$1" -l "$(printf "\033[M#$(printf '\\%03o\\%03o' $((33 + $3)) $((33 + $4)))")"
+}
+# dpress NAME X Y: a double click (both presses in one write: no gap)
+dpress() {
+	one="$(printf "\033[M $(printf '\\%03o\\%03o' $((33 + $2)) $((33 + $3)))")"
+	one="$one$(printf "\033[M#$(printf '\\%03o\\%03o' $((33 + $2)) $((33 + $3)))")"
+	$T send-keys -t "$1" -l "$one$one"
+}
+# tab NAME KEY: the column of pane key KEY's tab in the title bar
+tab() { cap "$1" | head -1 | awk -v k=" $2 " '{ print index($0, k) }'; }
+flag() { $T display -p -t "$1" '#{mouse_any_flag}'; }
+
+s=mouse
+start $s 80 24 "$env_tt --demo"
+check "mouse: opens" wait_for $s 'demo job: 8 ranks'
+check "mouse: reporting is on" [ "$(flag $s)" = 1 ]
+press $s 0 "$(tab $s 4)" 0
+check "a click on the 4 tab: Kernels" wait_re $s '^ Kernels'
+y=$(cap $s | grep -n '^  ' | sed -n 3p | cut -d: -f1)
+press $s 0 5 $((y - 1))
+check "a click selects the row under it" wait_row $s "$y" '^>'
+press $s 65 5 $((y - 1))
+check "the wheel moves the cursor" wait_row $s "$((y + 3))" '^>'
+dpress $s 5 $((y - 1))
+check "a double click drills in" wait_for $s 'instances; durations:'
+$T send-keys -t $s Escape 9
+check "mouse: the timeline" wait_re $s '^ Timeline: rank 0'
+y=$(cap $s | grep -n 'r0 GPU 0 stream 20' | cut -d: -f1)
+press $s 0 40 $((y - 1))
+check "a click selects a row of the timeline" wait_re $s '^>r0 GPU 0 stream 20'
+fit=$(cap $s | grep -E '^ window ' | head -1)
+press $s $((64 + 16)) 40 $((y - 1))
+check "Ctrl-wheel zooms at the pointer" wait_gone $s "$fit"
+press $s $((65 + 16)) 40 $((y - 1))
+check "and back out" wait_for $s "$fit"
+$T send-keys -t $s q
+check "mouse: q quits" wait_for $s 'tracetop exited 0'
+check "mouse reporting is off again" [ "$(flag $s)" = 0 ]
+$T kill-session -t $s >/dev/null 2>&1
+
+# --no-mouse: reporting stays off, and reports typed in do nothing
+s=nomouse
+start $s 80 24 "$env_tt --no-mouse --demo"
+check "--no-mouse: opens" wait_for $s 'demo job: 8 ranks'
+check "--no-mouse: reporting stays off" [ "$(flag $s)" = 0 ]
+press $s 0 "$(tab $s 4)" 0
+$T send-keys -t $s r
+check "--no-mouse: (keys still work)" wait_for $s 'ranks (e.g.'
+check "--no-mouse: the click did nothing" wait_row $s 2 '^ Overview'
+$T send-keys -t $s Escape q
+check "--no-mouse: q quits" wait_for $s 'tracetop exited 0'
 $T kill-session -t $s >/dev/null 2>&1
 summary

@@ -90,7 +90,7 @@ struct tt_keymap;
 /* A keymap holding the defaults. */
 struct tt_keymap *tt_keymap_new(void);
 void tt_keymap_free(struct tt_keymap *k);
-/* Parse keymap text ("bind", "unbind", "#" comments).  Bad lines are
+/* Parse keymap text ("bind", "unbind", "set mouse on|off", "#" comments).  Bad lines are
  * reported through warn as "FILE:LINE: what" and skipped.  Returns the
  * number of bad lines. */
 int tt_keymap_parse(struct tt_keymap *k, const char *text, const char *file,
@@ -105,6 +105,27 @@ void tt_keymap_foreach(const struct tt_keymap *k, const char *section,
 		       void (*fn)(void *ctx, const char *key, enum tt_action a), void *ctx);
 /* The first key bound to action in section or generic ("" if none). */
 const char *tt_keymap_key_of(const struct tt_keymap *k, const char *section, enum tt_action a);
+
+/* Mouse events are pseudo keys, so that they go through the same paths as
+ * keys (src/tui/term.c makes them from the terminal's reports; headless
+ * --keys and tests type them): <Click:X,Y> (button 1 pressed), <DClick:X,Y>
+ * (pressed again soon at the same place), <WheelUp:X,Y>, <WheelDown:X,Y>,
+ * with C- and S- for Ctrl and Shift (<C-WheelUp:X,Y>); X and Y are screen
+ * columns and rows from 0 at the top left. */
+enum tt_mouse_kind { TT_MOUSE_CLICK, TT_MOUSE_DCLICK, TT_MOUSE_WHEEL_UP, TT_MOUSE_WHEEL_DOWN };
+struct tt_mouse {
+	enum tt_mouse_kind kind;
+	bool ctrl, shift;
+	int x, y;
+};
+/* Is key a mouse event?  Fills *m when it is. */
+bool tt_mouse_parse(const char *key, struct tt_mouse *m);
+/* The pseudo key of m into buf (like snprintf). */
+int tt_mouse_name(char *buf, size_t n, const struct tt_mouse *m);
+/* Whether the mouse is used (default yes; "set mouse off" in a keymap
+ * file, or --no-mouse, turns it off). */
+bool tt_keymap_mouse(const struct tt_keymap *k);
+void tt_keymap_set_mouse(struct tt_keymap *k, bool on);
 
 /* Split a key sequence: the first key of s ("<Tab>jj" -> "<Tab>") into buf;
  * returns the rest of s, or NULL when s is empty.  Names are normalised:

@@ -58,6 +58,10 @@ struct tt_pane_ops {
 	/* Enter in a prompt the pane opened (tt_ui_prompt): the text typed
 	 * and the kind it was opened with.  Returns TT_R_* bits. */
 	int (*prompt)(struct tt_pane *p, int kind, const char *text);
+	/* A mouse event inside the pane (screen coordinates); NULL: the
+	 * generic list's (click selects a row, a double click drills in, the
+	 * wheel moves the cursor).  Returns TT_R_* bits. */
+	int (*mouse)(struct tt_pane *p, const struct tt_mouse *m);
 };
 
 struct tt_head_line {
@@ -86,6 +90,8 @@ struct tt_pane {
 	struct tt_table_layout layout; /* what the last draw showed of the table */
 	uint8_t *row_role;   /* optional, per table row */
 	int page;            /* rows shown at the last draw */
+	int list_y;          /* screen row of the first table row at the last draw
+			      * (0: none drawn) */
 };
 
 struct tt_app {
@@ -107,6 +113,7 @@ struct tt_app {
 	char input[256];
 	char prompt_label[160]; /* what the prompt asks, or why it was refused */
 	int w, h;
+	short tab_x0[10], tab_x1[10]; /* the pane keys' tabs in the title bar */
 	int64_t last_draw_ns; /* how long the last draw took */
 	/* the analyses of the ranks shown, computed once (results.h); the
 	 * panes' ones on a background thread from the start */
@@ -139,7 +146,10 @@ struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
 			  const struct tt_report_opts *o, struct tt_keymap *keys, const char *label);
 void tt_app_free(struct tt_app *a);
 /* A key by name ("j", "<Down>", "<Enter>"): into the prompt if one is open,
- * else through the keymap of the pane in view.  Returns TT_R_* bits. */
+ * else through the keymap of the pane in view; a mouse event
+ * ("<Click:X,Y>", keymap.h) to the tab or the pane under it (ignored while
+ * a prompt is open or when the keymap turns the mouse off).  Returns
+ * TT_R_* bits. */
 int tt_app_key(struct tt_app *a, const char *key);
 /* An action directly (tests, the headless driver). */
 int tt_app_action(struct tt_app *a, enum tt_action act);

@@ -126,7 +126,73 @@ struct binding {
 struct tt_keymap {
 	struct binding *b;
 	size_t n, cap;
+	bool no_mouse;
 };
+
+bool tt_keymap_mouse(const struct tt_keymap *k)
+{
+	return !k->no_mouse;
+}
+
+void tt_keymap_set_mouse(struct tt_keymap *k, bool on)
+{
+	k->no_mouse = !on;
+}
+
+static const char *const mouse_names[] = {
+	[TT_MOUSE_CLICK] = "Click",
+	[TT_MOUSE_DCLICK] = "DClick",
+	[TT_MOUSE_WHEEL_UP] = "WheelUp",
+	[TT_MOUSE_WHEEL_DOWN] = "WheelDown",
+};
+
+bool tt_mouse_parse(const char *key, struct tt_mouse *m)
+{
+	if (key[0] != '<')
+		return false;
+	const char *p = key + 1;
+	struct tt_mouse r = {0};
+	for (;;) {
+		if (strncmp(p, "C-", 2) == 0 && !r.ctrl) {
+			r.ctrl = true;
+			p += 2;
+		} else if (strncmp(p, "S-", 2) == 0 && !r.shift) {
+			r.shift = true;
+			p += 2;
+		} else {
+			break;
+		}
+	}
+	size_t i;
+	for (i = 0; i < TT_ARRAY_SIZE(mouse_names); i++) {
+		size_t len = strlen(mouse_names[i]);
+		if (strncmp(p, mouse_names[i], len) == 0 && p[len] == ':') {
+			p += len + 1;
+			break;
+		}
+	}
+	if (i == TT_ARRAY_SIZE(mouse_names))
+		return false;
+	r.kind = (enum tt_mouse_kind)i;
+	char *end;
+	long x = strtol(p, &end, 10);
+	if (end == p || *end != ',' || x < 0 || x > 100000)
+		return false;
+	p = end + 1;
+	long y = strtol(p, &end, 10);
+	if (end == p || strcmp(end, ">") != 0 || y < 0 || y > 100000)
+		return false;
+	r.x = (int)x;
+	r.y = (int)y;
+	*m = r;
+	return true;
+}
+
+int tt_mouse_name(char *buf, size_t n, const struct tt_mouse *m)
+{
+	return snprintf(buf, n, "<%s%s%s:%d,%d>", m->ctrl ? "C-" : "", m->shift ? "S-" : "",
+			mouse_names[m->kind], m->x, m->y);
+}
 
 struct tt_keymap *tt_keymap_new(void)
 {
@@ -159,10 +225,11 @@ const char *tt_key_next(const char *s, char *buf, size_t n)
 	size_t len = 0;
 	if (*s == '<') {
 		const char *e = strchr(s + 1, '>');
-		/* "<Name>": letters, digits and '-' inside */
+		/* "<Name>": letters, digits and '-' inside (mouse events: also
+		 * ':' and ',', as in <Click:3,4>) */
 		bool ok = e && e > s + 1;
 		for (const char *p = s + 1; ok && p < e; p++)
-			if (!isalnum((unsigned char)*p) && *p != '-')
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != ':' && *p != ',')
 				ok = false;
 		if (ok && e[-1] == '-' && e[1] == '>')
 			e++; /* <C->> */
@@ -229,11 +296,20 @@ int tt_keymap_parse(struct tt_keymap *k, const char *text, const char *file,
 				snprintf(msg, sizeof(msg), "%s:%d: unknown action '%s'", file, lineno, w[3]);
 			else
 				bind(k, w[1], key, a);
+		} else if (strcmp(w[0], "set") == 0 && nw == 3 && strcmp(w[1], "mouse") == 0) {
+			if (strcmp(w[2], "on") == 0 || strcmp(w[2], "yes") == 0)
+				k->no_mouse = false;
+			else if (strcmp(w[2], "off") == 0 || strcmp(w[2], "no") == 0)
+				k->no_mouse = true;
+			else
+				snprintf(msg, sizeof(msg), "%s:%d: 'set mouse' takes on or off", file,
+					 lineno);
 		} else if (strcmp(w[0], "unbind") == 0 && nw == 3) {
 			if (tt_key_next(w[2], key, sizeof(key)))
 				bind(k, w[1], key, TT_ACT_NONE);
 		} else {
-			snprintf(msg, sizeof(msg), "%s:%d: expected 'bind SECTION KEY ACTION'", file,
+			snprintf(msg, sizeof(msg),
+				 "%s:%d: expected 'bind SECTION KEY ACTION' or 'set mouse on|off'", file,
 				 lineno);
 		}
 		if (msg[0]) {

@@ -424,8 +424,39 @@ static int prompt_key(struct tt_app *a, const char *key)
 	return TT_R_NONE;
 }
 
+/* A mouse event: a click on a pane key's tab shows it; the rest goes to
+ * the pane under the pointer (the one in view). */
+static int app_mouse(struct tt_app *a, const struct tt_mouse *m)
+{
+	if (a->prompt || !tt_keymap_mouse(a->keys))
+		return TT_R_NONE;
+	if (m->y == 0) {
+		if (m->kind != TT_MOUSE_CLICK && m->kind != TT_MOUSE_DCLICK)
+			return TT_R_NONE;
+		for (int i = 0; i < TT_NTOP; i++)
+			if (m->x >= a->tab_x0[i] && m->x < a->tab_x1[i]) {
+				tt_app_show(a, i);
+				return TT_R_REDRAW;
+			}
+		return TT_R_NONE;
+	}
+	if (m->y >= a->h - 1)
+		return TT_R_NONE; /* the status line */
+	struct tt_pane *p = tt_app_pane(a);
+	int r = p->ops->mouse ? p->ops->mouse(p, m) : tt_pane_list_mouse(p, m);
+	if (r & TT_R_BACK) {
+		go_back(a, p);
+		r &= ~TT_R_BACK;
+	}
+	requests(a);
+	return r;
+}
+
 int tt_app_key(struct tt_app *a, const char *key)
 {
+	struct tt_mouse m;
+	if (tt_mouse_parse(key, &m))
+		return app_mouse(a, &m);
 	if (a->prompt)
 		return prompt_key(a, key);
 	enum tt_action act = tt_keymap_lookup(a->keys, tt_app_section(a), key);
@@ -464,7 +495,9 @@ static void draw_title(struct tt_app *a, struct tt_grid *g)
 			snprintf(b, sizeof(b), " %c %s", v->key, v->brief);
 		else
 			snprintf(b, sizeof(b), " %c", v->key);
+		a->tab_x0[i] = (short)x;
 		x += tt_grid_put(g, x, 0, i == a->cur ? TT_ROLE_TITLE_FOCUS : TT_ROLE_TITLE, b, -1);
+		a->tab_x1[i] = (short)x;
 	}
 }
 

@@ -303,6 +303,29 @@ int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
 	}
 }
 
+int tt_pane_list_mouse(struct tt_pane *p, const struct tt_mouse *m)
+{
+	if (!p->table || !p->nrows)
+		return TT_R_NONE;
+	if (m->kind == TT_MOUSE_WHEEL_UP || m->kind == TT_MOUSE_WHEEL_DOWN) {
+		size_t step = m->ctrl || m->shift ? 5 : 3;
+		if (m->kind == TT_MOUSE_WHEEL_UP)
+			p->cursor = p->cursor > step ? p->cursor - step : 0;
+		else
+			p->cursor = TT_MIN(p->cursor + step, p->nrows - 1);
+		return TT_R_REDRAW;
+	}
+	if (!p->list_y || m->y < p->list_y || m->y >= p->list_y + TT_MAX(p->page, 0))
+		return TT_R_NONE;
+	size_t k = p->top + (size_t)(m->y - p->list_y);
+	if (k >= p->nrows)
+		return TT_R_NONE;
+	p->cursor = k;
+	if (m->kind == TT_MOUSE_DCLICK)
+		return (tt_pane_list_key(p, TT_ACT_ENTER) & ~TT_R_UNHANDLED) | TT_R_REDRAW;
+	return TT_R_REDRAW;
+}
+
 /* ---- drawing ---- */
 
 /* Text wrapped at spaces into width w, at most maxl rows from (x, y); with
@@ -368,11 +391,13 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 		y += n;
 		body -= n;
 	}
+	p->list_y = 0;
 	if (p->ops->draw) {
 		p->ops->draw(p, g, y, body);
 	} else if (p->table && p->nrows) {
 		int rows = body - 1;
 		p->page = rows;
+		p->list_y = y + 1; /* below the header */
 		if (p->cursor >= p->nrows)
 			p->cursor = p->nrows - 1;
 		if (p->cursor < p->top)

@@ -70,6 +70,10 @@ int tt_pane_report(struct tt_pane *p, const char *name, const char *table);
 /* The generic keys of a list pane: cursor, paging, scrolling, sorting,
  * filter matches, Enter (ops->drill).  TT_R_UNHANDLED for the others. */
 int tt_pane_list_key(struct tt_pane *p, enum tt_action act);
+/* The generic list's mouse: a click selects the row under it, a double
+ * click also drills in (ops->drill), the wheel moves the cursor three rows
+ * (five with Ctrl or Shift).  TT_R_NONE outside the rows. */
+int tt_pane_list_mouse(struct tt_pane *p, const struct tt_mouse *m);
 /* Draw the head lines and the table (or ops->draw, or the message) into
  * rows [y, y + h) of g. */
 void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int h);

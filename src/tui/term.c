@@ -102,8 +102,25 @@ static void stderr_back(void)
 	stderr_log = NULL;
 }
 
+/* Mouse reporting: button presses and the wheel (mode 1000), in the X10
+ * form, which libtermkey 0.22 decodes (its SGR 1006 and urxvt 1015 parsing
+ * is not reliable); the X10 form reaches column and row 223.  Curses never
+ * sees the reports. */
+static bool mouse_on;
+
+static void mouse_enable(bool on)
+{
+	if (on == mouse_on)
+		return;
+	fputs(on ? "\033[?1000h" : "\033[?1000l", stdout);
+	fflush(stdout);
+	mouse_on = on;
+}
+
 static void restore_terminal(void)
 {
+	if (curses_on)
+		mouse_enable(false);
 	if (curses_on) {
 		endwin();
 		curses_on = false;
@@ -251,6 +268,49 @@ static int feed_key(struct tt_app *a, const char *name)
 	return tt_app_key(a, rest);
 }
 
+/* A mouse report as the pseudo key the app takes ("<Click:3,4>"); false
+ * for what the app does not use (releases, drags, other buttons).  A second
+ * press at the same place within 400 ms is a double click. */
+static bool mouse_key(TermKey *tk, const TermKeyKey *key, char *name, size_t n)
+{
+	static int64_t last_ns;
+	static int last_x = -1, last_y = -1;
+	TermKeyMouseEvent ev;
+	int button, line, col;
+	if (termkey_interpret_mouse(tk, key, &ev, &button, &line, &col) != TERMKEY_RES_KEY ||
+	    ev != TERMKEY_MOUSE_PRESS)
+		return false;
+	struct tt_mouse m = {.x = col - 1,
+			     .y = line - 1,
+			     .ctrl = (key->modifiers & TERMKEY_KEYMOD_CTRL) != 0,
+			     .shift = (key->modifiers & TERMKEY_KEYMOD_SHIFT) != 0};
+	if (m.x < 0 || m.y < 0)
+		return false;
+	if (button == 4 || button == 5) {
+		m.kind = button == 4 ? TT_MOUSE_WHEEL_UP : TT_MOUSE_WHEEL_DOWN;
+	} else if (button == 1) {
+		int64_t now = tt_now_ns();
+		bool dbl = now - last_ns < 400000000 && m.x == last_x && m.y == last_y;
+		m.kind = dbl ? TT_MOUSE_DCLICK : TT_MOUSE_CLICK;
+		last_ns = dbl ? 0 : now;
+		last_x = m.x;
+		last_y = m.y;
+	} else {
+		return false;
+	}
+	tt_mouse_name(name, n, &m);
+	return true;
+}
+
+/* the name of a key for the app, or false when it is nothing to it */
+static bool app_key_name(TermKey *tk, TermKeyKey *key, char *name, size_t n)
+{
+	if (key->type == TERMKEY_TYPE_MOUSE)
+		return mouse_key(tk, key, name, n);
+	termkey_strfkey(tk, name, n, key, TERMKEY_FORMAT_VIM);
+	return true;
+}
+
 static void handle_resize(void)
 {
 	struct winsize ws;
@@ -316,6 +376,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 
 	struct tt_grid g;
 	tt_grid_init(&g, COLS, LINES);
+	if (tt_keymap_mouse(a->keys))
+		mouse_enable(true);
 	redraw(a, &g, true);
 	bool quit = false;
 	while (!quit && !got_term) {
@@ -330,7 +392,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			wait = termkey_get_waittime(tk);
 		if (res == TERMKEY_RES_KEY) {
 			char name[64];
-			termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
+			if (!app_key_name(tk, &key, name, sizeof(name)))
+				continue;
 			int r = feed_key(a, name);
 			if (r & TT_R_QUIT)
 				quit = true;
@@ -351,7 +414,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			/* a lone Escape */
 			if (termkey_getkey_force(tk, &key) == TERMKEY_RES_KEY) {
 				char name[64];
-				termkey_strfkey(tk, name, sizeof(name), &key, TERMKEY_FORMAT_VIM);
+				if (!app_key_name(tk, &key, name, sizeof(name)))
+					continue;
 				int r = feed_key(a, name);
 				if (r & TT_R_QUIT)
 					quit = true;

@@ -108,6 +108,7 @@ struct tl_state {
 	int page;                 /* track rows at the last draw */
 	int lw;                   /* label width at the last draw */
 	int rows_y;               /* screen row of the first track row at the last draw */
+	int page_head;            /* rows above it (ruler, ticks, cursor and window lines) */
 	struct tt_rcell *cells;
 	int capcells;
 	/* highlighted events: search matches or a set handed over */
@@ -726,9 +727,9 @@ static int step_event(struct tt_pane *p, struct tl_state *s, int dir)
 	return TT_R_REDRAW;
 }
 
-static int zoom(struct tt_pane *p, struct tl_state *s, int dir)
+static int zoom_report(struct tt_pane *p, struct tl_state *s, enum tl_zoom z)
 {
-	switch (tl_zoom(&s->v, dir)) {
+	switch (z) {
 	case TL_FINEST:
 		tt_ui_status(p->app, TT_ROLE_DIM, "finest zoom: 1 ns per cell");
 		break;
@@ -742,6 +743,24 @@ static int zoom(struct tt_pane *p, struct tl_state *s, int dir)
 		break;
 	}
 	return TT_R_REDRAW;
+}
+
+static int zoom(struct tt_pane *p, struct tl_state *s, int dir)
+{
+	return zoom_report(p, s, tl_zoom(&s->v, dir));
+}
+
+/* zoom around time t (the pointer's); the cursor stays, in view */
+static int zoom_at(struct tt_pane *p, struct tl_state *s, int dir, int64_t t)
+{
+	int r = zoom_report(p, s, tl_zoom_at(&s->v, dir, t));
+	int64_t t0, t1;
+	tl_window(&s->v, &t0, &t1);
+	if (s->v.tc < t0 || s->v.tc >= t1) {
+		s->v.tc = t;
+		s->sel = TT_NONE;
+	}
+	return r;
 }
 
 /* "1204" -> "1,204" */
@@ -1146,6 +1165,51 @@ static int tl_key(struct tt_pane *p, enum tt_action act)
 	}
 }
 
+/* The mouse: a click on a row selects it and puts the cursor at the middle
+ * of the cell under the pointer (on the ruler: the cursor only); a double
+ * click also opens the event under it; the wheel moves through the rows;
+ * with Ctrl or Shift it zooms around the time under the pointer. */
+static int tl_mouse(struct tt_pane *p, const struct tt_mouse *m)
+{
+	struct tl_state *s = p->state;
+	if (!s || !s->nrows || !s->v.w)
+		return TT_R_NONE;
+	int x0 = s->lw + 1, col = m->x - x0;
+	int64_t t0, t1;
+	tl_window(&s->v, &t0, &t1);
+	bool in_cells = col >= 0 && col < s->v.w;
+	int64_t at = in_cells ? tt_raster_edge(t0, t1, s->v.w, col) +
+					(tt_raster_edge(t0, t1, s->v.w, col + 1) -
+					 tt_raster_edge(t0, t1, s->v.w, col)) /
+						2 :
+				s->v.tc;
+	if (m->kind == TT_MOUSE_WHEEL_UP || m->kind == TT_MOUSE_WHEEL_DOWN) {
+		int dir = m->kind == TT_MOUSE_WHEEL_UP ? 1 : -1;
+		if (m->ctrl || m->shift)
+			return zoom_at(p, s, dir, at);
+		size_t step = 3;
+		set_row(s, dir > 0 ? (s->row > step ? s->row - step : 0) : s->row + step);
+		return TT_R_REDRAW;
+	}
+	int ruler_y = s->rows_y - (s->page_head);
+	if (m->y >= s->rows_y && m->y < s->rows_y + s->page) {
+		size_t row = s->top_row + (size_t)(m->y - s->rows_y);
+		if (row >= s->nrows)
+			return TT_R_NONE;
+		set_row(s, row);
+		s->sel = TT_NONE;
+	} else if (m->y < ruler_y || m->y >= s->rows_y || !in_cells) {
+		return TT_R_NONE;
+	}
+	if (in_cells) {
+		s->v.tc = at;
+		s->sel = TT_NONE;
+	}
+	if (m->kind == TT_MOUSE_DCLICK)
+		return tl_key(p, TT_ACT_ENTER);
+	return TT_R_REDRAW;
+}
+
 /* ---- drawing ---- */
 
 static void draw_ruler(const struct tl_state *s, struct tt_grid *g, int x, int y, int w,
@@ -1299,6 +1363,7 @@ static void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		nvis = 1;
 	s->page = nvis;
 	s->rows_y = y + head;
+	s->page_head = head;
 	if (s->row >= s->nrows)
 		s->row = s->nrows - 1;
 	if (s->row < s->top_row)
@@ -1498,6 +1563,7 @@ const struct tt_pane_ops tt_timeline_ops = {
 	.draw = tl_draw,
 	.key = tl_key,
 	.prompt = tl_prompt,
+	.mouse = tl_mouse,
 };
 
 struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_t t)

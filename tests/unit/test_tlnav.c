@@ -859,6 +859,144 @@ START_TEST(event_sets_and_last_window)
 }
 END_TEST
 
+/* ---- the mouse ---- */
+
+START_TEST(mouse_names)
+{
+	struct tt_mouse m;
+	ck_assert(tt_mouse_parse("<Click:3,4>", &m));
+	ck_assert(m.kind == TT_MOUSE_CLICK && m.x == 3 && m.y == 4 && !m.ctrl && !m.shift);
+	ck_assert(tt_mouse_parse("<C-S-WheelDown:15,6>", &m));
+	ck_assert(m.kind == TT_MOUSE_WHEEL_DOWN && m.ctrl && m.shift && m.x == 15 && m.y == 6);
+	char buf[64];
+	tt_mouse_name(buf, sizeof(buf), &m);
+	ck_assert_str_eq(buf, "<C-S-WheelDown:15,6>");
+	ck_assert(tt_mouse_parse("<DClick:0,0>", &m) && m.kind == TT_MOUSE_DCLICK);
+	ck_assert(tt_mouse_parse("<WheelUp:1,2>", &m) && m.kind == TT_MOUSE_WHEEL_UP);
+	ck_assert(!tt_mouse_parse("<Click:3>", &m));
+	ck_assert(!tt_mouse_parse("<Click:a,b>", &m));
+	ck_assert(!tt_mouse_parse("<Clack:1,2>", &m));
+	ck_assert(!tt_mouse_parse("<Click:1,2", &m));
+	ck_assert(!tt_mouse_parse("<Click:-1,2>", &m));
+	ck_assert(!tt_mouse_parse("<Enter>", &m));
+	ck_assert(!tt_mouse_parse("c", &m));
+	/* a key sequence splits at them */
+	char key[32];
+	const char *rest = tt_key_next("<Click:12,5>j", key, sizeof(key));
+	ck_assert_str_eq(key, "<Click:12,5>");
+	ck_assert_str_eq(rest, "j");
+	/* the keymap file turns it off */
+	struct tt_keymap *k = tt_keymap_new();
+	ck_assert(tt_keymap_mouse(k));
+	ck_assert_int_eq(tt_keymap_parse(k, "set mouse off\n", "rc", NULL, NULL), 0);
+	ck_assert(!tt_keymap_mouse(k));
+	ck_assert_int_eq(tt_keymap_parse(k, "set mouse on\n", "rc", NULL, NULL), 0);
+	ck_assert(tt_keymap_mouse(k));
+	ck_assert_int_eq(tt_keymap_parse(k, "set mouse maybe\n", "rc", NULL, NULL), 1);
+	tt_keymap_free(k);
+}
+END_TEST
+
+/* the column of text t in row y, or -1 */
+static int col_of(struct env *e, int y, const char *t)
+{
+	const char *l = line(e, y), *f = strstr(l, t);
+	return f ? (int)(f - l) : -1;
+}
+
+static void mouse(struct env *e, const char *kind, int x, int y)
+{
+	char k[64];
+	snprintf(k, sizeof(k), "<%s:%d,%d>", kind, x, y);
+	keys(e, k);
+}
+
+START_TEST(mouse_tabs_and_tables)
+{
+	struct env e;
+	const char *t[] = {trace0, trace1};
+	env_open(&e, t, 2, 81, 24);
+	draw(&e);
+	/* a click on a pane key's tab */
+	mouse(&e, "Click", col_of(&e, 0, " 9 ") + 1, 0);
+	want(&e, "Timeline: rank 0");
+	mouse(&e, "Click", col_of(&e, 0, " 1 ") + 1, 0);
+	want(&e, " Overview");
+	/* in a table: a click selects the row under it, the wheel moves */
+	int y1 = find(&e, "    1 ");
+	ck_assert_int_gt(y1, 0);
+	ck_assert_int_eq(line(&e, y1)[0], ' ');
+	mouse(&e, "Click", 10, y1);
+	ck_assert_int_eq(line(&e, y1)[0], '>');
+	mouse(&e, "WheelUp", 10, y1);
+	ck_assert_int_eq(line(&e, y1)[0], ' ');
+	mouse(&e, "WheelDown", 10, y1);
+	ck_assert_int_eq(line(&e, y1)[0], '>');
+	/* a double click drills in: rank 1's streams */
+	mouse(&e, "DClick", 10, y1);
+	want(&e, "Overview > rank 1");
+	/* below the rows and on the status line: nothing */
+	keys(&e, "<Escape>");
+	char *before = screen(&e);
+	mouse(&e, "Click", 10, 22);
+	mouse(&e, "Click", 10, 23);
+	char *after = screen(&e);
+	ck_assert_str_eq(after, before);
+	free(before);
+	free(after);
+	/* not while a prompt is open, nor with the mouse turned off */
+	keys(&e, "r");
+	mouse(&e, "Click", col_of(&e, 0, " 9 ") + 1, 0);
+	want(&e, " Overview");
+	keys(&e, "<Escape>");
+	tt_keymap_set_mouse(e.k, false);
+	mouse(&e, "Click", col_of(&e, 0, " 9 ") + 1, 0);
+	want(&e, " Overview");
+	env_close(&e);
+}
+END_TEST
+
+START_TEST(mouse_in_the_timeline)
+{
+	struct env e;
+	const char *t[] = {trace0};
+	env_open(&e, t, 1, 81, 24);
+	keys(&e, "9");
+	int y20 = find(&e, "r0 GPU 0 stream 20");
+	int x0 = (int)(strchr(line(&e, y20), '|') - line(&e, y20)) + 1;
+	/* a click: that row, the cursor at the middle of that cell (cell 30:
+	 * [150, 155) µs) */
+	mouse(&e, "Click", x0 + 30, y20);
+	want(&e, ">r0 GPU 0 stream 20");
+	ck_assert_int_eq(cursor_ns(&e), 152500);
+	ck_assert(strstr(cursor_line(&e), "ncclDevKernel") != NULL);
+	/* on the ruler: the cursor only */
+	int yr = find(&e, "time ");
+	ck_assert_int_gt(yr, 1);
+	mouse(&e, "Click", x0 + 10, yr);
+	want(&e, ">r0 GPU 0 stream 20");
+	ck_assert_int_eq(cursor_ns(&e), 52500);
+	/* a double click on gemm_b opens it */
+	int y7 = find(&e, "r0 GPU 0 stream 7");
+	mouse(&e, "DClick", x0 + 32, y7);
+	want(&e, "Timeline > gemm_b");
+	keys(&e, "<Escape>");
+	/* the wheel moves through the rows */
+	mouse(&e, "WheelDown", x0, y7);
+	want(&e, ">r0 thread 1");
+	mouse(&e, "WheelUp", x0, y7);
+	want(&e, ">r0 GPU 0 stream 7");
+	/* Ctrl- or Shift-wheel zooms around the time under the pointer */
+	mouse(&e, "C-WheelUp", x0 + 30, y7);
+	want(&e, "window 76.2 us .. 226.2 us");
+	mouse(&e, "S-WheelDown", x0 + 30, y7);
+	want(&e, "window 0 us .. 300 us");
+	mouse(&e, "C-WheelDown", x0 + 30, y7);
+	want_status(&e, "the whole trace is in view");
+	env_close(&e);
+}
+END_TEST
+
 int main(void)
 {
 	tt_render_set_ascii(true);
@@ -882,6 +1020,9 @@ int main(void)
 	tcase_add_test(tp, row_modes_and_ranks);
 	tcase_add_test(tp, flow_markers);
 	tcase_add_test(tp, event_sets_and_last_window);
+	tcase_add_test(tp, mouse_names);
+	tcase_add_test(tp, mouse_tabs_and_tables);
+	tcase_add_test(tp, mouse_in_the_timeline);
 	suite_add_tcase(s, tp);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
