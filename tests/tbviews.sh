@@ -319,8 +319,8 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
         want = (busy, 100 * busy / span, 100 * num / den, on / od)
         g = got.get((rank, str(dev)))
         line = "rank %s cuda:%s busy %.0f util %.3f sm %.3f occ %.3f" % ((rank, dev) + want)
-        if not g or abs(float(g["gpu_busy(us)"]) - want[0]) > 0.01 or \
-           abs(float(g["busy_of_gpu_span_pctg"]) - want[1]) > 1e-6 or \
+        if not g or abs(float(g["gpu_busy_every_event(us)"]) - want[0]) > 0.01 or \
+           abs(float(g["busy_of_gpu_span_every_event_pctg"]) - want[1]) > 1e-6 or \
            abs(float(g["sm_eff_per_kernel_time_pctg"]) - want[2]) > 1e-4 or \
            abs(float(g["occupancy_per_kernel_time_pctg"]) - want[3]) > 1e-4:
             ok = False

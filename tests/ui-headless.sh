@@ -247,7 +247,7 @@ if [ -d "$SHARED/traces" ]; then
 		done
 		pass "hta-2rank $size: every pane"
 		screen 1
-		has "hta-2rank $size: two ranks" '2 ranks;' "$tmp/screen"
+		has "hta-2rank $size: two ranks" '2 ranks. Enter' "$tmp/screen"
 		screen 3
 		has "hta-2rank $size: largest gap" 'largest gap: rank 1 stream 23, 448 ms' "$tmp/screen"
 		screen 4

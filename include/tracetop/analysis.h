@@ -149,11 +149,12 @@ struct tt_summary_row {
 	const struct tt_rank *r;
 	uint64_t events;    /* elements of traceEvents read */
 	uint32_t kept;      /* events in the model (X and instants) */
-	int64_t span_ns;    /* first start to last end of work events */
+	int64_t span_ns;    /* the trace span: first start to last end of its work
+			     * events (every event, exact times) */
 	uint32_t gpu_streams;
 	uint32_t kernels, memcpys, memsets, cpu_ops, runtime_calls, steps;
 	int64_t gpu_busy_ns; /* union of all GPU stream events */
-	double gpu_busy_pct; /* of the GPU span (first GPU start to last GPU end) */
+	double gpu_busy_pct; /* of span_ns, the trace span */
 	uint64_t warnings;   /* count of 'w' warnings */
 };
 

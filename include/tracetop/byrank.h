@@ -15,12 +15,14 @@ enum tt_br_metric { TT_BR_IDLE = 0, TT_BR_COMM, TT_BR_NMETRICS };
 struct tt_byrank_row {
 	size_t ri;                /* rank index in the model */
 	int64_t rank;
-	bool has_gpu;             /* GPU events in HTA's view (temporal) */
-	/* GPU span (temporal: first GPU start to last GPU end, HTA's view);
-	 * without GPU events the rank's whole span (summary) */
-	int64_t span_ns;
-	double busy_pct;          /* summary: union of the GPU events, % of their span */
-	double compute_pct, non_compute_pct, idle_pct; /* temporal, % of the GPU span */
+	/* Every share below is of one span, the GPU span, over one selection
+	 * of events, the temporal breakdown's (HTA's view, or every event with
+	 * --exact): busy + idle = compute + non-compute + idle = 100. */
+	bool has_gpu;             /* GPU events in the selection (temporal) */
+	int64_t span_ns;          /* the GPU span: first GPU start to last GPU end;
+				   * 0 without GPU events (the shares are NaN) */
+	double busy_pct;          /* |union of the GPU events| */
+	double compute_pct, non_compute_pct, idle_pct; /* temporal */
 	/* time communication / memory kernels run (the kernel breakdown's
 	 * labels that name them), % of the GPU span; NaN without GPU events */
 	double comm_pct, mem_pct;
@@ -56,10 +58,12 @@ struct tt_byrank {
  * computed with the same o).  Never NULL; free with tt_byrank_free.
  * Strings point into the model. */
 struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
-				const struct tt_summary_row *sum, size_t nsum,
 				const struct tt_temporal_row *tmp, size_t ntmp,
 				const struct tt_overlap_row *ov, size_t nov,
 				const struct tt_kbreak *k);
 void tt_byrank_free(struct tt_byrank *v);
+/* Which span and which events the shares are of, in words, for a header:
+ * HTA's view (the default) or every event (o->exact). */
+const char *tt_byrank_span_words(const struct tt_aopts *o);
 
 #endif

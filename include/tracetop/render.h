@@ -178,6 +178,9 @@ void tt_table_truncate(struct tt_table *t, size_t n);
 /* Text of one cell as the text table shows it (unit = the column's). */
 size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
 		    size_t n);
+/* The value of one cell as the CSV writes it (durations in µs, exactly;
+ * text unquoted; "" when empty). */
+size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, size_t n);
 /* The segments of a TT_C_STACK cell as fractions of the full bar. */
 void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, double f[4]);
 /* The unit a TT_C_DUR column uses in text (largest value decides). */

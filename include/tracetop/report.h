@@ -87,6 +87,24 @@ int tt_report_tables(struct tt_results *res, const char *name, const struct tt_r
  * column names; with o->table set the others may be left out. */
 int tt_report_summary(struct tt_results *res, const struct tt_report_opts *o,
 		      struct tt_table ***out, size_t *n, struct tt_err *err);
+/* The Overview's table: per rank, the shares of the GPU span over one
+ * selection of events, by the columns below. */
+enum {
+	TT_BYRANK_RANK,
+	TT_BYRANK_SPAN,
+	TT_BYRANK_BUSY,
+	TT_BYRANK_COMPUTE,
+	TT_BYRANK_COMM,
+	TT_BYRANK_MEM,
+	TT_BYRANK_IDLE,
+	TT_BYRANK_OVERLAP,
+	TT_BYRANK_TOP,
+	TT_BYRANK_FLAG,
+	TT_BYRANK_NON_COMPUTE,
+	TT_BYRANK_NCOLS
+};
+int tt_report_byrank(struct tt_results *res, const struct tt_report_opts *o,
+		     struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_temporal(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_overlap(struct tt_results *res, const struct tt_report_opts *o,

@@ -50,7 +50,7 @@ void tt_results_opts_init(struct tt_results_opts *o);
 	_(TEMPORAL, "temporal")   /* struct tt_temporal_res */                 \
 	_(OVERLAP, "overlap")     /* struct tt_overlap_res */                  \
 	_(KBREAK, "kernels")      /* struct tt_kbreak */                       \
-	_(BYRANK, "byrank")     /* struct tt_byrank (joins the four above) */ \
+	_(BYRANK, "byrank")       /* struct tt_byrank (joins the three above) */ \
 	_(IDLE, "idle")           /* struct tt_idle */                         \
 	_(LAUNCH, "launch")       /* struct tt_launch */                       \
 	_(COUNTERS, "counters")   /* struct tt_counters */                     \

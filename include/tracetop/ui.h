@@ -88,6 +88,7 @@ struct tt_pane {
 	char filter[128];
 	int xoff;            /* scrollable columns scrolled off on the left */
 	struct tt_table_layout layout; /* what the last draw showed of the table */
+	char source[32];     /* the report whose table this is (tt_pane_table), or "" */
 	uint8_t *row_role;   /* optional, per table row */
 	int page;            /* rows shown at the last draw */
 	int list_y;          /* screen row of the first table row at the last draw

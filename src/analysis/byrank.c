@@ -51,7 +51,6 @@ static void stragglers(struct tt_byrank *v)
 }
 
 struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
-				const struct tt_summary_row *sum, size_t nsum,
 				const struct tt_temporal_row *tmp, size_t ntmp,
 				const struct tt_overlap_row *ov, size_t nov,
 				const struct tt_kbreak *k)
@@ -59,12 +58,9 @@ struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
 	struct tt_byrank *v = tt_calloc(1, sizeof(*v));
 	size_t nr = m->nranks;
 	/* each result's row of a rank index */
-	const struct tt_summary_row **bs = tt_calloc(nr + 1, sizeof(*bs));
 	const struct tt_temporal_row **bt = tt_calloc(nr + 1, sizeof(*bt));
 	const struct tt_overlap_row **bo = tt_calloc(nr + 1, sizeof(*bo));
 	const struct tt_kstat **top = tt_calloc(nr + 1, sizeof(*top));
-	for (size_t i = 0; i < nsum && i < nr; i++)
-		bs[i] = &sum[i]; /* every rank, model order */
 	for (size_t i = 0; i < ntmp; i++)
 		if (tmp[i].ri < nr)
 			bt[tmp[i].ri] = &tmp[i];
@@ -86,14 +82,17 @@ struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
 		struct tt_byrank_row *w = &v->rows[v->n++];
 		w->ri = ri;
 		w->rank = m->ranks[ri]->rank;
-		w->busy_pct = bs[ri] ? bs[ri]->gpu_busy_pct : NAN;
-		w->span_ns = bs[ri] ? bs[ri]->span_ns : m->ranks[ri]->t1 - m->ranks[ri]->t0;
-		w->compute_pct = w->non_compute_pct = w->idle_pct = NAN;
+		/* every share of one span (the GPU span) and one selection (the
+		 * temporal breakdown's: HTA's view, or every event with --exact) */
+		w->span_ns = 0;
+		w->busy_pct = w->compute_pct = w->non_compute_pct = w->idle_pct = NAN;
 		w->comm_pct = w->mem_pct = w->overlap_pct = NAN;
 		const struct tt_temporal_row *t = bt[ri];
 		if (t && t->has_gpu) {
 			w->has_gpu = true;
 			w->span_ns = t->kernel_ns;
+			w->busy_pct = t->kernel_ns > 0 ? 100.0 * (double)t->busy_ns / (double)t->kernel_ns
+						       : NAN;
 			w->compute_pct = t->compute_pct;
 			w->non_compute_pct = t->non_compute_pct;
 			w->idle_pct = t->idle_pct;
@@ -108,12 +107,20 @@ struct tt_byrank *tt_byrank(const struct tt_model *m, const struct tt_aopts *o,
 		if (top[ri])
 			w->top_kernel = top[ri]->name;
 	}
-	free(bs);
 	free(bt);
 	free(bo);
 	free(top);
 	stragglers(v);
 	return v;
+}
+
+const char *tt_byrank_span_words(const struct tt_aopts *o)
+{
+	return o && o->exact ? "% of each rank's GPU span (first GPU start to last GPU end), "
+			       "every event, exact times (--exact)" :
+			       "% of each rank's GPU span (first GPU start to last GPU end), "
+			       "HTA's view (last ProfilerStep dropped, whole microseconds; "
+			       "--exact: every event)";
 }
 
 void tt_byrank_free(struct tt_byrank *v)

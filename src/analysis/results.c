@@ -91,11 +91,9 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 	case TT_RES_BYRANK: {
 		/* the other results, computed here or waited for */
 		struct tt_results *rw = r;
-		const struct tt_summary_res *s = tt_res_summary(rw);
 		const struct tt_temporal_res *t = tt_res_temporal(rw);
 		const struct tt_overlap_res *v = tt_res_overlap(rw);
-		return tt_byrank(m, &o->a, s->rows, s->n, t->rows, t->n, v->rows, v->n,
-				   tt_res_kbreak(rw));
+		return tt_byrank(m, &o->a, t->rows, t->n, v->rows, v->n, tt_res_kbreak(rw));
 	}
 	case TT_RES_IDLE:
 		return tt_idle_breakdown(m, &o->a, o->kernel_delay_us);

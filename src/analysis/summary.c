@@ -45,7 +45,8 @@ struct tt_summary_row *tt_summary(const struct tt_model *m, size_t *n)
 		}
 		size_t nb = tt_iv_merge(v, nv);
 		w->gpu_busy_ns = tt_iv_total(v, nb);
-		int64_t span = nb ? v[nb - 1].end - v[0].ts : 0;
+		/* of the trace span, the summary's one span (every event) */
+		int64_t span = w->span_ns;
 		w->gpu_busy_pct = span > 0 ? 100.0 * (double)w->gpu_busy_ns / (double)span : NAN;
 		free(v);
 	}

@@ -566,6 +566,25 @@ static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell 
 	}
 }
 
+size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, size_t n)
+{
+	if (!n)
+		return 0;
+	buf[0] = '\0';
+	const struct tt_cell *x = tt_table_cell(t, row, col);
+	if (x->kind == TT_CV_S) {
+		snprintf(buf, n, "%s", x->v.s);
+		return strlen(buf);
+	}
+	FILE *f = fmemopen(buf, n, "w");
+	if (!f)
+		return 0;
+	put_value(f, &t->cols[col], x, false);
+	fclose(f);
+	buf[n - 1] = '\0';
+	return strlen(buf);
+}
+
 static bool csv_col(const struct tt_col *c)
 {
 	return c->type != TT_C_BAR && c->type != TT_C_STACK && !c->hidden_csv;

@@ -60,8 +60,10 @@ int tt_report_temporal(struct tt_results *res, const struct tt_report_opts *o,
 	const struct tt_temporal_row *rows = tr->rows;
 	size_t nr = tr->n;
 	struct tt_table *t = tt_table_new("temporal_breakdown", cols, (int)TT_ARRAY_SIZE(cols));
-	tt_table_set_title(t, "GPU time per rank: span from the first GPU event start to the last "
-			      "GPU event end = idle + compute + non-compute");
+	tt_table_set_title(t, "GPU time per rank: the GPU span, from the first GPU event start to "
+			      "the last GPU event end, = idle + compute + non-compute; %s",
+			   o->a.exact ? "every event with exact times (--exact)" :
+					"HTA's view (the last ProfilerStep dropped, times rounded to microseconds)");
 	for (size_t i = 0; i < nr; i++) {
 		const struct tt_temporal_row *w = &rows[i];
 		size_t k = tt_table_add_row(t);

@@ -60,6 +60,9 @@ static const struct {
 } reports[] = {
 	{"summary", "one row per rank: events, span, streams, kernels, GPU busy time", NULL,
 	 tt_report_summary},
+	{"byrank", "one row per rank, as the Overview: busy, compute, communication, memory "
+		   "and idle shares of the GPU span, overlap, top kernel, stragglers",
+	 NULL, tt_report_byrank},
 	{"temporal", "idle, compute and non-compute GPU time per rank (HTA temporal breakdown)",
 	 NULL, tt_report_temporal},
 	{"idle", "GPU idle time per rank and stream: host wait, kernel wait, other", NULL,
@@ -96,7 +99,7 @@ static const struct {
 };
 
 const char *const tt_report_names[] = {
-	"summary",  "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
+	"summary",  "byrank", "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
 	"patterns", "diff",	"overview", "utilization", "distributed", "operators", "memory", "source",
 	"steps",    "advice",	"outliers",    "critical-path", "load",	   "range",	NULL};
 

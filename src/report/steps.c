@@ -88,7 +88,7 @@ static struct tt_table *steps_table(const struct tt_model *m, const struct tt_st
 		{.name = "start(us)", .title = "start", .type = TT_C_DUR},
 		{.name = "cpu_duration(us)", .title = "CPU", .type = TT_C_DUR},
 		{.name = "duration(us)", .title = "duration", .type = TT_C_DUR},
-		{.name = "gpu_busy_pctg", .title = "GPU busy %", .type = TT_C_PCT, .prec = 1},
+		{.name = "gpu_busy_pctg", .title = "GPU busy % of step", .type = TT_C_PCT, .prec = 1},
 		{.name = "bar",
 		 .title = "",
 		 .type = TT_C_BAR,

@@ -43,10 +43,13 @@ static struct tt_table *util_dev_table(const struct tt_util *u)
 		 .prec = 1},
 		{.name = "tensor_cores_pctg", .title = "TC %", .type = TT_C_PCT, .prec = 1},
 		/* tracetop's own measures */
-		{.name = "gpu_span(us)", .title = "GPU span", .type = TT_C_DUR},
-		{.name = "gpu_busy(us)", .title = "busy", .type = TT_C_DUR},
-		{.name = "busy_of_gpu_span_pctg",
-		 .title = "busy % of GPU span",
+		/* (over every event of the device: not the GPU span of the other
+		 * panes, which is HTA's view unless --exact) */
+		{.name = "gpu_span_every_event(us)", .title = "GPU span, every event",
+		 .type = TT_C_DUR},
+		{.name = "gpu_busy_every_event(us)", .title = "busy, every event", .type = TT_C_DUR},
+		{.name = "busy_of_gpu_span_every_event_pctg",
+		 .title = "busy % of that span",
 		 .type = TT_C_PCT,
 		 .prec = 1},
 		{.name = "sm_eff_per_kernel_time_pctg",
@@ -70,7 +73,8 @@ static struct tt_table *util_dev_table(const struct tt_util *u)
 	};
 	struct tt_table *t = tt_table_new("gpu_utilization", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "GPU summary per device (the TensorBoard plugin's, over the steps "
-			      "window), and tracetop's busy time over the device's GPU span");
+			      "window), and tracetop's busy time over the device's GPU span with every "
+			      "event (HTA's iteration filter not applied)");
 	bool from_args = false, no_sms = false;
 	char spark[400];
 	for (size_t i = 0; i < u->ndevs; i++) {

@@ -8,6 +8,117 @@
 
 #include "tracetop/util.h"
 
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static const char *type_name(enum tt_ctype t)
+{
+	switch (t) {
+	case TT_C_STR:
+		return "str";
+	case TT_C_INT:
+		return "int";
+	case TT_C_NUM:
+		return "num";
+	case TT_C_DUR:
+		return "dur";
+	case TT_C_PCT:
+		return "pct";
+	case TT_C_BAR:
+		return "bar";
+	case TT_C_STACK:
+		return "stack";
+	}
+	return "?";
+}
+
+/* What the pane in view drew of its table, as one JSON line: where each
+ * column is, its CSV name, type and unit, and for each row drawn its grid
+ * row and every cell's CSV value; the stacked bars of percentages that
+ * claim to fill 100 %.  The consistency test reads it beside the screen. */
+static void cells(struct tt_app *a, FILE *out)
+{
+	struct tt_pane *p = tt_app_pane(a);
+	const struct tt_table *t = p->table;
+	const struct tt_table_layout *l = &p->layout;
+	fputs("@@cells {\"pane\": ", out);
+	json_str(out, p->ops->name);
+	fputs(", \"subtitle\": ", out);
+	json_str(out, p->subtitle);
+	if (!t || p->ops->draw || l->header_y < 0 || !p->nrows) {
+		fputs(", \"table\": null}\n", out);
+		return;
+	}
+	fputs(", \"table\": ", out);
+	json_str(out, t->name);
+	fputs(", \"report\": ", out);
+	json_str(out, p->source);
+	fprintf(out, ", \"header_y\": %d, \"cols\": [", l->header_y);
+	for (int d = 0; d < l->ncols; d++) {
+		const struct tt_col *c = &t->cols[l->col[d]];
+		fputs(d ? ", {\"name\": " : "{\"name\": ", out);
+		json_str(out, c->name);
+		fprintf(out, ", \"type\": \"%s\", \"unit\": \"%s\", \"x\": %d, \"w\": %d}",
+			type_name(c->type), c->type == TT_C_DUR ? tt_unit_name(l->unit[d]) : "", l->x[d],
+			l->w[d]);
+	}
+	fputs("], \"types\": {", out);
+	for (int c = 0; c < t->ncols; c++) {
+		if (c)
+			fputs(", ", out);
+		json_str(out, t->cols[c].name);
+		fprintf(out, ": \"%s\"", type_name(t->cols[c].type));
+	}
+	fputs("}, \"stacks\": [", out);
+	bool first = true;
+	for (int c = 0; c < t->ncols; c++) {
+		const struct tt_col *col = &t->cols[c];
+		if (col->type != TT_C_STACK || col->bar_max != 100)
+			continue;
+		fputs(first ? "[" : ", [", out);
+		first = false;
+		for (int i = 0; i < col->nstack; i++) {
+			if (i)
+				fputs(", ", out);
+			json_str(out, t->cols[col->stack[i]].name);
+		}
+		fputs("]", out);
+	}
+	fputs("], \"rows\": [", out);
+	static char buf[1 << 16]; /* (kernel sequences run long) */
+	for (int r = 0; r < l->nrows; r++) {
+		size_t row = p->rows[l->top + (size_t)r];
+		fprintf(out, "%s{\"y\": %d, \"row\": %zu, \"csv\": {", r ? ", " : "",
+			l->header_y + 1 + r, row);
+		bool f2 = true;
+		for (int c = 0; c < t->ncols; c++) {
+			const struct tt_col *col = &t->cols[c];
+			if (col->type == TT_C_BAR || col->type == TT_C_STACK)
+				continue;
+			tt_cell_csv(t, row, c, buf, sizeof(buf));
+			if (!f2)
+				fputs(", ", out);
+			f2 = false;
+			json_str(out, col->name);
+			fputs(": ", out);
+			json_str(out, buf);
+		}
+		fputs("}}", out);
+	}
+	fputs("]}\n", out);
+}
+
 int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out, bool time_keys)
 {
 	struct tt_grid g;
@@ -22,9 +133,11 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 			tt_app_wait_prefetch(a);
 			continue;
 		}
-		if (strcmp(key, "<Dump>") == 0) {
+		if (strcmp(key, "<Dump>") == 0 || strcmp(key, "<Cells>") == 0) {
 			tt_app_draw(a, &g);
 			tt_grid_dump(&g, out);
+			if (key[1] == 'C')
+				cells(a, out);
 			fputs("----\n", out);
 			continue;
 		}

@@ -194,6 +194,8 @@ struct tt_table *tt_pane_table(struct tt_pane *p, const char *name, const char *
 	tt_tables_free(t, n);
 	if (!keep)
 		snprintf(p->msg, sizeof(p->msg), "no %s table", table);
+	else
+		snprintf(p->source, sizeof(p->source), "%s", name);
 	return keep;
 }
 
@@ -202,6 +204,9 @@ int tt_pane_report(struct tt_pane *p, const char *name, const char *table)
 	struct tt_table *keep = tt_pane_table(p, name, table);
 	if (!keep)
 		return -1;
+	/* the title says what the numbers are of (which span, which events) */
+	if (keep->title)
+		tt_pane_head(p, TT_ROLE_DIM, "%s", keep->title);
 	for (size_t i = 0; i < keep->nnotes; i++)
 		tt_pane_head(p, TT_ROLE_DIM, "%s", keep->notes[i]);
 	tt_pane_set_table(p, keep);

@@ -133,9 +133,9 @@ static int util_open(struct tt_pane *p)
 		return -1;
 	double busy = 0, span = 0, sm = 0, smw = 0, occ = 0, occw = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
-		busy += pane_num(t, i, "gpu_busy(us)");
-		span += pane_num(t, i, "gpu_span(us)");
-		double w = pane_num(t, i, "gpu_busy(us)");
+		busy += pane_num(t, i, "gpu_busy_every_event(us)");
+		span += pane_num(t, i, "gpu_span_every_event(us)");
+		double w = pane_num(t, i, "gpu_busy_every_event(us)");
 		if (!isnan(pane_num(t, i, "est_sm_efficiency_pctg"))) {
 			sm += pane_num(t, i, "est_sm_efficiency_pctg") * w;
 			smw += w;
@@ -148,8 +148,8 @@ static int util_open(struct tt_pane *p)
 	if (t->nrows)
 		tt_pane_head(
 			p, TT_ROLE_DEFAULT,
-			"%zu devices: GPU utilisation %.1f %%, est. SM efficiency %.1f %%, est. "
-			"achieved occupancy %.1f %% (weighted by busy time)",
+			"%zu devices: busy %.1f %% of their GPU span (every event), est. SM "
+			"efficiency %.1f %%, est. achieved occupancy %.1f %% (weighted by busy time)",
 			t->nrows, span > 0 ? 100 * busy / span : NAN, smw > 0 ? sm / smw : NAN,
 			occw > 0 ? occ / occw : NAN);
 	struct tt_util u;

@@ -90,10 +90,9 @@ START_TEST(prefetch)
 	tt_results_prefetch(r, k, 3);
 	tt_results_wait(r);
 	ck_assert(!tt_results_busy(r));
-	/* the Overview and the four results it joins */
-	static const enum tt_rkind done[] = {TT_RES_BYRANK, TT_RES_SUMMARY, TT_RES_TEMPORAL,
-					     TT_RES_OVERLAP,  TT_RES_KBREAK,  TT_RES_IDLE,
-					     TT_RES_COUNTERS};
+	/* the Overview and the three results it joins */
+	static const enum tt_rkind done[] = {TT_RES_BYRANK, TT_RES_TEMPORAL, TT_RES_OVERLAP,
+					     TT_RES_KBREAK, TT_RES_IDLE,     TT_RES_COUNTERS};
 	for (size_t i = 0; i < sizeof(done) / sizeof(done[0]); i++)
 		ck_assert_msg(tt_results_ready(r, done[i]), "%s not computed",
 			      tt_rkind_name(done[i]));
@@ -263,7 +262,7 @@ START_TEST(overview_stragglers)
 			labels[i * 8 + 2] = c == 2 ? comm[i] : 500; /* COMMUNICATION alone */
 		}
 		struct tt_aopts all = {0};
-		struct tt_byrank *v = tt_byrank(m, &all, NULL, 0, tr, 5, NULL, 0, &k);
+		struct tt_byrank *v = tt_byrank(m, &all, tr, 5, NULL, 0, &k);
 		ck_assert_uint_eq(v->n, 5);
 		ck_assert_double_eq_tol(v->rows[0].comm_pct, 50, 1e-12);
 		if (c == 0) {
@@ -293,7 +292,7 @@ START_TEST(overview_stragglers)
 	two.ranks = r01;
 	two.nranks = 2;
 	tr[0].idle_pct = 90;
-	struct tt_byrank *v = tt_byrank(m, &two, NULL, 0, tr, 2, NULL, 0, NULL);
+	struct tt_byrank *v = tt_byrank(m, &two, tr, 2, NULL, 0, NULL);
 	ck_assert_uint_eq(v->n, 2);
 	ck_assert_uint_eq(v->nflags, 0);
 	ck_assert(isnan(v->rows[0].comm_pct)); /* nothing without the kernel breakdown */

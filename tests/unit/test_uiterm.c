@@ -180,7 +180,7 @@ START_TEST(shared_hta_2rank)
 	ck_assert_int_eq((int)num_under(u, hy, "rank", hy + 2), 1);
 	ck_assert_str_eq(row(u, hy + 3), "");
 	ck_assert(!on_screen(u, "straggler: rank"));
-	ck_screen_has(u, "2 ranks;");
+	ck_screen_has(u, "2 ranks. Enter");
 	ck_screen_has(u, "stragglers are looked for among 3 ranks or more");
 	ck_assert(!on_screen(u, "a shows all ranks")); /* all are shown already */
 	/* Kernels: the NCCL send/recv kernel costs most */

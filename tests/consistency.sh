@@ -1,0 +1,58 @@
+#!/bin/sh
+# Every number on screen is the number of the report: for every pane and
+# view (and the drill-down of each pane's first row) on the demo and on
+# every trace set of ../shared/traces, at 80x24 and 200x60, each number
+# drawn parses with its column's unit to the value of `tracetop report NAME
+# -f csv` for the same row within display rounding (so no cell shows the
+# leading digits of its number), and the per-rank percentages that claim to
+# split one span sum to 100 +- 0.1.  tests/tools/screencheck.py does the
+# checking, and first checks itself on the defects it is for.  The shared
+# sets are skipped when ../shared is absent; the demo always runs.
+. "${SRCDIR:-.}/tests/lib.sh"
+[ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
+command -v python3 >/dev/null || { echo "skip: python3 runs screencheck.py"; exit 77; }
+CHECK="$SRCDIR/tests/tools/screencheck.py"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-consistency.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+HOME=$tmp/home
+mkdir -p "$HOME"
+export HOME
+unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR
+
+# check LABEL SIZE [--diff] PATH...
+check() {
+	label=$1 size=$2
+	shift 2
+	if python3 "$CHECK" --tracetop "$TRACETOP" --size "$size" --label "$label" "$@" >"$tmp/out" 2>&1; then
+		pass "$(tail -1 "$tmp/out")"
+	else
+		fail "$label $size:"
+		sed 's/^/    /' "$tmp/out"
+	fi
+}
+
+if python3 "$CHECK" --selftest >"$tmp/self" 2>&1; then
+	pass "the checker fails on cut numbers, wrong units, sums not 100, other values"
+else
+	fail "the checker's self-test"
+	cat "$tmp/self"
+fi
+
+for size in 80x24 200x60; do
+	check demo "$size" -- --demo
+done
+
+SHARED="${SHARED:-$SRCDIR/../shared}"
+if [ -d "$SHARED/traces" ]; then
+	for size in 80x24 200x60; do
+		for d in "$SHARED"/traces/*/; do
+			check "$(basename "$d")" "$size" -- "$d"
+		done
+		check compare "$size" --diff -- "$SHARED/traces/compare-base" "$SHARED/traces/compare-test"
+		check diff "$size" --diff -- "$SHARED/traces/diff-control" "$SHARED/traces/diff-test"
+	done
+else
+	echo "skip: $SHARED/traces is absent (the demo was checked)"
+fi
+
+summary

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""Every number on screen is the number of the report.
+
+Runs the explorer headless on one trace set at one size, visiting every pane
+and view (and the drill-down of each pane's first row), with <Cells> after
+each: the screen, then one JSON line saying where each column of the pane's
+table was drawn, with the CSV value of every cell of every row drawn.  For
+each drawn number it checks:
+
+  1. the text drawn is a whole number that parses, with the unit in its
+     column's header, to the cell's value within display rounding (so no
+     cell shows the leading digits of its number, and no column reaches past
+     the screen's edge);
+  2. the cell's value is the value of `tracetop report NAME --table T -f csv`
+     for the same row: rows joined on their text and integer columns, or,
+     for the panes that lay a report out differently, through the mapping in
+     MAPS below;
+  3. per-row percentages that claim to split one span (a stacked bar over
+     100 %, and PARTS below) sum to 100 +- 0.1.
+
+  screencheck.py --tracetop BIN --size WxH --label NAME [--diff] -- PATH...
+
+Prints one line per failure and a summary; exits 1 on any failure.
+"""
+import argparse
+import csv
+import io
+import json
+import math
+import re
+import subprocess
+import sys
+
+# Views of the views menu (v), in its order: the keys walk them all.
+NVIEWS = 12
+
+# Percentages of one row that split one span: they must sum to 100.
+PARTS = {
+    "byrank": [["busy_pctg", "idle_pctg"]],
+    "temporal_breakdown": [["idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"]],
+}
+
+# Pane tables that lay a report's table out differently: for each pane
+# column, the report table, how its rows match (report column -> pane
+# column, or '=literal'), the report column, and how matching rows combine.
+MAPS = {
+    "idle": {
+        "host_wait": ("idle", "idle_time_breakdown",
+                      {"rank": "rank", "stream": "stream", "idle_category": "=host_wait"},
+                      "idle_time", "one0"),
+        "kernel_wait": ("idle", "idle_time_breakdown",
+                        {"rank": "rank", "stream": "stream", "idle_category": "=kernel_wait"},
+                        "idle_time", "one0"),
+        "other": ("idle", "idle_time_breakdown",
+                  {"rank": "rank", "stream": "stream", "idle_category": "=other"},
+                  "idle_time", "one0"),
+        "idle": ("idle", "idle_time_breakdown", {"rank": "rank", "stream": "stream"},
+                 "idle_time", "sum"),
+        "gaps": ("idle", "idle_interval_stats", {"rank": "rank", "stream": "stream"},
+                 "count", "sum"),
+        "largest_gap": ("idle", "idle_interval_stats", {"rank": "rank", "stream": "stream"},
+                        "max", "max"),
+    },
+}
+
+# Pane tables built from a report's result without its table object: the
+# report that prints the same table.
+TABLE_REPORT = {
+    "compare_traces": "diff",
+    "idle_gaps": "idle",
+}
+
+# the pane keys, then the drill-down of the first row of each
+PANE_KEYS = "1234567890"
+
+UNIT = {"ns": 1e3, "µs": 1.0, "us": 1.0, "ms": 1e-3, "s": 1e-6}
+NUM_RE = re.compile(r"^-?(\d+(\.\d+)?|\d(\.\d+)?e[+-]\d+)$")
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+class Reports:
+    """report tables by (report, table), from `tracetop report ... -f csv`"""
+
+    def __init__(self, tt, paths, diff):
+        self.tt, self.paths, self.diff = tt, paths, diff
+        self.cache = {}
+
+    def table(self, report, table):
+        key = (report, table)
+        if key not in self.cache:
+            # (every row of the top-N lists: the panes list them all)
+            args = [self.tt, "report", report, "-q", "--top", "1000000", "--table", table,
+                    "-f", "csv"]
+            # a diff's two sets: the diff report compares them, the others
+            # are of the first (the panes show the first)
+            paths = self.paths if report == "diff" or not self.diff else self.paths[:1]
+            rc, out = run(args + paths)
+            rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else None
+            self.cache[key] = rows
+        return self.cache[key]
+
+
+def num(s):
+    if s is None or s == "":
+        return math.nan
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def close(a, b, tol):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return abs(a - b) <= tol + 1e-9 * max(1.0, abs(b))
+
+
+def decimals(text):
+    m = re.match(r"^-?\d+\.(\d+)$", text)
+    return len(m.group(1)) if m else 0
+
+
+def check_drawn(where, screen, width, col, row):
+    """the text drawn in one cell against the cell's value"""
+    y, x, w = row["y"], col["x"], col["w"]
+    if x + w > width:
+        fail(f"{where}: column {col['name']} ends at {x + w}, past the screen ({width})")
+        return
+    line = screen[y] if y < len(screen) else ""
+    line = line.ljust(width)
+    text = line[x:x + w].strip()
+    val = row["csv"].get(col["name"], "")
+    t = col["type"]
+    shown = f"'{text}' in {col['name']}"
+    if val == "":
+        if text not in ("-", ""):
+            fail(f"{where}: {shown}: the cell is empty, drawn as a number")
+        return
+    if t == "pct":
+        if not text.endswith("%"):
+            fail(f"{where}: {shown}: not a whole percentage (value {val})")
+            return
+        text = text[:-1]
+    if not NUM_RE.match(text):
+        fail(f"{where}: {shown}: not a whole number (value {val})")
+        return
+    got = float(text)
+    want = float(val)
+    if t == "dur":
+        want *= UNIT.get(col["unit"], math.nan)
+    if t == "int":
+        ok = got == want
+    else:
+        ok = close(got, want, 0.5 * 10 ** -decimals(text))
+    if not ok:
+        fail(f"{where}: {shown} ({col['unit'] or t}) reads {got}, the value is {want:.6g}")
+
+
+def row_key(tab, row, cols):
+    """the text and integer columns of a pane row that the report has"""
+    return {c: row["csv"][c] for c in cols if c in row["csv"]}
+
+
+def check_report(where, cells, reps, row):
+    """the pane row's values against the report's"""
+    mp = MAPS.get(cells["table"])
+    if mp:
+        for pc, (rep, tab, match, rc, agg) in mp.items():
+            rows = reps.table(rep, tab)
+            if rows is None:
+                fail(f"{where}: no table {tab} in report {rep}")
+                return
+            sel = []
+            for r in rows:
+                good = True
+                for k, v in match.items():
+                    want = v[1:] if v.startswith("=") else row["csv"].get(v, "")
+                    if num(r.get(k)) is not None and num(want) is not None and \
+                            not math.isnan(num(want)):
+                        good = good and num(r.get(k)) == num(want)
+                    else:
+                        good = good and r.get(k) == want
+                if good:
+                    sel.append(num(r.get(rc)))
+            if agg in ("one", "one0"):
+                if len(sel) > 1:
+                    fail(f"{where}: {len(sel)} rows of {rep}/{tab} match {pc}")
+                    continue
+                want = sel[0] if sel else (0.0 if agg == "one0" else None)
+            elif agg == "sum":
+                want = sum(v for v in sel if not math.isnan(v)) if sel else None
+            else:
+                want = max(sel) if sel else None
+            got = num(row["csv"].get(pc, ""))
+            if want is None:
+                fail(f"{where}: no row of {rep}/{tab} for {pc} ({match})")
+            elif not close(got, want, 1e-6 * max(1.0, abs(want))):
+                fail(f"{where}: {pc} is {got}, report {rep}/{tab} {rc} says {want}")
+        return
+    report = cells.get("report") or TABLE_REPORT.get(cells["table"])
+    if not report:
+        return
+    cells["report"] = report
+    rows = reps.table(report, cells["table"])
+    if rows is None:
+        fail(f"{where}: report {cells['report']} has no table {cells['table']}")
+        return
+    types = cells["types"]
+    keys = [c for c in row["csv"] if types.get(c) in ("str", "int") and rows and c in rows[0]]
+    match = [r for r in rows if all(r.get(k, "") == row["csv"][k] for k in keys)]
+    if not match:
+        fail(f"{where}: no row of report {cells['report']}/{cells['table']} has "
+             + ", ".join(f"{k}={row['csv'][k][:40]}" for k in keys))
+        return
+    r = match[0]
+    for c, v in row["csv"].items():
+        if c not in r:
+            continue
+        a, b = num(v), num(r[c])
+        if a is None or b is None:
+            if v != r[c]:
+                fail(f"{where}: {c} is '{v[:40]}', the report's '{r[c][:40]}'")
+        elif not close(a, b, 1e-9 * max(1.0, abs(b))):
+            fail(f"{where}: {c} is {v}, the report's {r[c]}")
+
+
+def check_parts(where, cells, row):
+    groups = [list(s) for s in cells.get("stacks", [])] + PARTS.get(cells["table"], [])
+    for g in groups:
+        vals = [num(row["csv"].get(c, "")) for c in g]
+        if any(v is None or math.isnan(v) for v in vals):
+            continue
+        s = sum(vals)
+        if abs(s - 100) > 0.1:
+            fail(f"{where}: {' + '.join(g)} = {s:.2f} %, not 100")
+
+
+def selftest():
+    """the checks fail on the defects they are for (a cut number, a wrong
+    unit, a cell past the edge, a sum not 100, a report that disagrees)"""
+    global failures
+    col = {"name": "min", "type": "dur", "unit": "ms", "x": 2, "w": 4}
+    row = {"y": 0, "row": 0, "csv": {"min": "5752000"}}  # 5752 ms
+    cases = [
+        (["  5752"], 80, True),        # whole
+        (["  5   "], 80, False),       # its leading digit
+        (["  57… "], 80, False),       # cut with an ellipsis
+        (["  5752"], 5, False),        # past the edge of a 5-column screen
+    ]
+    bad = 0
+    for screen, width, good in cases:
+        failures = []
+        check_drawn("selftest", screen, width, col, row)
+        if (not failures) != good:
+            print(f"selftest: {screen} at {width}: expected {'pass' if good else 'fail'}")
+            bad += 1
+    failures = []
+    check_drawn("selftest", ["  5.8"], 80, dict(col, unit="s", w=3), row)
+    if failures:
+        print("selftest: 5.8 s for 5752 ms should pass")
+        bad += 1
+    check_drawn("selftest", ["   5752"], 80, dict(col, unit="µs", w=5), row)
+    if not failures:
+        print("selftest: 5752 in a µs column for 5752 ms should fail")
+        bad += 1
+    failures = []
+    check_parts("selftest", {"table": "byrank", "stacks": []},
+                {"csv": {"busy_pctg": "47.1", "idle_pctg": "54.7"}})
+    if not failures:
+        print("selftest: 47.1 + 54.7 should fail")
+        bad += 1
+    failures = []
+    check_parts("selftest", {"table": "byrank", "stacks": []},
+                {"csv": {"busy_pctg": "45.28", "idle_pctg": "54.72"}})
+    if failures:
+        print("selftest: 45.28 + 54.72 should pass")
+        bad += 1
+
+    class Fake:
+        def table(self, rep, tab):
+            return [{"rank": "1", "idle_time_pctg": "54.7"}]
+    failures = []
+    check_report("selftest", {"table": "t", "report": "r", "types": {"rank": "int",
+                 "idle_time_pctg": "pct"}}, Fake(),
+                 {"csv": {"rank": "1", "idle_time_pctg": "53.6"}})
+    if not failures:
+        print("selftest: 53.6 against the report's 54.7 should fail")
+        bad += 1
+    failures = []
+    print(f"selftest: {'ok' if not bad else str(bad) + ' checks did not fail as they should'}")
+    return 1 if bad else 0
+
+
+def main():
+    if sys.argv[1:] == ["--selftest"]:
+        return selftest()
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tracetop", required=True)
+    ap.add_argument("--size", required=True)
+    ap.add_argument("--label", required=True)
+    ap.add_argument("--diff", action="store_true")
+    ap.add_argument("paths", nargs="+")
+    a = ap.parse_args()
+    width = int(a.size.split("x")[0])
+    keys = ""
+    for k in PANE_KEYS:
+        keys += f"{k}<Cells>{k}<Enter><Cells>"
+    for i in range(NVIEWS):
+        keys += "1v" + "j" * i + "<Enter><Cells>"
+    tui = [a.tracetop, "--headless", "-q", "--size", a.size, "--keys", keys]
+    tui += (["--diff"] if a.diff else []) + a.paths
+    rc, out = run(tui)
+    if rc != 0:
+        print(f"FAIL {a.label}: the explorer exited {rc}")
+        return 1
+    reps = Reports(a.tracetop, a.paths, a.diff)
+    screens = out.split("\n----\n")
+    ncells = nrows = ntables = 0
+    seen = set()
+    for block in screens:
+        lines = block.split("\n")
+        js = [l for l in lines if l.startswith("@@cells ")]
+        if not js:
+            continue
+        cells = json.loads(js[0][len("@@cells "):])
+        screen = [l for l in lines if not l.startswith("@@cells ")]
+        if not cells.get("table"):
+            continue
+        sig = (cells["pane"], cells["subtitle"], cells["table"])
+        if sig in seen:
+            continue
+        seen.add(sig)
+        ntables += 1
+        for row in cells["rows"]:
+            nrows += 1
+            where = f"{a.label} {a.size} {cells['pane']}"
+            if cells["subtitle"]:
+                where += f" ({cells['subtitle'][:40]})"
+            where += f" row {row['row']}"
+            for col in cells["cols"]:
+                if col["type"] in ("int", "num", "dur", "pct"):
+                    ncells += 1
+                    check_drawn(where, screen, width, col, row)
+            check_report(where, cells, reps, row)
+            check_parts(where, cells, row)
+    for f in failures[:40]:
+        print("FAIL " + f)
+    if len(failures) > 40:
+        print(f"FAIL ... and {len(failures) - 40} more")
+    print(f"{a.label} {a.size}: {ntables} tables, {nrows} rows, {ncells} numbers drawn; "
+          f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
