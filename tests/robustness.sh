@@ -223,7 +223,7 @@ grep -q '^nopid-kernel.json,0,3,[0-9]*,1,2,' "$D/out" || fail "nopid-kernel.json
 w noname-op.json '{"traceEvents": [{"name": "Record Window End"}, {"ph": "X", "cat": "cpu_op", "ts": 5, "dur": 3}]}'
 expect_warning "$D/noname-op.json" "tracetop: $D/noname-op.json:17: warning: event without ph (skipped)" \
 	"an op without name after an event named like a marker"
-grep -q '^noname-op.json,0,2,3,0,0,0,0,0,,1,' "$D/out" || fail "noname-op.json: the op is work: $(cat "$D/out")"
+grep -q '^noname-op.json,0,2,3,0,0,0,0,0,0,1,' "$D/out" || fail "noname-op.json: the op is work: $(cat "$D/out")"
 
 # ---- duplicates ----------------------------------------------------------------
 w two-arrays.json "{\"traceEvents\": [$EV], \"traceEvents\": [{\"ph\": \"X\", \"ts\": 5, \"dur\": 1, \"name\": \"b\"}]}"
