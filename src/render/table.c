@@ -579,7 +579,7 @@ size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, siz
 	FILE *f = fmemopen(buf, n, "w");
 	if (!f)
 		return 0;
-	put_value(f, &t->cols[col], x, false);
+	put_value(f, &t->cols[col], x, false, false);
 	fclose(f);
 	buf[n - 1] = '\0';
 	return strlen(buf);
