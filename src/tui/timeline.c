@@ -485,11 +485,18 @@ static int tl_open(struct tt_pane *p)
 	char ranks[120];
 	size_t k = 0;
 	k += (size_t)snprintf(ranks, sizeof(ranks), "rank%s ", s->nrks > 1 ? "s" : "");
-	for (size_t i = 0; i < s->nrks && k < sizeof(ranks) - 24; i++)
-		k += (size_t)snprintf(ranks + k, sizeof(ranks) - k, "%s%lld", i ? "," : "",
-				      (long long)s->rks[i]->r->rank);
-	if (k >= sizeof(ranks) - 24)
-		snprintf(ranks + sizeof(ranks) - 24, 24, ",... (%zu)", s->nrks);
+	size_t shown = 0;
+	for (; shown < s->nrks; shown++) {
+		char one[32];
+		int n = snprintf(one, sizeof(one), "%s%lld", shown ? "," : "",
+				 (long long)s->rks[shown]->r->rank);
+		if (k + (size_t)n > 50)
+			break; /* whole numbers only, the rest counted: 80 columns */
+		memcpy(ranks + k, one, (size_t)n + 1);
+		k += (size_t)n;
+	}
+	if (shown < s->nrks)
+		snprintf(ranks + k, sizeof(ranks) - k, ",... (%zu ranks)", s->nrks);
 	snprintf(p->subtitle, sizeof(p->subtitle), "%s%s", s->top ? "" : "timeline ", ranks);
 	if (!s->nrows) {
 		snprintf(p->msg, sizeof(p->msg), "%s has no GPU stream or CPU thread with events",

@@ -790,6 +790,16 @@ START_TEST(row_modes_and_ranks)
 	want(&e, ">r0 GPU 0 stream 7");
 	keys(&e, "K");
 	want_status(&e, "no earlier rank");
+	/* the heatmap's Enter: the rank's timeline over the last window */
+	keys(&e, "++");
+	char win[1100];
+	snprintf(win, sizeof(win), "%s", line(&e, find(&e, " window ")));
+	tt_app_push(e.a, tt_heatmap_new(e.a));
+	draw(&e);
+	want(&e, "Timeline > 2 ranks");
+	keys(&e, "<Enter>");
+	want(&e, "timeline rank");
+	want(&e, win + 1);
 	env_close(&e);
 }
 END_TEST
