@@ -443,8 +443,11 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 		dp |= w->use_dp;
 		ddp |= w->use_ddp;
 		nccl |= w->nccl;
-		for (size_t k = 0; k < r->meta.ndevprops; k++)
-			cap35 |= r->meta.devprops[k].compute_major * 10 + r->meta.devprops[k].compute_minor >= 35;
+		for (size_t k = 0; k < r->meta.ndevprops; k++) {
+			/* compared, not multiplied: the trace's numbers may be anything */
+			int64_t maj = r->meta.devprops[k].compute_major, min = r->meta.devprops[k].compute_minor;
+			cap35 |= maj > 3 || (maj == 3 && min >= 5);
+		}
 	}
 	if (dlw > 5) {
 		struct tt_finding *x = add_finding(f, TT_FIND_DATALOADER, dlw >= 20 ? TT_SEV_HIGH : TT_SEV_MEDIUM,

@@ -55,8 +55,12 @@ if [ "$JOBS" -gt 1 ]; then
 else
 	PAR=
 fi
+# FUZZ_SEED fixes libFuzzer's seed (CI: the same inputs from run to run);
+# unset, each run starts from a new one
+SEED=
+[ -n "${FUZZ_SEED:-}" ] && SEED="-seed=$FUZZ_SEED"
 # shellcheck disable=SC2086
-"$FUZZER" -max_total_time="$SECONDS_" $PAR -timeout=20 -rss_limit_mb=3072 $OPTS \
+"$FUZZER" -max_total_time="$SECONDS_" $SEED $PAR -timeout=20 -rss_limit_mb=3072 $OPTS \
 	-artifact_prefix="$W/artifacts/" -print_final_stats=1 \
 	"$W/found" "$SEEDS" 2>"$W/fuzz.log"
 rc=$?
