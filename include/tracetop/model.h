@@ -234,6 +234,7 @@ struct tt_rank {
 	uint32_t n_kernel, n_memcpy, n_memset, n_cpu_op, n_runtime, n_annot, n_gpu_tracks;
 	uint32_t n_steps;    /* ProfilerStep#N annotations */
 	uint64_t mem_accounted; /* counted in tt_mem_used() (rank_account) */
+	uint64_t mem_kept;      /* counted in tt_mem_kept() (rank_account) */
 	const void *cache_map; /* set when loaded from a .tts file (mapping) */
 	size_t cache_len;
 	struct tt_rank_memo *memo; /* derived data kept by tt_rank_memo(), or NULL */

@@ -26,6 +26,12 @@ int64_t tt_now_ns(void);
 /* Bytes allocated through the model arenas and tables, for --max-memory. */
 void tt_mem_account(int64_t delta);
 int64_t tt_mem_used(void);
+/* Bytes of the ranks loaded and kept (whole, strings included): unlike
+ * tt_mem_used(), it does not count the files still being loaded by other
+ * threads, so whether a finished file fits the budget does not depend on
+ * what loads beside it. */
+void tt_mem_keep(int64_t delta);
+int64_t tt_mem_kept(void);
 
 /* The time i/n of the way from t0 to t1: t0 + (t1 - t0) * i / n, rounded
  * toward t0, in 128-bit arithmetic (a product of times overflows int64).

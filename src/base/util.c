@@ -83,6 +83,18 @@ int64_t tt_mem_used(void)
 	return atomic_load_explicit(&mem_used, memory_order_relaxed);
 }
 
+static _Atomic int64_t mem_kept;
+
+void tt_mem_keep(int64_t delta)
+{
+	atomic_fetch_add_explicit(&mem_kept, delta, memory_order_relaxed);
+}
+
+int64_t tt_mem_kept(void)
+{
+	return atomic_load_explicit(&mem_kept, memory_order_relaxed);
+}
+
 int tt_ncpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

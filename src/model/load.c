@@ -59,9 +59,10 @@ static const char *mbytes(char *buf, size_t n, double bytes)
 }
 
 /* The memory budget holds for the whole model: every rank loaded stays
- * counted (tt_mem_account) until it is freed, so a file that would take
- * the ranks loaded before it past the budget fails, whatever the files
- * in flight take. */
+ * counted (tt_mem_keep) until it is freed, so a file that would take the
+ * ranks kept before it past the budget fails; the files still loading
+ * beside it do not count here (they are bounded as they grow, build.c),
+ * so a small file is not refused for a big one's sake. */
 int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
 		 const struct tt_load_opts *o, size_t file_index, struct tt_err *err)
 {
@@ -70,13 +71,13 @@ int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t
 		return rc;
 	struct tt_rank *r = *out;
 	rank_account(r);
-	if (o && o->max_memory && (uint64_t)tt_mem_used() > o->max_memory) {
+	if (o && o->max_memory && (uint64_t)tt_mem_kept() > o->max_memory) {
 		char budget[32], used[32];
 		rc = tt_err_set(err, TT_E_LIMIT, path, TT_NO_OFFSET,
 				"the model needs more than the memory budget of %s (--max-memory): "
 				"%s in use with this file",
 				mbytes(budget, sizeof(budget), (double)o->max_memory),
-				mbytes(used, sizeof(used), (double)tt_mem_used()));
+				mbytes(used, sizeof(used), (double)tt_mem_kept()));
 		tt_rank_free(r);
 		*out = NULL;
 	}

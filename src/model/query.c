@@ -231,6 +231,8 @@ void rank_account(struct tt_rank *r)
 	size_t n = tt_rank_memsize(r), a = r->strs.arena.reserved;
 	r->mem_accounted = n > a ? n - a : 0;
 	tt_mem_account((int64_t)r->mem_accounted);
+	r->mem_kept = n;
+	tt_mem_keep((int64_t)n);
 }
 
 void tt_rank_free(struct tt_rank *r)
@@ -238,6 +240,7 @@ void tt_rank_free(struct tt_rank *r)
 	if (!r)
 		return;
 	tt_mem_account(-(int64_t)r->mem_accounted);
+	tt_mem_keep(-(int64_t)r->mem_kept);
 	memo_free(r->memo);
 	if (r->cache_map) {
 		/* arrays point into the mapping */
