@@ -104,6 +104,14 @@ const struct tt_results_opts *tt_results_options(const struct tt_results *r);
  * results; later calls do nothing).  Results asked for meanwhile are
  * computed by the asking thread unless the background thread is at them. */
 void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n);
+/* Have the background thread compute kinds k[0..n) next, before the rest
+ * of what it was asked (those not computed nor being computed); it starts
+ * again when it had finished.  Never blocks on a computation. */
+void tt_results_want(struct tt_results *r, const enum tt_rkind *k, size_t n);
+/* While paused, the background thread starts no new analysis (the one it
+ * computes goes on); the asking threads still compute what they ask for.
+ * For tests of what shows while a result is not ready. */
+void tt_results_pause(struct tt_results *r, bool paused);
 /* Wait until the background thread has finished. */
 void tt_results_wait(struct tt_results *r);
 /* Whether result k is there (never blocks, never starts a computation). */

@@ -62,7 +62,12 @@ struct tt_pane_ops {
 	 * generic list's (click selects a row, a double click drills in, the
 	 * wheel moves the cursor).  Returns TT_R_* bits. */
 	int (*mouse)(struct tt_pane *p, const struct tt_mouse *m);
+	/* The results open() reads (TT_NEED bits of results.h's kinds): in
+	 * the terminal, the pane says "computing" until they are there
+	 * instead of making the keys wait (0: open() is quick) */
+	unsigned needs;
 };
+#define TT_NEED(kind) (1u << (kind))
 
 struct tt_head_line {
 	uint8_t role;
@@ -74,6 +79,7 @@ struct tt_pane {
 	struct tt_app *app;
 	void *state;
 	bool opened;
+	bool waiting;        /* not opened: its results are being computed */
 	char subtitle[200];  /* what this view is: "rank 3, stream 7" */
 	char msg[300];       /* why there is nothing to show */
 	struct tt_head_line *head; /* lines above the table */
@@ -119,6 +125,8 @@ struct tt_app {
 	/* the analyses of the ranks shown, computed once (results.h); the
 	 * panes' ones on a background thread from the start */
 	struct tt_results *res;
+	bool async; /* a pane whose results are not ready waits, the keys do not
+		     * (the terminal); else opening a pane computes them (headless) */
 	struct tt_results *retired[8]; /* of earlier rank choices, still computing */
 	size_t nretired;
 	/* a pane's request, carried out once its handler has returned:
@@ -158,6 +166,8 @@ int tt_app_action(struct tt_app *a, enum tt_action act);
 void tt_app_draw(struct tt_app *a, struct tt_grid *g);
 /* The pane in view, and its keymap section. */
 struct tt_pane *tt_app_pane(struct tt_app *a);
+/* Whether the pane in view waits for its results (drawn again soon). */
+bool tt_app_waiting(struct tt_app *a);
 const char *tt_app_section(struct tt_app *a);
 /* A message for the Load pane and the status line's count (a keymap or
  * theme error met before the app started: "file:line: message"). */

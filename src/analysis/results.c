@@ -30,8 +30,9 @@ struct tt_results {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct slot s[TT_RES_COUNT];
-	/* the background thread */
-	bool thread, stop, running;
+	/* the background thread: it computes todo[0..ntodo) in order, taking
+	 * each from the front; tt_results_want puts kinds at the front */
+	bool thread, stop, running, paused;
 	pthread_t th;
 	enum tt_rkind todo[TT_RES_COUNT];
 	size_t ntodo;
@@ -225,19 +226,49 @@ bool tt_results_ready(struct tt_results *r, enum tt_rkind k)
 static void *worker(void *arg)
 {
 	struct tt_results *r = arg;
-	for (size_t i = 0; i < r->ntodo; i++) {
-		pthread_mutex_lock(&r->mu);
-		bool stop = r->stop;
-		pthread_mutex_unlock(&r->mu);
-		if (stop)
-			break;
-		get(r, r->todo[i], NULL);
-	}
 	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (r->paused && !r->stop)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->stop || !r->ntodo)
+			break;
+		enum tt_rkind k = r->todo[0];
+		r->ntodo--;
+		memmove(r->todo, r->todo + 1, r->ntodo * sizeof(*r->todo));
+		pthread_mutex_unlock(&r->mu);
+		get(r, k, NULL);
+		pthread_mutex_lock(&r->mu);
+	}
 	r->running = false;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 	return NULL;
+}
+
+/* Start the background thread on r->todo unless it runs; under the lock. */
+static void start_worker(struct tt_results *r)
+{
+	if (r->running || r->stop || !r->ntodo)
+		return;
+	if (r->thread) {
+		/* (it has finished: running is false) */
+		pthread_join(r->th, NULL);
+		r->thread = false;
+	}
+	r->running = true;
+	r->thread = tt_thread_start(&r->th, worker, r);
+	if (!r->thread)
+		r->running = false; /* computed on first use instead */
+}
+
+/* Remove kind k from r->todo; under the lock. */
+static void unqueue(struct tt_results *r, enum tt_rkind k)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < r->ntodo; i++)
+		if (r->todo[i] != k)
+			r->todo[j++] = r->todo[i];
+	r->ntodo = j;
 }
 
 void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n)
@@ -248,13 +279,36 @@ void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n)
 		return;
 	}
 	r->ntodo = 0;
-	for (size_t i = 0; i < n && r->ntodo < TT_RES_COUNT; i++)
-		if (k[i] < TT_RES_COUNT)
+	for (size_t i = 0; i < n; i++)
+		if (k[i] < TT_RES_COUNT) {
+			unqueue(r, k[i]);
 			r->todo[r->ntodo++] = k[i];
-	r->running = true;
-	r->thread = tt_thread_start(&r->th, worker, r);
-	if (!r->thread)
-		r->running = false; /* computed on first use instead */
+		}
+	start_worker(r);
+	pthread_mutex_unlock(&r->mu);
+}
+
+void tt_results_want(struct tt_results *r, const enum tt_rkind *k, size_t n)
+{
+	pthread_mutex_lock(&r->mu);
+	/* the last first, so that k[0] ends at the front */
+	for (size_t i = n; i-- > 0;) {
+		if (k[i] >= TT_RES_COUNT || r->s[k[i]].state != EMPTY)
+			continue;
+		unqueue(r, k[i]);
+		memmove(r->todo + 1, r->todo, r->ntodo * sizeof(*r->todo));
+		r->todo[0] = k[i];
+		r->ntodo++;
+	}
+	start_worker(r);
+	pthread_mutex_unlock(&r->mu);
+}
+
+void tt_results_pause(struct tt_results *r, bool paused)
+{
+	pthread_mutex_lock(&r->mu);
+	r->paused = paused;
+	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 }
 
@@ -270,6 +324,7 @@ void tt_results_stop(struct tt_results *r)
 {
 	pthread_mutex_lock(&r->mu);
 	r->stop = true;
+	pthread_cond_broadcast(&r->cv); /* (a paused thread) */
 	pthread_mutex_unlock(&r->mu);
 }
 

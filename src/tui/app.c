@@ -116,12 +116,20 @@ void tt_app_free(struct tt_app *a)
 
 struct tt_pane *tt_app_pane(struct tt_app *a)
 {
-	if (a->depth > 0)
-		return a->stack[a->depth - 1];
+	if (a->depth > 0) {
+		struct tt_pane *p = a->stack[a->depth - 1];
+		tt_pane_open(p); /* (once; again while its results are computed) */
+		return p;
+	}
 	if (!a->top[a->cur])
 		a->top[a->cur] = tt_pane_new(a, tt_view_ops(tt_view_top(a->cur), a, a->h - 6));
 	tt_pane_open(a->top[a->cur]);
 	return a->top[a->cur];
+}
+
+bool tt_app_waiting(struct tt_app *a)
+{
+	return tt_app_pane(a)->waiting;
 }
 
 const char *tt_app_section(struct tt_app *a)
@@ -262,6 +270,8 @@ static void go_back(struct tt_app *a, struct tt_pane *p)
 static int pane_action(struct tt_app *a, struct tt_pane *p, enum tt_action act)
 {
 	int r = TT_R_UNHANDLED;
+	if (!p->opened)
+		return r; /* (computing: only the explorer's own keys) */
 	if (p->ops->key)
 		r = p->ops->key(p, act);
 	if (r & TT_R_UNHANDLED)
@@ -443,6 +453,8 @@ static int app_mouse(struct tt_app *a, const struct tt_mouse *m)
 	if (m->y >= a->h - 1)
 		return TT_R_NONE; /* the status line */
 	struct tt_pane *p = tt_app_pane(a);
+	if (!p->opened)
+		return TT_R_NONE; /* (computing) */
 	int r = p->ops->mouse ? p->ops->mouse(p, m) : tt_pane_list_mouse(p, m);
 	if (r & TT_R_BACK) {
 		go_back(a, p);

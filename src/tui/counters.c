@@ -97,4 +97,5 @@ const struct tt_pane_ops tt_counters_ops = {
 		"rank's span.  A queue at 1024 means launches block.  `tracetop counters PATH -o "
 		"OUT.json.gz` writes them into the trace for Perfetto.",
 	.open = counters_open,
+	.needs = TT_NEED(TT_RES_COUNTERS),
 };

@@ -53,4 +53,5 @@ const struct tt_pane_ops tt_diff_ops = {
 		"rank and iteration of each side, every op and kernel name with its count and "
 		"total time on both sides and the difference, sorted by the size of the change.",
 	.open = diff_open,
+	.needs = TT_NEED(TT_RES_DIFF),
 };

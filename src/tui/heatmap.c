@@ -483,6 +483,7 @@ const struct tt_pane_ops tt_heatmap_ops = {
 	.close = heat_close,
 	.draw = heat_draw,
 	.key = heat_key,
+	.needs = TT_NEED(TT_RES_RANKS),
 };
 
 struct tt_pane *tt_heatmap_new(struct tt_app *a)

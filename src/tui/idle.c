@@ -161,4 +161,5 @@ const struct tt_pane_ops tt_idle_ops = {
 		"gaps.",
 	.open = idle_open,
 	.drill = idle_drill,
+	.needs = TT_NEED(TT_RES_IDLE),
 };

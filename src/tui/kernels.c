@@ -180,4 +180,5 @@ const struct tt_pane_ops tt_kernels_ops = {
 	.open = kernels_open,
 	.close = kernels_close,
 	.drill = kernels_drill,
+	.needs = TT_NEED(TT_RES_KBREAK),
 };

@@ -153,4 +153,5 @@ const struct tt_pane_ops tt_launch_ops = {
 		"shown above.  Enter lists the rank's outliers.",
 	.open = launch_open,
 	.drill = launch_drill,
+	.needs = TT_NEED(TT_RES_LAUNCH),
 };

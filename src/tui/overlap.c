@@ -47,4 +47,5 @@ const struct tt_pane_ops tt_overlap_ops = {
 		"streams.",
 	.open = overlap_open,
 	.drill = overlap_drill,
+	.needs = TT_NEED(TT_RES_OVERLAP),
 };

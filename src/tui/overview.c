@@ -70,4 +70,5 @@ const struct tt_pane_ops tt_overview_ops = {
 		"as stragglers and explained above the table.  Enter shows the rank's streams.",
 	.open = overview_open,
 	.drill = overview_drill,
+	.needs = TT_NEED(TT_RES_BYRANK),
 };

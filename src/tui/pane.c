@@ -57,10 +57,36 @@ void tt_pane_free(struct tt_pane *p)
 	free(p);
 }
 
+/* Whether the results p's open() reads are computed; when not, the
+ * background thread is asked for them first. */
+static bool needs_ready(struct tt_pane *p)
+{
+	struct tt_results *res = p->app->res;
+	enum tt_rkind k[TT_RES_COUNT];
+	size_t n = 0;
+	for (int i = 0; i < TT_RES_COUNT; i++)
+		if ((p->ops->needs & TT_NEED(i)) && !tt_results_ready(res, (enum tt_rkind)i))
+			k[n++] = (enum tt_rkind)i;
+	if (n)
+		tt_results_want(res, k, n);
+	return n == 0;
+}
+
 void tt_pane_open(struct tt_pane *p)
 {
 	if (p->opened)
 		return;
+	if (p->app->async && p->ops->needs && !needs_ready(p)) {
+		/* not yet: drawn as "computing", opened by a later call */
+		p->waiting = true;
+		snprintf(p->msg, sizeof(p->msg), "%s: computing… (the other panes and keys answer meanwhile)",
+			 p->ops->title);
+		return;
+	}
+	if (p->waiting) {
+		p->waiting = false;
+		p->msg[0] = '\0';
+	}
 	p->opened = true;
 	if (p->ops->open && p->ops->open(p) != 0 && !p->msg[0])
 		snprintf(p->msg, sizeof(p->msg), "nothing to show");
@@ -397,7 +423,7 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 		body -= n;
 	}
 	p->list_y = 0;
-	if (p->ops->draw) {
+	if (p->ops->draw && p->opened) {
 		p->ops->draw(p, g, y, body);
 	} else if (p->table && p->nrows) {
 		int rows = body - 1;

@@ -25,4 +25,5 @@ const struct tt_pane_ops tt_patterns_ops = {
 		"sequence of kernels its calls launch, with how often it occurs and its total "
 		"GPU and CPU time.",
 	.open = patterns_open,
+	.needs = TT_NEED(TT_RES_PATTERNS),
 };

@@ -42,4 +42,5 @@ const struct tt_pane_ops tt_temporal_ops = {
 		"the rank's streams.",
 	.open = temporal_open,
 	.drill = temporal_drill,
+	.needs = TT_NEED(TT_RES_TEMPORAL),
 };

@@ -328,6 +328,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		fprintf(stderr, "tracetop: standard input is not a terminal\n");
 		return 2;
 	}
+	a->async = true; /* (a pane computing its results does not hold the keys) */
 	stderr_to_file();
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
@@ -390,6 +391,10 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		TermKeyResult res = termkey_getkey(tk, &key);
 		if (res == TERMKEY_RES_AGAIN)
 			wait = termkey_get_waittime(tk);
+		/* a pane computing its results: look again ten times a second */
+		bool waiting = tt_app_waiting(a);
+		if (waiting && (wait < 0 || wait > 100))
+			wait = 100;
 		if (res == TERMKEY_RES_KEY) {
 			char name[64];
 			if (!app_key_name(tk, &key, name, sizeof(name)))
@@ -409,6 +414,11 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		if (pr > 0 && (pfd[1].revents & POLLIN)) {
 			wake_pipe_drain();
 			continue; /* (the flags are looked at on top of the loop) */
+		}
+		if (pr == 0 && waiting) {
+			redraw(a, &g, false);
+			if (res != TERMKEY_RES_AGAIN)
+				continue;
 		}
 		if (pr == 0 && res == TERMKEY_RES_AGAIN) {
 			/* a lone Escape */

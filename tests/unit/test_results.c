@@ -105,6 +105,44 @@ START_TEST(prefetch)
 }
 END_TEST
 
+/* Results wanted go before what the background thread was asked; after it
+ * has finished, a result wanted starts it again; paused, it starts none. */
+START_TEST(want_first)
+{
+	struct tt_results *r = new_results(demo, NULL);
+	tt_results_pause(r, true);
+	enum tt_rkind k[] = {TT_RES_IDLE, TT_RES_LAUNCH};
+	tt_results_prefetch(r, k, 2);
+	enum tt_rkind w = TT_RES_COUNTERS;
+	tt_results_want(r, &w, 1);
+	ck_assert(tt_results_busy(r));
+	ck_assert(!tt_results_ready(r, TT_RES_COUNTERS));
+	ck_assert(!tt_results_ready(r, TT_RES_IDLE));
+	tt_results_pause(r, false);
+	tt_results_wait(r);
+	ck_assert(tt_results_ready(r, TT_RES_COUNTERS));
+	ck_assert(tt_results_ready(r, TT_RES_IDLE));
+	ck_assert(tt_results_ready(r, TT_RES_LAUNCH));
+	ck_assert(!tt_results_ready(r, TT_RES_PATTERNS));
+	/* the thread has finished: wanting starts it again */
+	w = TT_RES_PATTERNS;
+	tt_results_want(r, &w, 1);
+	tt_results_wait(r);
+	ck_assert(tt_results_ready(r, TT_RES_PATTERNS));
+	/* a result there already is not computed again */
+	const void *before = tt_res_counters(r);
+	w = TT_RES_COUNTERS;
+	tt_results_want(r, &w, 1);
+	tt_results_wait(r);
+	ck_assert_ptr_eq(tt_res_counters(r), before);
+	/* freeing a paused thread stops it */
+	tt_results_pause(r, true);
+	w = TT_RES_RANKS;
+	tt_results_want(r, &w, 1);
+	tt_results_free(r);
+}
+END_TEST
+
 START_TEST(no_second_model)
 {
 	struct tt_results *r = new_results(demo, NULL);
@@ -368,6 +406,7 @@ int main(void)
 	tcase_add_test(tc, computed_once);
 	tcase_add_test(tc, many_threads_one_result);
 	tcase_add_test(tc, prefetch);
+	tcase_add_test(tc, want_first);
 	tcase_add_test(tc, no_second_model);
 	tcase_add_test(tc, reports_from_kept_results);
 	tcase_add_test(tc, overview_join);

@@ -5,6 +5,8 @@
 
 #include "uitest.h"
 
+#include "tracetop/results.h"
+
 /* ---- traces ---- */
 
 static struct tt_model *demo_model; /* loaded once, before the tests fork */
@@ -43,6 +45,38 @@ START_TEST(too_small)
 	ck_screen_has(u, "Kernels >");
 	ui_resize(u, 80, 24);
 	ck_screen_has(u, "instances; durations");
+	ui_free(u);
+}
+END_TEST
+
+/* In the terminal a pane whose results are not computed yet says so at
+ * once and the keys go on answering; it shows its table once they are
+ * there.  (The background thread is paused, so that the result of the
+ * heatmap -- not among those computed from the start -- cannot be ready.) */
+START_TEST(computing_pane)
+{
+	struct ui *u = ui_new(demo_model, 100, 30);
+	tt_results_pause(u->a->res, true);
+	u->a->async = true;
+	ui_keys(u, "vjjjjjjj<Enter>");
+	ck_screen_has(u, "Heatmap: computing");
+	ck_assert(tt_app_waiting(u->a));
+	/* its keys are not its own yet; the explorer's are */
+	ui_keys(u, "mjj<Enter>");
+	ck_screen_has(u, "Heatmap: computing");
+	ui_keys(u, "<Esc>");
+	ck_screen_has(u, "more views");
+	ui_keys(u, "4");
+	ck_screen_has(u, "Kernels");
+	ck_assert(!tt_app_waiting(u->a));
+	ui_keys(u, "vjjjjjjj<Enter>");
+	ck_screen_has(u, "Heatmap: computing");
+	tt_results_pause(u->a->res, false);
+	tt_app_wait_prefetch(u->a);
+	tt_app_draw(u->a, &u->g);
+	ck_assert(!tt_app_waiting(u->a));
+	ck_assert(!on_screen(u, "computing"));
+	ck_screen_has(u, "outlier");
 	ui_free(u);
 }
 END_TEST
@@ -278,6 +312,7 @@ int main(void)
 	tcase_add_unchecked_fixture(tc, setup_demo, teardown_demo);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, too_small);
+	tcase_add_test(tc, computing_pane);
 	tcase_add_test(tc, ascii_mode);
 	tcase_add_test(tc, headless_driver);
 	tcase_add_test(tc, every_pane_demo);
