@@ -1,0 +1,664 @@
+/* The timeline pane's keys: moving, zooming and panning, stepping through
+ * events, following links, the mark, search and jump prompts, ranges, row
+ * modes.  See timeline.c for the pane. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/analysis.h"
+#include "tracetop/raster.h"
+#include "tracetop/util.h"
+#include "timeline_int.h"
+
+static const char *const mode_name[TL_NMODES] = {
+	[TL_ALL] = "every stream and thread",
+	[TL_GPU] = "GPU streams only",
+	[TL_RANKS] = "one row per rank",
+};
+
+static void hist_push(struct tl_state *s)
+{
+	if (s->nhist == (int)TT_ARRAY_SIZE(s->hist)) {
+		memmove(s->hist, s->hist + 1, sizeof(s->hist) - sizeof(s->hist[0]));
+		s->nhist--;
+	}
+	struct tl_hist *h = &s->hist[s->nhist++];
+	h->row = s->row;
+	h->tc = s->v.tc;
+	h->sel = s->sel;
+	h->v0 = s->v.v0;
+	h->span = s->v.span;
+}
+
+static void hist_restore(struct tl_state *s, const struct tl_hist *h)
+{
+	s->row = h->row < s->nrows ? h->row : s->row;
+	s->v.tc = h->tc;
+	s->sel = h->sel;
+	s->v.v0 = h->v0;
+	s->v.span = h->span;
+}
+
+static int follow_link(struct tt_pane *p, struct tl_state *s)
+{
+	struct tt_app *a = p->app;
+	uint32_t ev = tl_under_cursor(s);
+	if (ev == TT_NONE) {
+		tt_ui_status(a, TT_ROLE_WARNING, "no event under the cursor");
+		return TT_R_REDRAW;
+	}
+	struct tl_row *row = &s->rows[s->row];
+	const struct tt_rank *r = tl_row_rank(row);
+	const struct tt_event *e = &r->ev[ev];
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	uint32_t to = TT_NONE;
+	const char *what = "";
+	if (r->tracks[e->track].kind != TT_TRACK_CPU) {
+		to = tt_launch_of(r, ev);
+		what = "the runtime call that launched it (c: its op)";
+		if (to == TT_NONE) {
+			tt_ui_status(a, TT_ROLE_WARNING, "no launching call for %s (no correlation)",
+				     tl_ev_name(r, ev));
+			return TT_R_REDRAW;
+		}
+	} else if (k == TT_K_RUNTIME || k == TT_K_DRIVER || k == TT_K_MTIA_RUNTIME) {
+		to = tl_enclosing_op(r, ev);
+		what = "the op it runs in (c: back)";
+		if (to == TT_NONE) {
+			/* no op: its kernel, if it launched one */
+			uint32_t lo, hi;
+			tt_links_of_cpu(r, ev, &lo, &hi);
+			if (lo < hi) {
+				to = r->links[lo].gpu;
+				what = "the GPU op it launched";
+			}
+		}
+	} else if (s->nhist) {
+		/* the end of a chain: back to where it started */
+		hist_restore(s, &s->hist[0]);
+		s->nhist = 0;
+		tt_ui_status(a, TT_ROLE_DEFAULT, "back to %s",
+			     s->sel != TT_NONE ? tl_ev_name(tl_row_rank(&s->rows[s->row]), s->sel) :
+						 "the start");
+		return TT_R_REDRAW;
+	} else {
+		to = tl_first_launch(r, ev);
+		what = "the first GPU op it launched (c: its launch)";
+	}
+	if (to == TT_NONE) {
+		tt_ui_status(a, TT_ROLE_WARNING, "%s: nothing to follow", tl_ev_name(r, ev));
+		return TT_R_REDRAW;
+	}
+	hist_push(s);
+	s->sel = ev; /* where we came from, exactly */
+	s->hist[s->nhist - 1].sel = ev;
+	if (!tl_go_event(s, r, to)) {
+		s->nhist--;
+		tt_ui_status(a, TT_ROLE_WARNING, "%s is on a track not shown (R: every row)",
+			     tl_ev_name(r, to));
+		return TT_R_REDRAW;
+	}
+	tt_ui_status(a, TT_ROLE_DEFAULT, "c: %s (Esc: back)", what);
+	return TT_R_REDRAW;
+}
+
+static void set_row(struct tl_state *s, size_t row)
+{
+	if (row >= s->nrows)
+		row = s->nrows ? s->nrows - 1 : 0;
+	if (row != s->row)
+		s->sel = TT_NONE;
+	s->row = row;
+}
+
+/* (ts, track, event) order of the events on a (summary) row */
+static bool ev_before(const struct tt_rank *r, uint32_t a, uint32_t b)
+{
+	const struct tt_event *x = &r->ev[a], *y = &r->ev[b];
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	if (x->track != y->track)
+		return x->track < y->track;
+	return a < b;
+}
+
+static int step_event(struct tt_pane *p, struct tl_state *s, int dir)
+{
+	struct tl_row *row = &s->rows[s->row];
+	const struct tt_rank *r = tl_row_rank(row);
+	uint32_t cur = s->sel != TT_NONE ? s->sel : tl_under_cursor(s);
+	size_t n;
+	struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
+	uint32_t best = TT_NONE;
+	for (size_t j = 0; j < n; j++) {
+		const struct tt_track *tr = srcs[j]->tr;
+		uint32_t first = tr->first, end = first + tr->count, i;
+		uint32_t ti = (uint32_t)(tr - r->tracks);
+		if (dir > 0) {
+			if (cur == TT_NONE)
+				i = tl_lower_ts(r, tr, s->v.tc + 1);
+			else if (r->ev[cur].track == ti)
+				i = cur + 1;
+			else
+				i = tl_lower_ts(r, tr, r->ev[cur].ts + (ti < r->ev[cur].track ? 1 : 0));
+			while (i < end && !tl_drawn(row->rk, i))
+				i++;
+			if (i < end && (best == TT_NONE || ev_before(r, i, best)))
+				best = i;
+		} else {
+			if (cur == TT_NONE)
+				i = tl_lower_ts(r, tr, s->v.tc);
+			else if (r->ev[cur].track == ti)
+				i = cur;
+			else
+				i = tl_lower_ts(r, tr, r->ev[cur].ts + (ti < r->ev[cur].track ? 1 : 0));
+			bool found = false;
+			while (i > first) {
+				i--;
+				if (tl_drawn(row->rk, i)) {
+					found = true;
+					break;
+				}
+			}
+			if (found && (best == TT_NONE || ev_before(r, best, i)))
+				best = i;
+		}
+	}
+	if (best == TT_NONE) {
+		tt_ui_status(p->app, TT_ROLE_DIM, "no %s event on this row",
+			     dir > 0 ? "later" : "earlier");
+		return TT_R_REDRAW;
+	}
+	s->sel = best;
+	s->v.tc = r->ev[best].ts;
+	tl_show_time(&s->v, s->v.tc);
+	tt_ui_status(p->app, TT_ROLE_DEFAULT, "%s", "");
+	return TT_R_REDRAW;
+}
+
+static int zoom_report(struct tt_pane *p, struct tl_state *s, enum tl_zoom z)
+{
+	switch (z) {
+	case TL_FINEST:
+		tt_ui_status(p->app, TT_ROLE_DIM, "finest zoom: 1 ns per cell");
+		break;
+	case TL_WIDEST:
+		tt_ui_status(p->app, TT_ROLE_DIM, "widest zoom: the whole trace is in view");
+		break;
+	case TL_FIT_MOVED:
+		s->sel = TT_NONE;
+		break;
+	case TL_ZOOMED:
+		break;
+	}
+	return TT_R_REDRAW;
+}
+
+static int zoom(struct tt_pane *p, struct tl_state *s, int dir)
+{
+	return zoom_report(p, s, tl_zoom(&s->v, dir));
+}
+
+/* zoom around time t (the pointer's); the cursor stays, in view */
+static int zoom_at(struct tt_pane *p, struct tl_state *s, int dir, int64_t t)
+{
+	int r = zoom_report(p, s, tl_zoom_at(&s->v, dir, t));
+	int64_t t0, t1;
+	tl_window(&s->v, &t0, &t1);
+	if (s->v.tc < t0 || s->v.tc >= t1) {
+		s->v.tc = t;
+		s->sel = TT_NONE;
+	}
+	return r;
+}
+
+/* "1204" -> "1,204" */
+static const char *grouped(char *buf, size_t n, size_t v)
+{
+	char d[32];
+	int len = snprintf(d, sizeof(d), "%zu", v);
+	size_t k = 0;
+	for (int i = 0; i < len && k + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = d[i];
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+/* the rows' tracks, for a search */
+static struct tl_where *rows_where(const struct tl_state *s, size_t *n)
+{
+	size_t cap = 0, k = 0;
+	for (size_t i = 0; i < s->nrows; i++) {
+		size_t m;
+		tl_row_srcs(s, &s->rows[i], &m);
+		cap += m;
+	}
+	struct tl_where *w = tt_malloc((cap + 1) * sizeof(*w));
+	for (size_t i = 0; i < s->nrows; i++) {
+		size_t m;
+		struct tl_src *const *srcs = tl_row_srcs(s, &s->rows[i], &m);
+		for (size_t j = 0; j < m; j++) {
+			w[k].ri = s->rows[i].rk->ri;
+			w[k].track = (uint32_t)(srcs[j]->tr - s->rows[i].rk->r->tracks);
+			k++;
+		}
+	}
+	*n = k;
+	return w;
+}
+
+/* Go to hit i: its row selected, the window centred on it. */
+static void go_hit(struct tt_pane *p, struct tl_state *s, size_t i, bool wrapped)
+{
+	struct tt_app *a = p->app;
+	const struct tt_tl_event *h = &s->hits.v[i];
+	const struct tt_rank *r = a->m->ranks[h->ri];
+	s->hits.cur = i;
+	char nb[32];
+	grouped(nb, sizeof(nb), s->hits.n);
+	size_t ri = tl_row_of(s, r, r->ev[h->ev].track);
+	if (ri == SIZE_MAX) {
+		tt_ui_status(a, TT_ROLE_WARNING, "match %zu/%s is on a track not shown (R: every row)",
+			     i + 1, nb);
+		return;
+	}
+	s->row = ri;
+	s->sel = h->ev;
+	tl_center(&s->v, r->ev[h->ev].ts);
+	tt_ui_status(a, TT_ROLE_DEFAULT, "match %zu/%s  %s%s", i + 1, nb, s->hits.what,
+		     wrapped ? "  (went round the end)" : "");
+}
+
+static int search(struct tt_pane *p, struct tl_state *s, const char *text)
+{
+	struct tt_app *a = p->app;
+	if (!text[0]) {
+		/* nothing typed: the last search again */
+		if (!s->pattern[0])
+			return TT_R_REDRAW;
+		text = s->pattern;
+	} else {
+		snprintf(s->pattern, sizeof(s->pattern), "%s", text);
+	}
+	size_t nw;
+	struct tl_where *w = rows_where(s, &nw);
+	char why[200];
+	long n = tl_hits_search(&s->hits, a->m, w, nw, text, why, sizeof(why));
+	free(w);
+	s->searched = n > 0;
+	if (n < 0) {
+		tt_ui_status(a, TT_ROLE_ERROR, "%s", why);
+		return TT_R_REDRAW;
+	}
+	if (n == 0) {
+		tt_ui_status(a, TT_ROLE_WARNING, "no event matches '%s' on the rows shown", text);
+		return TT_R_REDRAW;
+	}
+	bool wrapped;
+	uint32_t cur = tl_under_cursor(s);
+	/* from the cursor on: the first match at or after it */
+	size_t i = tl_hits_step(&s->hits, a->m, 1, s->v.tc - 1, s->rows[s->row].rk->ri, cur,
+				&wrapped);
+	go_hit(p, s, i, wrapped);
+	return TT_R_REDRAW;
+}
+
+static int step_hit(struct tt_pane *p, struct tl_state *s, int dir)
+{
+	if (!s->hits.n) {
+		tt_ui_status(p->app, TT_ROLE_WARNING, "nothing to step through: / searches");
+		return TT_R_REDRAW;
+	}
+	bool wrapped;
+	size_t i = tl_hits_step(&s->hits, p->app->m, dir, s->v.tc, s->rows[s->row].rk->ri,
+				tl_under_cursor(s), &wrapped);
+	go_hit(p, s, i, wrapped);
+	return TT_R_REDRAW;
+}
+
+/* the ProfilerStep#N annotation of rank r, or TT_NONE */
+static uint32_t find_step(const struct tt_rank *r, int64_t num)
+{
+	uint32_t found = TT_NONE;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (e->flags & TT_EF_MARKER)
+			continue;
+		if (tt_step_number(tt_ev_name(r, e)) != num)
+			continue;
+		/* the CPU annotation first (it starts the step) */
+		if (found == TT_NONE || (r->tracks[e->track].kind == TT_TRACK_CPU &&
+					 r->tracks[r->ev[found].track].kind != TT_TRACK_CPU))
+			found = i;
+	}
+	return found;
+}
+
+static int jump(struct tt_pane *p, struct tl_state *s, const char *text)
+{
+	struct tt_app *a = p->app;
+	const char *t = text;
+	while (*t == ' ')
+		t++;
+	if (!*t)
+		return TT_R_REDRAW;
+	char tb[64], why[160];
+	if (strncmp(t, "step", 4) == 0) {
+		char *end;
+		long long num = strtoll(t + 4, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (end == t + 4 || *end || num < 0) {
+			tt_ui_status(a, TT_ROLE_ERROR, "'%s': give a step number (step 3)", text);
+			return TT_R_REDRAW;
+		}
+		/* the cursor's rank first, then the others shown */
+		const struct tt_rank *cr = tl_row_rank(&s->rows[s->row]);
+		uint32_t ev = find_step(cr, num);
+		const struct tt_rank *r = cr;
+		for (size_t i = 0; ev == TT_NONE && i < s->nrks; i++) {
+			r = s->rks[i]->r;
+			ev = find_step(r, num);
+		}
+		if (ev == TT_NONE) {
+			tt_ui_status(a, TT_ROLE_WARNING, "no ProfilerStep#%lld on the ranks shown", num);
+			return TT_R_REDRAW;
+		}
+		hist_push(s);
+		if (!tl_go_event(s, r, ev)) {
+			s->sel = TT_NONE;
+			tl_center(&s->v, r->ev[ev].ts);
+		} else {
+			tl_center(&s->v, r->ev[ev].ts);
+		}
+		tl_fmt_time(tb, sizeof(tb), r->ev[ev].ts - s->v.base, 1, s->v.fit1 - s->v.base);
+		tt_ui_status(a, TT_ROLE_DEFAULT, "ProfilerStep#%lld of rank %lld starts at %s (Esc: back)",
+			     num, (long long)r->rank, tb);
+		return TT_R_REDRAW;
+	}
+	bool rel = *t == '+' || *t == '-';
+	int64_t v;
+	if (tt_parse_time(t, TT_U_MS, &v, why, sizeof(why)) != 0) {
+		tt_ui_status(a, TT_ROLE_ERROR, "%s", why);
+		return TT_R_REDRAW;
+	}
+	int64_t to = rel ? s->v.tc + v : s->v.base + v;
+	const char *note = "";
+	if (to < s->v.fit0) {
+		to = s->v.fit0;
+		note = " (the start of the data shown)";
+	} else if (to >= s->v.fit1) {
+		to = s->v.fit1 - 1;
+		note = " (the end of the data shown)";
+	}
+	hist_push(s);
+	s->sel = TT_NONE;
+	tl_center(&s->v, to);
+	tl_fmt_time(tb, sizeof(tb), to - s->v.base, 1, s->v.fit1 - s->v.base);
+	tt_ui_status(a, TT_ROLE_DEFAULT, "cursor at %s%s (Esc: back)", tb, note);
+	return TT_R_REDRAW;
+}
+
+int tl_prompt(struct tt_pane *p, int kind, const char *text)
+{
+	struct tl_state *s = p->state;
+	if (!s || !s->nrows)
+		return TT_R_REDRAW;
+	if (kind == TT_ACT_SEARCH)
+		return search(p, s, text);
+	if (kind == TT_ACT_JUMP)
+		return jump(p, s, text);
+	return TT_R_REDRAW;
+}
+
+static int range(struct tt_pane *p, struct tl_state *s)
+{
+	if (!s->mark) {
+		tt_ui_status(p->app, TT_ROLE_WARNING,
+			     "no range: m sets the mark (M an event's span), the cursor ends it");
+		return TT_R_REDRAW;
+	}
+	if (s->mark_t == s->v.tc) {
+		tt_ui_status(p->app, TT_ROLE_WARNING,
+			     "the range is empty: move the cursor away from the mark");
+		return TT_R_REDRAW;
+	}
+	size_t *ri = tt_malloc((s->nrks + 1) * sizeof(*ri));
+	for (size_t i = 0; i < s->nrks; i++)
+		ri[i] = s->rks[i]->ri;
+	int64_t t0 = TT_MIN(s->mark_t, s->v.tc), t1 = TT_MAX(s->mark_t, s->v.tc);
+	tt_ui_open(p->app, tt_range_pane(p->app, ri, s->nrks, t0, t1));
+	free(ri);
+	return TT_R_REDRAW;
+}
+
+static int rank_step(struct tt_pane *p, struct tl_state *s, int dir)
+{
+	size_t cur = s->rows[s->row].rki, to = SIZE_MAX;
+	if (dir > 0) {
+		for (size_t i = s->row + 1; i < s->nrows && to == SIZE_MAX; i++)
+			if (s->rows[i].rki != cur)
+				to = i;
+	} else {
+		/* the first row of the rank before */
+		size_t i = s->row;
+		while (i > 0 && s->rows[i - 1].rki == cur)
+			i--;
+		if (i > 0) {
+			size_t prev = s->rows[i - 1].rki;
+			to = i - 1;
+			while (to > 0 && s->rows[to - 1].rki == prev)
+				to--;
+		}
+	}
+	if (to == SIZE_MAX) {
+		tt_ui_status(p->app, TT_ROLE_DIM, "no %s rank", dir > 0 ? "later" : "earlier");
+		return TT_R_REDRAW;
+	}
+	set_row(s, to);
+	/* the rank's rows from the top of the screen */
+	s->top_row = to;
+	return TT_R_REDRAW;
+}
+
+int tl_key(struct tt_pane *p, enum tt_action act)
+{
+	struct tl_state *s = p->state;
+	if (!s || !s->nrows)
+		return TT_R_UNHANDLED;
+	int page = s->page > 1 ? s->page - 1 : 1;
+	switch (act) {
+	case TT_ACT_ZOOM_IN:
+		return zoom(p, s, 1);
+	case TT_ACT_ZOOM_OUT:
+		return zoom(p, s, -1);
+	case TT_ACT_ZOOM_FIT:
+		return zoom(p, s, 0);
+	case TT_ACT_MOVE_LEFT:
+	case TT_ACT_MOVE_RIGHT:
+		tl_move_cell(&s->v, act == TT_ACT_MOVE_LEFT ? -1 : 1);
+		s->sel = TT_NONE;
+		return TT_R_REDRAW;
+	case TT_ACT_PAN_LEFT:
+	case TT_ACT_PAN_RIGHT:
+		if (!tl_pan(&s->v, act == TT_ACT_PAN_LEFT ? -1 : 1))
+			tt_ui_status(p->app, TT_ROLE_DIM, "at the %s of the trace",
+				     act == TT_ACT_PAN_LEFT ? "start" : "end");
+		s->sel = TT_NONE;
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_DOWN:
+		set_row(s, s->row + 1);
+		return TT_R_REDRAW;
+	case TT_ACT_MOVE_UP:
+		set_row(s, s->row ? s->row - 1 : 0);
+		return TT_R_REDRAW;
+	case TT_ACT_PAGE_DOWN:
+		set_row(s, s->row + (size_t)page);
+		return TT_R_REDRAW;
+	case TT_ACT_PAGE_UP:
+		set_row(s, s->row > (size_t)page ? s->row - (size_t)page : 0);
+		return TT_R_REDRAW;
+	case TT_ACT_RANK_DOWN:
+	case TT_ACT_RANK_UP:
+		return rank_step(p, s, act == TT_ACT_RANK_DOWN ? 1 : -1);
+	case TT_ACT_MOVE_FIRST:
+	case TT_ACT_MOVE_LAST:
+		s->v.tc = act == TT_ACT_MOVE_FIRST ? s->v.fit0 : s->v.fit1 - 1;
+		s->sel = TT_NONE;
+		tl_show_time(&s->v, s->v.tc);
+		return TT_R_REDRAW;
+	case TT_ACT_NEXT_EVENT:
+		return step_event(p, s, 1);
+	case TT_ACT_PREV_EVENT:
+		return step_event(p, s, -1);
+	case TT_ACT_ENTER: {
+		uint32_t ev = tl_under_cursor(s);
+		if (ev == TT_NONE) {
+			tt_ui_status(p->app, TT_ROLE_DIM, "no event under the cursor");
+			return TT_R_REDRAW;
+		}
+		tt_ui_open(p->app, tt_event_pane(p->app, tl_row_rank(&s->rows[s->row]), ev));
+		return TT_R_REDRAW;
+	}
+	case TT_ACT_FOLLOW_LINK:
+		return follow_link(p, s);
+	case TT_ACT_SET_MARK:
+		if (s->mark && s->mark_t == s->v.tc && s->mark_row == s->row) {
+			s->mark = false;
+			tt_ui_status(p->app, TT_ROLE_DEFAULT, "mark cleared");
+			return TT_R_REDRAW;
+		}
+		s->mark = true;
+		s->mark_t = s->v.tc;
+		s->mark_row = s->row;
+		s->mark_ev = tl_under_cursor(s);
+		tt_ui_status(p->app, TT_ROLE_DEFAULT,
+			     "mark set: move the cursor to measure, A: what ran in between");
+		return TT_R_REDRAW;
+	case TT_ACT_MARK_EVENT: {
+		uint32_t ev = tl_under_cursor(s);
+		if (ev == TT_NONE) {
+			tt_ui_status(p->app, TT_ROLE_DIM, "no event under the cursor");
+			return TT_R_REDRAW;
+		}
+		const struct tt_rank *r = tl_row_rank(&s->rows[s->row]);
+		const struct tt_event *e = &r->ev[ev];
+		s->mark = true;
+		s->mark_t = e->ts;
+		s->mark_row = s->row;
+		s->mark_ev = ev;
+		s->sel = TT_NONE;
+		s->v.tc = TT_MIN(tt_ev_end(e), s->v.fit1);
+		/* the whole event in view */
+		int64_t t0, t1;
+		tl_window(&s->v, &t0, &t1);
+		if (e->ts < t0 || s->v.tc > t1) {
+			s->v.span = (long double)TT_MAX(e->dur + e->dur / 8 + 2, tl_cells(&s->v));
+			s->v.v0 = (long double)(e->ts - s->v.base) - (long double)(e->dur / 16 + 1);
+			tl_clamp(&s->v);
+		}
+		char d[32];
+		tt_fmt_dur(d, sizeof(d), e->dur);
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "marked %s (%s): A shows what ran in it",
+			     tt_ev_name(r, e), d);
+		return TT_R_REDRAW;
+	}
+	case TT_ACT_RANGE:
+		return range(p, s);
+	case TT_ACT_SEARCH:
+		tt_ui_prompt(p->app, TT_ACT_SEARCH,
+			     s->pattern[0] ? "search (text, or re:regex; Enter: the last one): " :
+					     "search (text, or re:regex): ",
+			     "");
+		return TT_R_REDRAW;
+	case TT_ACT_JUMP:
+		tt_ui_prompt(p->app, TT_ACT_JUMP, "go to (12.5ms, 1.2s, +30ms, step 3): ", "");
+		return TT_R_REDRAW;
+	case TT_ACT_NEXT_MATCH:
+	case TT_ACT_PREV_MATCH:
+		return step_hit(p, s, act == TT_ACT_NEXT_MATCH ? 1 : -1);
+	case TT_ACT_ROW_MODE:
+		s->mode = (enum tl_mode)((s->mode + 1) % TL_NMODES);
+		tl_make_rows(s);
+		s->flow_for = TT_NONE;
+		if (s->searched && s->hits.n)
+			search(p, s, s->pattern); /* the matches on the new rows */
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "rows: %s (R: %s)", mode_name[s->mode],
+			     mode_name[(s->mode + 1) % TL_NMODES]);
+		return TT_R_REDRAW;
+	case TT_ACT_BACK:
+		if (s->nhist) {
+			hist_restore(s, &s->hist[--s->nhist]);
+			tt_ui_status(p->app, TT_ROLE_DEFAULT, "back (%d more)", s->nhist);
+			return TT_R_REDRAW;
+		}
+		if (s->searched && s->hits.n) {
+			tl_hits_clear(&s->hits);
+			s->searched = false;
+			tt_ui_status(p->app, TT_ROLE_DEFAULT, "search cleared");
+			return TT_R_REDRAW;
+		}
+		return TT_R_UNHANDLED;
+	case TT_ACT_FILTER:
+	case TT_ACT_SORT_NEXT:
+	case TT_ACT_SORT_REVERSE:
+	case TT_ACT_WRITE_CSV:
+		tt_ui_status(p->app, TT_ROLE_DIM, "%s: not in the timeline (/ searches events)",
+			     tt_action_name(act));
+		return TT_R_REDRAW;
+	default:
+		return TT_R_UNHANDLED;
+	}
+}
+
+/* The mouse: a click on a row selects it and puts the cursor at the middle
+ * of the cell under the pointer (on the ruler: the cursor only); a double
+ * click also opens the event under it; the wheel moves through the rows;
+ * with Ctrl or Shift it zooms around the time under the pointer. */
+int tl_mouse(struct tt_pane *p, const struct tt_mouse *m)
+{
+	struct tl_state *s = p->state;
+	if (!s || !s->nrows || !s->v.w)
+		return TT_R_NONE;
+	int x0 = s->lw + 1, col = m->x - x0;
+	int64_t t0, t1;
+	tl_window(&s->v, &t0, &t1);
+	bool in_cells = col >= 0 && col < s->v.w;
+	int64_t at = in_cells ? tt_raster_edge(t0, t1, s->v.w, col) +
+					(tt_raster_edge(t0, t1, s->v.w, col + 1) -
+					 tt_raster_edge(t0, t1, s->v.w, col)) /
+						2 :
+				s->v.tc;
+	if (m->kind == TT_MOUSE_WHEEL_UP || m->kind == TT_MOUSE_WHEEL_DOWN) {
+		int dir = m->kind == TT_MOUSE_WHEEL_UP ? 1 : -1;
+		if (m->ctrl || m->shift)
+			return zoom_at(p, s, dir, at);
+		size_t step = 3;
+		set_row(s, dir > 0 ? (s->row > step ? s->row - step : 0) : s->row + step);
+		return TT_R_REDRAW;
+	}
+	int ruler_y = s->rows_y - (s->page_head);
+	if (m->y >= s->rows_y && m->y < s->rows_y + s->page) {
+		size_t row = s->top_row + (size_t)(m->y - s->rows_y);
+		if (row >= s->nrows)
+			return TT_R_NONE;
+		set_row(s, row);
+		s->sel = TT_NONE;
+	} else if (m->y < ruler_y || m->y >= s->rows_y || !in_cells) {
+		return TT_R_NONE;
+	}
+	if (in_cells) {
+		s->v.tc = at;
+		s->sel = TT_NONE;
+	}
+	if (m->kind == TT_MOUSE_DCLICK)
+		return tl_key(p, TT_ACT_ENTER);
+	return TT_R_REDRAW;
+}

@@ -1,0 +1,279 @@
+/* The timeline's rows: the tracks each row draws and their indexes, the
+ * events on a row (the one under the cursor, stepping, names), and the
+ * rows of each mode.  Used by timeline.c, tlkeys.c and tldraw.c. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/analysis.h"
+#include "tracetop/raster.h"
+#include "tracetop/util.h"
+#include "timeline_int.h"
+
+/* ---- rows and their tracks ---- */
+
+/* The tracks a row draws: one, or a rank's summary set. */
+struct tl_src *const *tl_row_srcs(const struct tl_state *s, const struct tl_row *row,
+				  size_t *n)
+{
+	if (row->src) {
+		*n = 1;
+		return &row->src;
+	}
+	*n = s->sums[row->rki].n;
+	return s->sums[row->rki].v;
+}
+
+/* Index the tracks of rows [from, to) that have no index yet (on several
+ * threads when there is much to do). */
+void tl_build_rows(struct tl_state *s, size_t from, size_t to)
+{
+	struct tl_src *v[64];
+	size_t n = 0;
+	for (size_t i = from; i < to && i < s->nrows; i++) {
+		size_t k;
+		struct tl_src *const *srcs = tl_row_srcs(s, &s->rows[i], &k);
+		for (size_t j = 0; j < k; j++) {
+			struct tl_src *src = srcs[j];
+			bool dup = false;
+			for (size_t q = 0; q < n; q++)
+				dup = dup || v[q] == src;
+			if (!src->ix && !dup) {
+				if (n == TT_ARRAY_SIZE(v)) {
+					struct tl_index_stats st;
+					tl_index(s->cache, v, n, &st);
+					n = 0;
+				}
+				v[n++] = src;
+			}
+		}
+	}
+	if (!n)
+		return;
+	struct tl_index_stats st;
+	tl_index(s->cache, v, n, &st);
+	if (st.ns > 100000000) {
+		char mb[32];
+		tt_fmt_bytes(mb, sizeof(mb), (double)st.bytes);
+		tt_ui_status(s->pane->app, TT_ROLE_DIM,
+			     "indexed %llu events of %zu tracks in %lld ms (%s, once per track)",
+			     (unsigned long long)st.events, n, (long long)(st.ns / 1000000), mb);
+	}
+}
+
+struct tt_rix *tl_src_ix(struct tl_state *s, struct tl_row *row, struct tl_src *src)
+{
+	if (!src->ix)
+		tl_build_rows(s, (size_t)(row - s->rows), (size_t)(row - s->rows) + 1);
+	return src->ix;
+}
+
+/* ---- events on a row ---- */
+
+const struct tt_rank *tl_row_rank(const struct tl_row *row)
+{
+	return row->rk->r;
+}
+
+/* first event of track tr with ts >= t (a rank event index) */
+uint32_t tl_lower_ts(const struct tt_rank *r, const struct tt_track *tr, int64_t t)
+{
+	const struct tt_event *v = r->ev;
+	uint32_t lo = tr->first, hi = tr->first + tr->count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[mid].ts < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool tl_drawn(const struct tl_rank *rk, uint32_t ev)
+{
+	return tl_ev_class(rk, &rk->r->ev[ev]) != TT_RC_SKIP;
+}
+
+static bool foreground(const struct tl_rank *rk, uint32_t ev)
+{
+	uint8_t c = tl_ev_class(rk, &rk->r->ev[ev]);
+	return c != TT_RC_SKIP && c != TT_RC_ANNOT;
+}
+
+/* The event under the cursor: the chosen one, else the innermost covering
+ * the cursor, else the first starting in the cursor's cell, else the
+ * annotation covering the cursor (on a summary row: the first of its
+ * tracks that has one). */
+uint32_t tl_under_cursor(struct tl_state *s)
+{
+	if (!s->nrows)
+		return TT_NONE;
+	if (s->sel != TT_NONE)
+		return s->sel;
+	struct tl_row *row = &s->rows[s->row];
+	const struct tt_rank *r = tl_row_rank(row);
+	size_t n;
+	struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
+	uint32_t bg = TT_NONE;
+	for (size_t j = 0; j < n; j++) {
+		struct tt_rpoint pt;
+		tt_rix_at(tl_src_ix(s, row, srcs[j]), s->v.tc, &pt);
+		if (pt.fg != UINT32_MAX)
+			return srcs[j]->tr->first + pt.fg;
+		if (pt.bg != UINT32_MAX && bg == TT_NONE)
+			bg = srcs[j]->tr->first + pt.bg;
+	}
+	int64_t t0, t1;
+	int w = tl_cells(&s->v);
+	tl_window(&s->v, &t0, &t1);
+	int k = tt_raster_cell_of(t0, t1, w, s->v.tc);
+	if (k >= 0 && k < w) {
+		int64_t a = tt_raster_edge(t0, t1, w, k), b = tt_raster_edge(t0, t1, w, k + 1);
+		uint32_t best = TT_NONE;
+		for (size_t j = 0; j < n; j++) {
+			const struct tt_track *tr = srcs[j]->tr;
+			uint32_t end = tr->first + tr->count;
+			for (uint32_t i = tl_lower_ts(r, tr, a), c = 0; i < end && r->ev[i].ts < b && c < 1000;
+			     i++, c++)
+				if (foreground(row->rk, i)) {
+					if (best == TT_NONE || r->ev[i].ts < r->ev[best].ts)
+						best = i;
+					break;
+				}
+		}
+		if (best != TT_NONE)
+			return best;
+	}
+	return bg;
+}
+
+/* the row showing event ev of rank r (its track's, or its rank's summary
+ * row), or SIZE_MAX */
+size_t tl_row_of(const struct tl_state *s, const struct tt_rank *r, uint32_t track)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct tl_row *row = &s->rows[i];
+		if (row->rk->r != r)
+			continue;
+		size_t n;
+		struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
+		for (size_t j = 0; j < n; j++)
+			if (srcs[j]->tr == &r->tracks[track])
+				return i;
+	}
+	return SIZE_MAX;
+}
+
+const char *tl_ev_name(const struct tt_rank *r, uint32_t ev)
+{
+	return tt_ev_name(r, &r->ev[ev]);
+}
+
+/* move the cursor to event ev of rank r; false if it has no row */
+bool tl_go_event(struct tl_state *s, const struct tt_rank *r, uint32_t ev)
+{
+	size_t ri = tl_row_of(s, r, r->ev[ev].track);
+	if (ri == SIZE_MAX)
+		return false;
+	s->row = ri;
+	s->sel = ev;
+	s->v.tc = r->ev[ev].ts;
+	tl_show_time(&s->v, s->v.tc);
+	return true;
+}
+
+/* ---- the rows of a mode ---- */
+
+static bool track_has_work(const struct tt_rank *r, const struct tt_track *t)
+{
+	for (uint32_t i = t->first; i < t->first + t->count; i++)
+		if (!(r->ev[i].flags & TT_EF_MARKER))
+			return true;
+	return false;
+}
+
+static bool track_shown(const struct tt_rank *r, const struct tt_track *t, enum tl_mode mode)
+{
+	if (t->kind != TT_TRACK_GPU && t->kind != TT_TRACK_GPU_SYNC && t->kind != TT_TRACK_CPU)
+		return false;
+	if (mode == TL_GPU && t->kind == TT_TRACK_CPU)
+		return false;
+	return track_has_work(r, t);
+}
+
+const char tl_last_tag[] = "timeline last window";
+
+/* The rows of the current mode.  The cursor stays on its rank (and track
+ * when it has a row). */
+void tl_make_rows(struct tl_state *s)
+{
+	const struct tt_rank *cr = s->nrows ? tl_row_rank(&s->rows[s->row]) : NULL;
+	const struct tt_track *ctr = s->nrows ? s->rows[s->row].tr : NULL;
+	if (!ctr && s->nrows && s->sel != TT_NONE)
+		ctr = &cr->tracks[cr->ev[s->sel].track];
+	size_t n = 0;
+	for (size_t i = 0; i < s->nrks; i++)
+		n += s->rks[i]->r->ntracks + 1;
+	free(s->rows);
+	s->rows = tt_calloc(n + 1, sizeof(*s->rows));
+	s->nrows = 0;
+	for (size_t i = 0; i < s->nrks; i++) {
+		struct tl_rank *rk = s->rks[i];
+		const struct tt_rank *r = rk->r;
+		struct tl_sum *sum = &s->sums[i];
+		if (!sum->v) {
+			/* a rank's summary: its GPU streams, or its threads without any */
+			sum->v = tt_calloc(r->ntracks + 1, sizeof(*sum->v));
+			for (int pass = 0; pass < 2 && !sum->n; pass++)
+				for (uint32_t t = 0; t < r->ntracks; t++) {
+					const struct tt_track *tr = &r->tracks[t];
+					bool want = pass == 0 ? tr->kind == TT_TRACK_GPU :
+								tr->kind == TT_TRACK_CPU;
+					if (want && track_has_work(r, tr))
+						sum->v[sum->n++] = &rk->src[t];
+				}
+		}
+		if (s->mode == TL_RANKS) {
+			if (!sum->n)
+				continue;
+			struct tl_row *row = &s->rows[s->nrows++];
+			row->rki = i;
+			row->rk = rk;
+			bool gpu = sum->v[0]->tr->kind == TT_TRACK_GPU;
+			snprintf(row->label, sizeof(row->label), "r%lld %zu %s", (long long)r->rank,
+				 sum->n,
+				 gpu ? (sum->n == 1 ? "stream" : "streams") :
+				       (sum->n == 1 ? "thread" : "threads"));
+			continue;
+		}
+		for (uint32_t t = 0; t < r->ntracks; t++) {
+			if (!track_shown(r, &r->tracks[t], s->mode))
+				continue;
+			struct tl_row *row = &s->rows[s->nrows++];
+			row->rki = i;
+			row->src = &rk->src[t];
+			row->rk = rk;
+			row->tr = &r->tracks[t];
+			char lab[80];
+			tt_track_label(r, row->tr, lab, sizeof(lab));
+			snprintf(row->label, sizeof(row->label), "r%lld %s", (long long)r->rank, lab);
+		}
+	}
+	/* the cursor's row again: its track's, else its rank's first */
+	size_t keep = SIZE_MAX;
+	for (size_t i = 0; cr && i < s->nrows && keep == SIZE_MAX; i++)
+		if (tl_row_rank(&s->rows[i]) == cr && ctr && tl_row_of(s, cr, (uint32_t)(ctr - cr->tracks)) == i)
+			keep = i;
+	for (size_t i = 0; cr && i < s->nrows && keep == SIZE_MAX; i++)
+		if (tl_row_rank(&s->rows[i]) == cr)
+			keep = i;
+	if (keep == SIZE_MAX || s->sel == TT_NONE ||
+	    tl_row_of(s, cr, cr->ev[s->sel].track) != keep)
+		s->sel = TT_NONE;
+	s->row = keep == SIZE_MAX ? 0 : keep;
+	if (s->mark && s->mark_row >= s->nrows)
+		s->mark_row = s->row;
+}
