@@ -23,11 +23,12 @@ void cli_usage(FILE *out)
 	fputs("Usage: tracetop [OPTION]... PATH...         explore traces in the terminal\n"
 	      "       tracetop --demo                      explore the built-in demo job\n"
 	      "       tracetop --diff PATH_A PATH_B        compare two traces or trace sets\n"
+	      "       tracetop --demo --diff               compare the demo job with its regressed run\n"
 	      "       tracetop report NAME [OPTION]... PATH...\n"
 	      "       tracetop report --list\n"
 	      "       tracetop summarize TRACE... [-o OUT.tts]  save loaded models for instant reopening\n"
 	      "       tracetop counters PATH -o OUT.json[.gz] [--ranks N]  the trace with counter events\n"
-	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N] [--seed N] [--vendor V] [--gzip]\n"
+	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N] [--seed N] [--vendor V] [--variant V] [--gzip]\n"
 	      "\n"
 	      "PATH is a trace file (Kineto JSON, plain or gzip), a directory of them,\n"
 	      "a glob, - for standard input, or an s3://, gs:// or az:// URL (read\n"
@@ -67,7 +68,14 @@ void cli_usage(FILE *out)
 	      "      --min-pattern-len N patterns: kernels per pattern (default 3)\n"
 	      "      --gpu, --cpu        diff: GPU or CPU events only\n"
 	      "      --short-names       diff: compare shortened names\n"
-	      "      --iteration N       diff: ProfilerStep to compare (default: first)\n"
+	      "      --iteration N       diff: compare ProfilerStep#N only, on each side's\n"
+	      "                          smallest rank (HTA's compare_traces); 'first':\n"
+	      "                          each side's first step; default 'all': every\n"
+	      "                          step and rank both sides have, per-step means\n"
+	      "      --map A:B[,A:B...]  diff: compare control rank A with test rank B\n"
+	      "      --diff-threshold P  diff: a per-step time is slower or faster when it\n"
+	      "                          changed by more than P % (default 5%)...\n"
+	      "      --diff-floor T      diff: ...and by more than T (default 50us)\n"
 	      "      --metric NAME       outliers: idle, compute, comm, exposed, transfer, step or\n"
 	      "                          topk (default: all)\n"
 	      "      --annotation NAME   critical-path: window rows (default ProfilerStep; '' =\n"
@@ -87,6 +95,8 @@ void cli_usage(FILE *out)
 	      "      --seed N            random seed (default 1)\n"
 	      "      --vendor V          nvidia (default) or amd: a ROCm job (hip* runtime\n"
 	      "                          calls, Tensile and MIOpen kernels, MI300X GPUs)\n"
+	      "      --variant V         base (default) or regressed: the same job, slower\n"
+	      "                          (rank 2 host-bound, slower all-reduces, more copies)\n"
 	      "      --gzip              write .json.gz files\n"
 	      "\n"
 	      "Explorer (keys: 1-9 0 panes, v more views, Enter drill in, Esc back, / filter,\n"
@@ -138,6 +148,10 @@ enum {
 	O_CPU,
 	O_SHORT,
 	O_ITER,
+	O_MAP,
+	O_DTHRESH,
+	O_DFLOOR,
+	O_VARIANT,
 	O_LIST,
 	O_HEADLESS,
 	O_SIZE,
@@ -194,6 +208,10 @@ static const struct option longopts[] = {
 	{"cpu", no_argument, NULL, O_CPU},
 	{"short-names", no_argument, NULL, O_SHORT},
 	{"iteration", required_argument, NULL, O_ITER},
+	{"map", required_argument, NULL, O_MAP},
+	{"diff-threshold", required_argument, NULL, O_DTHRESH},
+	{"diff-floor", required_argument, NULL, O_DFLOOR},
+	{"variant", required_argument, NULL, O_VARIANT},
 	{"list", no_argument, NULL, O_LIST},
 	{"headless", no_argument, NULL, O_HEADLESS},
 	{"size", required_argument, NULL, O_SIZE},
@@ -331,6 +349,28 @@ static bool parse_range(const char *s, int64_t *a, int64_t *b)
 		return false;
 	*a = x;
 	*b = y;
+	return true;
+}
+
+/* "50us", "0.1ms", "2s", "800ns"; a bare number is µs */
+static bool parse_time(const char *s, int64_t *v)
+{
+	char *end;
+	double x = strtod(s, &end);
+	if (end == s || !(x >= 0) || x > 1e12)
+		return false;
+	double mul = 1e3;
+	if (strcmp(end, "ns") == 0)
+		mul = 1;
+	else if (!*end || strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
+		mul = 1e3;
+	else if (strcmp(end, "ms") == 0)
+		mul = 1e6;
+	else if (strcmp(end, "s") == 0)
+		mul = 1e9;
+	else
+		return false;
+	*v = (int64_t)llround(x * mul);
 	return true;
 }
 
@@ -529,9 +569,46 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			c->ropts.short_names = true;
 			break;
 		case O_ITER:
-			if (!parse_i64(optarg, &iv))
-				return bad("bad --iteration '%s'", optarg);
-			c->ropts.iteration = iv;
+			if (strcmp(optarg, "first") == 0)
+				c->ropts.iteration = TT_DIFF_FIRST;
+			else if (strcmp(optarg, "all") == 0)
+				c->ropts.iteration = TT_DIFF_COMMON;
+			else if (!parse_i64(optarg, &iv) || iv < 0)
+				return bad("bad --iteration '%s' (a step number, first or all)", optarg);
+			else
+				c->ropts.iteration = iv;
+			break;
+		case O_MAP:
+			free(c->map);
+			if (tt_diff_map_parse(optarg, &c->map, &c->nmap, why, sizeof(why)))
+				return bad("%s", why);
+			c->ropts.diff_map = c->map;
+			c->ropts.diff_nmap = c->nmap;
+			break;
+		case O_DTHRESH: {
+			/* "5%", "5" (percent) */
+			char buf[64];
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			size_t l = strlen(buf);
+			if (l && buf[l - 1] == '%')
+				buf[l - 1] = '\0';
+			if (!parse_dbl(buf, &dv) || dv < 0 || dv > 1e6)
+				return bad("bad --diff-threshold '%s' (a percentage, e.g. 5%%)", optarg);
+			c->ropts.diff_threshold = dv / 100;
+			break;
+		}
+		case O_DFLOOR:
+			if (!parse_time(optarg, &iv))
+				return bad("bad --diff-floor '%s' (a time, e.g. 50us or 0.1ms)", optarg);
+			c->ropts.diff_floor_ns = iv;
+			break;
+		case O_VARIANT:
+			if (strcmp(optarg, "regressed") == 0)
+				c->demo_variant = TT_DEMO_REGRESSED;
+			else if (strcmp(optarg, "base") == 0)
+				c->demo_variant = TT_DEMO_BASE;
+			else
+				return bad("unknown --variant '%s' (base or regressed)", optarg);
 			break;
 		case O_LIST:
 			c->list = true;
@@ -613,6 +690,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 void cli_free(struct cli *c)
 {
 	free(c->ranks);
+	free(c->map);
 }
 
 /* ---- loading with messages ---- */
@@ -779,11 +857,12 @@ int cli_check_ranks(const struct cli *c, const struct tt_model *m)
 	return 0;
 }
 
-struct tt_model *cli_load_demo(struct cli *c)
+struct tt_model *cli_load_demo(struct cli *c, int variant)
 {
 	struct tt_demo_opts d;
 	tt_demo_defaults(&d);
 	d.vendor = (enum tt_demo_vendor)c->demo_vendor;
+	d.variant = variant;
 	struct tt_model *m;
 	tt_demo_load(&d, &c->load, &m);
 	print_warnings(m);

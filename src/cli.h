@@ -24,6 +24,9 @@ struct cli {
 	int64_t *ranks;
 	size_t nranks;
 	int demo_ranks, demo_steps, demo_layers;
+	int demo_variant;       /* enum tt_demo_variant */
+	struct tt_diff_pair *map; /* --map */
+	size_t nmap;
 	uint64_t demo_seed;
 	int demo_vendor;        /* enum tt_demo_vendor */
 	bool progress_tty;
@@ -43,7 +46,8 @@ void cli_free(struct cli *c);
 /* Load the files named by paths[0..n), printing errors and warnings to
  * stderr.  Returns the model (possibly without ranks) or NULL. */
 struct tt_model *cli_load(struct cli *c, char **paths, int n);
-struct tt_model *cli_load_demo(struct cli *c);
+/* The demo job (variant: enum tt_demo_variant). */
+struct tt_model *cli_load_demo(struct cli *c, int variant);
 /* Print the warnings of rank r (index i of model m, or m NULL for a rank
  * loaded alone), one line each, to stderr. */
 void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt_rank *r);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Parity with HTA (../shared/reference) of `tracetop report patterns`
 # (get_frequent_cuda_kernel_sequences) and `tracetop report diff`
-# (TraceDiff.compare_traces / ops_diff).  Counts must match exactly,
+# (TraceDiff.compare_traces / ops_diff, with --iteration first: HTA's
+# default call, each side's smallest rank and first step).  Counts must match exactly,
 # durations within 1 µs or 0.01 %.
 #
 # Known, deliberate differences from HTA, checked below where a trace shows
@@ -114,7 +115,8 @@ for pair in "diff-diff diff-control diff-test" "diff-compare compare-base compar
 		_short) flag=--short-names key=short_name ;;
 		*) flag= key=name ;;
 		esac
-		"$TRACETOP" report diff -q -f csv --table compare_traces $flag "$a" "$b" \
+		"$TRACETOP" report diff -q -f csv --table compare_traces --iteration first $flag \
+			"$a" "$b" \
 			>"$D/out" 2>"$D/err"
 		check_rc "diff $ref$v" 0 $? || { cat "$D/err"; continue; }
 		if $CMP "$D/out" "$REF/$ref/compare_traces$v.csv" --key $key --abs 1 --rel 1e-4 \
@@ -125,7 +127,8 @@ for pair in "diff-diff diff-control diff-test" "diff-compare compare-base compar
 			fail "$(cat "$D/cmp")"
 		fi
 	done
-	"$TRACETOP" report diff -q -f json --table ops_diff "$a" "$b" >"$D/out" 2>"$D/err"
+	"$TRACETOP" report diff -q -f json --table ops_diff --iteration first "$a" "$b" \
+		>"$D/out" 2>"$D/err"
 	check_rc "diff $ref ops_diff" 0 $? || { cat "$D/err"; continue; }
 	if python3 - "$D/out" "$REF/$ref/ops_diff.json" >"$D/cmp" 2>&1 <<'PY'; then
 import json, sys

@@ -102,7 +102,9 @@ for size in 80x24 160x50; do
 	screen 8
 	has "$size Patterns: op" 'aten::convolution_backward' "$tmp/screen"
 	screen 10
-	has "$size Diff: how to" 'tracetop with --diff CONTROL TEST' "$tmp/screen"
+	has "$size Diff: the regressed run" 'ProfilerStep#*' "$tmp/screen"
+	run "$size" '0' "$SRCDIR/tests/fixtures/phases.json"
+	has "$size Diff: how to" 'tracetop with --diff CONTROL TEST'
 	# Tab cycles
 	run "$size" '<Tab><Tab><S-Tab>' --demo
 	has "$size Tab: Temporal" ' Temporal'
@@ -262,7 +264,7 @@ if [ -d "$SHARED/traces" ]; then
 	done
 	run 120x30 '' --diff "$SHARED/traces/compare-base" "$SHARED/traces/compare-test"
 	has "--diff: opens the Diff" ' Diff'
-	has "--diff: both sides" 'Control count'
+	has "--diff: both sides" 'Control/step'
 	for d in "$SHARED"/traces/*/; do
 		run 100x30 '1<Enter><Escape>2<Enter>3<Enter><Escape>4<Enter><Enter>5678<Enter>90' "$d"
 		if [ "$rc" -ge 128 ]; then

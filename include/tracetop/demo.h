@@ -28,6 +28,19 @@ enum tt_demo_vendor {
 			     * kernels, MI300X with warpSize 64 */
 };
 
+/* which run of the job */
+enum tt_demo_variant {
+	TT_DEMO_BASE = 0,  /* the job as it is */
+	TT_DEMO_REGRESSED, /* the same job after a regression: rank 2 (the first
+			    * rank in jobs of fewer than 3) waits for its input on
+			    * the host, the all-reduces move their bytes at 40 %
+			    * of the bandwidth, plus a fixed delay of 1/12 of a step,
+			    * from the third step on, and the
+			    * input batch goes to the GPU from pageable memory in
+			    * one copy per sample (32 cudaMemcpyAsync instead of
+			    * one, each blocking the host) */
+};
+
 struct tt_demo_opts {
 	int nranks;       /* ranks in the job (default 8) */
 	int steps;        /* ProfilerStep iterations per rank (default 6) */
@@ -40,6 +53,7 @@ struct tt_demo_opts {
 	uint8_t straggler_kind[TT_DEMO_MAX_STRAGGLERS]; /* enum tt_demo_slow of
 							  * each (default host) */
 	enum tt_demo_vendor vendor; /* default NVIDIA; the timing is the same */
+	int variant;      /* enum tt_demo_variant (default base) */
 };
 
 /* Fill o with the defaults above. */

@@ -31,7 +31,11 @@ struct tt_report_opts {
 	/* diff */
 	bool gpu_only, cpu_only, short_names;
 	const char *label_a, *label_b;
-	int64_t iteration;      /* -1 = first */
+	int64_t iteration;      /* >= 0, TT_DIFF_FIRST or TT_DIFF_COMMON (default) */
+	const struct tt_diff_pair *diff_map; /* --map pairs, or NULL */
+	size_t diff_nmap;
+	double diff_threshold;  /* fraction (default 0.05) */
+	int64_t diff_floor_ns;  /* default 50 µs */
 	/* outliers */
 	const char *metric;     /* one metric, or NULL for all */
 	/* critical-path */
@@ -195,6 +199,17 @@ enum tt_compare_col {
 	TT_CMP_D_TIME,
 	TT_CMP_SIGN,
 	TT_CMP_CHANGE,
+	/* per step (rank-step) */
+	TT_CMP_A_MEAN,
+	TT_CMP_B_MEAN,
+	TT_CMP_D_MEAN,
+	TT_CMP_D_PCT,
+	TT_CMP_A_SD,
+	TT_CMP_B_SD,
+	TT_CMP_A_CALLS,
+	TT_CMP_B_CALLS,
+	TT_CMP_VERDICT,
+	TT_CMP_COUNT, /* text only: the ops_diff bucket */
 	TT_CMP_NCOLS
 };
 /* Rows of the kernels-across-ranks table: row i is k->across[order[i]]
@@ -213,6 +228,14 @@ int tt_report_diff_table(struct tt_results *res, const struct tt_report_opts *o,
 struct tt_idle;
 struct tt_table *tt_idle_gaps_table(const struct tt_model *m, const struct tt_idle *r,
 				    const uint32_t *gaps, size_t n);
+
+/* The headline of d as one sentence into buf (n bytes, cut if longer), e.g.
+ * "Test is 24.8 ms (+33 %) slower per step; most of it: cudaMemcpyAsync
+ * +30.8 ms, 38 → 802 calls"; la, lb: the side labels.  Returns its
+ * length. */
+struct tt_diff;
+size_t tt_diff_headline_text(const struct tt_diff *d, const char *la, const char *lb, char *buf,
+			     size_t n);
 
 /* The TensorBoard profiler's views (report/overview.c, utilization.c, ...) */
 int tt_report_overview(const struct tt_model *m, const struct tt_report_opts *o,

@@ -38,10 +38,14 @@ struct tt_results_opts {
 	int min_pattern_len;              /* patterns (3) */
 	enum tt_diff_device diff_device;  /* diff */
 	bool diff_short_names;
-	int64_t diff_iteration;           /* -1: each side's first step */
+	int64_t diff_iteration;           /* >= 0, TT_DIFF_FIRST or TT_DIFF_COMMON */
+	const struct tt_diff_pair *diff_map; /* rank pairs, or NULL (copied) */
+	size_t diff_nmap;
+	double diff_threshold;            /* the verdict rule (tt_diff_judge) */
+	int64_t diff_floor_ns;
 };
 
-/* HTA's defaults, every rank. */
+/* HTA's defaults, every rank; the diff's defaults (tt_diff_opts_init). */
 void tt_results_opts_init(struct tt_results_opts *o);
 
 /* The analyses, in the order a prefetch of "everything" takes them. */

@@ -24,7 +24,9 @@ struct slot {
 
 struct tt_results {
 	const struct tt_model *m, *m2;
-	struct tt_results_opts o; /* o.a.ranks -> ranks, o.op_name -> op_name */
+	struct tt_results_opts o; /* o.a.ranks -> ranks, o.op_name -> op_name,
+				   * o.diff_map -> map */
+	struct tt_diff_pair *map;
 	int64_t *ranks;
 	char *op_name;
 	pthread_mutex_t mu;
@@ -59,7 +61,9 @@ void tt_results_opts_init(struct tt_results_opts *o)
 	o->kb.duration_ratio = 0.8;
 	o->min_pattern_len = 3;
 	o->diff_device = TT_DIFF_ALL;
-	o->diff_iteration = -1;
+	o->diff_iteration = TT_DIFF_COMMON;
+	o->diff_threshold = TT_DIFF_THRESHOLD;
+	o->diff_floor_ns = TT_DIFF_FLOOR_NS;
 }
 
 /* ---- computing and freeing each kind ---- */
@@ -118,14 +122,18 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 				   "a diff needs two traces: CONTROL TEST");
 			return NULL;
 		}
-		struct tt_diff_opts d = {
-			.device = o->diff_device,
-			.short_names = o->diff_short_names,
-			.iteration = o->diff_iteration,
-			.exact = o->a.exact,
-			.ranks = o->a.ranks,
-			.nranks = o->a.nranks,
-		};
+		struct tt_diff_opts d;
+		tt_diff_opts_init(&d);
+		d.device = o->diff_device;
+		d.short_names = o->diff_short_names;
+		d.iteration = o->diff_iteration;
+		d.exact = o->a.exact;
+		d.ranks = o->a.ranks;
+		d.nranks = o->a.nranks;
+		d.map = o->diff_map;
+		d.nmap = o->diff_nmap;
+		d.threshold = o->diff_threshold;
+		d.floor_ns = o->diff_floor_ns;
 		struct tt_diff *v = tt_calloc(1, sizeof(*v));
 		if (tt_diff(v, m, r->m2, &d, err)) {
 			tt_diff_free(v);
@@ -353,6 +361,12 @@ struct tt_results *tt_results_new(const struct tt_model *m, const struct tt_mode
 	r->o.a.nranks = r->ranks ? o->a.nranks : 0;
 	r->op_name = o->op_name ? tt_strdup(o->op_name) : NULL;
 	r->o.op_name = r->op_name;
+	if (o->diff_map && o->diff_nmap) {
+		r->map = tt_malloc(o->diff_nmap * sizeof(*r->map));
+		memcpy(r->map, o->diff_map, o->diff_nmap * sizeof(*r->map));
+	}
+	r->o.diff_map = r->map;
+	r->o.diff_nmap = r->map ? o->diff_nmap : 0;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	return r;
@@ -371,6 +385,7 @@ void tt_results_free(struct tt_results *r)
 	pthread_cond_destroy(&r->cv);
 	free(r->ranks);
 	free(r->op_name);
+	free(r->map);
 	free(r);
 }
 

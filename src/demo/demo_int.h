@@ -43,6 +43,9 @@
 #define STREAM_COMPUTE 7
 #define STREAM_NCCL 20
 #define STEP_BASE 100     /* ProfilerStep#100 is the first step */
+#define REG_SLOW_FROM 2   /* regressed run: the step from which all-reduces are slow */
+#define REG_BW 40         /* ... at this per cent of the bandwidth */
+#define REG_CHUNKS 32     /* ... and the input batch is copied in this many pieces */
 #define BUCKET_LAYERS 4   /* layers per gradient bucket */
 #define DOWN_EVERY 6      /* every 6th layer is a downsampling conv block */
 #define MAX_DEPTH 16      /* nesting of CPU ops */
@@ -217,6 +220,7 @@ struct rsim {
 	int rank;
 	bool straggler;
 	uint8_t slow;           /* enum tt_demo_slow of a straggler */
+	bool host_bound;        /* the regressed run's slow input (TT_DEMO_REGRESSED) */
 	uint64_t rng;
 	int64_t speed;          /* GPU speed, per mille of nominal durations */
 	int64_t pid, device;

@@ -274,7 +274,8 @@ static void step_a(struct rsim *s, int step)
 
 	/* waiting for the next batch: the straggler's loader is slow */
 	int64_t w = s->straggler && s->slow == TT_DEMO_SLOW_HOST ? urand(&s->rng, 560, 660) :
-								    urand(&s->rng, 150, 200);
+		    s->host_bound					 ? urand(&s->rng, 720, 800) :
+								   urand(&s->rng, 150, 200);
 	op_begin(s, m, NULL, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", -1,
 		 CAT_ANNOT);
 	m->t += j->nominal * w / 1000;
@@ -283,21 +284,33 @@ static void step_a(struct rsim *s, int step)
 	op_leaf(s, m, "Optimizer.zero_grad#SGD.zero_grad", CAT_ANNOT, 20, 60);
 	m->t += urand(&s->rng, 5, 15);
 
-	/* the batch to the GPU */
+	/* the batch to the GPU: from pinned memory in one copy; in the
+	 * regressed run the images go one sample at a time from pageable
+	 * memory, and each copy blocks the host until it is done */
 	static const char *const to_chain[] = {"aten::to", "aten::_to_copy", "aten::copy_"};
 	static const int64_t copy_bytes[] = {32LL * 3 * 224 * 224 * 4, 32 * 8};
+	bool pageable = j->o->variant == TT_DEMO_REGRESSED;
 	for (int c = 0; c < 2; c++) {
-		for (int i = 0; i < 3; i++) {
-			op_begin(s, m, NULL, to_chain[i], -1, CAT_OP);
-			m->t += urand(&s->rng, 3, 9);
+		int pieces = pageable && c == 0 ? REG_CHUNKS : 1;
+		for (int piece = 0; piece < pieces; piece++) {
+			for (int i = 0; i < 3; i++) {
+				op_begin(s, m, NULL, to_chain[i], -1, CAT_OP);
+				m->t += urand(&s->rng, 3, 9);
+			}
+			if (pieces > 1) {
+				int64_t end = mem_op(s, m, false, "Memcpy HtoD (Pageable -> Device)",
+						     copy_bytes[c] / pieces, urand(&s->rng, 6000, 8000));
+				m->t = TT_MAX(m->t, end + urand(&s->rng, 1, 3));
+			} else {
+				mem_op(s, m, false, "Memcpy HtoD (Pinned -> Device)", copy_bytes[c],
+				       urand(&s->rng, 20500, 23500));
+			}
+			for (int i = 0; i < 3; i++) {
+				m->t += urand(&s->rng, 1, 4);
+				op_end(s, m);
+			}
+			m->t += urand(&s->rng, 4, 12);
 		}
-		mem_op(s, m, false, "Memcpy HtoD (Pinned -> Device)", copy_bytes[c],
-		       urand(&s->rng, 20500, 23500));
-		for (int i = 0; i < 3; i++) {
-			m->t += urand(&s->rng, 1, 4);
-			op_end(s, m);
-		}
-		m->t += urand(&s->rng, 4, 12);
 	}
 
 	/* forward */
@@ -436,6 +449,8 @@ static void sync_buckets(struct job *j, int step, int64_t *e_end)
 			xfer = 2 * (int64_t)(n - 1) * bytes / ((int64_t)n * 110000);
 			xfer = xfer * urand(&x, 950, 1100) / 1000 + 12 + 3 * lg + urand(&x, 0, 8);
 		}
+		if (j->o->variant == TT_DEMO_REGRESSED && step >= REG_SLOW_FROM)
+			xfer = xfer * 100 / REG_BW + j->nominal / 12;
 		e_end[b] = last + xfer;
 		prev = e_end[b];
 	}
@@ -459,6 +474,9 @@ static void rsim_init(struct job *j, int q, struct out *out)
 			s->straggler = true;
 			s->slow = o->straggler_kind[i];
 		}
+	/* the regressed run's host-bound rank */
+	if (o->variant == TT_DEMO_REGRESSED && q == (j->nranks > 2 ? 2 : 0))
+		s->host_bound = true;
 	/* the default straggler moves to the last rank in small jobs */
 	if (ns == 1 && o->stragglers[0] == 5 && j->nranks <= 5) {
 		s->straggler = q == j->nranks - 1;

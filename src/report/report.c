@@ -123,7 +123,9 @@ void tt_report_opts_init(struct tt_report_opts *o)
 	o->min_pattern_len = 3;
 	o->label_a = "Control";
 	o->label_b = "Test";
-	o->iteration = -1;
+	o->iteration = TT_DIFF_COMMON;
+	o->diff_threshold = TT_DIFF_THRESHOLD;
+	o->diff_floor_ns = TT_DIFF_FLOOR_NS;
 	o->inst_first = o->inst_last = -1;
 }
 
@@ -149,6 +151,10 @@ void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_op
 	ro->diff_device = o->gpu_only ? TT_DIFF_GPU : o->cpu_only ? TT_DIFF_CPU : TT_DIFF_ALL;
 	ro->diff_short_names = o->short_names;
 	ro->diff_iteration = o->iteration;
+	ro->diff_map = o->diff_map;
+	ro->diff_nmap = o->diff_nmap;
+	ro->diff_threshold = o->diff_threshold;
+	ro->diff_floor_ns = o->diff_floor_ns;
 }
 
 static int unknown(const char *name, struct tt_err *err)

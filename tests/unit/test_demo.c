@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracetop/demo.h"
+#include "tracetop/diff.h"
 #include "tracetop/model.h"
 #include "tracetop/trace.h"
 #include "tracetop/util.h"
@@ -275,6 +276,57 @@ START_TEST(test_many_ranks)
 }
 END_TEST
 
+/* The regressed run, through the diff: the same steps, slower; 32 pageable
+ * copies per step where the base run has one pinned copy; rank 2's time
+ * moved most (it waits for its input, the others for it); the all-reduce
+ * kernels take longer from the third step on. */
+START_TEST(test_regressed)
+{
+	struct tt_demo_opts o;
+	tt_demo_defaults(&o);
+	o.steps = 4;
+	o.layers = 8;
+	struct tt_model *a = load_job(&o, 8);
+	o.variant = TT_DEMO_REGRESSED;
+	struct tt_model *b = load_job(&o, 8);
+	struct tt_diff_opts dopt;
+	tt_diff_opts_init(&dopt);
+	struct tt_diff d;
+	ck_assert_int_eq(tt_diff(&d, a, b, &dopt, NULL), 0);
+	ck_assert_uint_eq(d.nranks, 8);
+	ck_assert(!d.ranks_by_order);
+	ck_assert(!d.steps_by_order);
+	ck_assert_uint_eq(d.nsteps, 4);
+	ck_assert_uint_eq(d.nsamples, 32);
+	ck_assert_int_eq(d.head.verdict, TT_DIFF_SLOWER);
+	ck_assert_uint_ne(d.head.rank, SIZE_MAX);
+	ck_assert_int_eq(d.ranks[d.head.rank].rank[0], 2);
+	ck_assert_int_eq(d.ranks[d.head.rank].most, TT_DM_IDLE);
+	bool pageable = false, allreduce = false;
+	for (size_t i = 0; i < d.n; i++) {
+		const struct tt_diff_row *w = &d.rows[i];
+		if (strcmp(w->name, "Memcpy HtoD (Pageable -> Device)") == 0) {
+			pageable = true;
+			ck_assert_int_eq(w->count[0], 0);
+			ck_assert_int_eq(w->count[1], 32 * 32); /* 32 rank-steps */
+		}
+		if (strstr(w->name, "ncclDevKernel_AllReduce")) {
+			allreduce = true;
+			ck_assert_int_eq(w->verdict, TT_DIFF_SLOWER);
+		}
+	}
+	ck_assert(pageable && allreduce);
+	/* the slower all-reduces from the third step: steps 102, 103 lose more */
+	double early = d.steps[1].v[1][TT_DM_STEP] - d.steps[1].v[0][TT_DM_STEP];
+	double late = d.steps[3].v[1][TT_DM_STEP] - d.steps[3].v[0][TT_DM_STEP];
+	ck_assert_int_eq(d.steps[3].num[0], 103);
+	ck_assert_msg(late > early, "late %g, early %g", late, early);
+	tt_diff_free(&d);
+	tt_model_free(a);
+	tt_model_free(b);
+}
+END_TEST
+
 static Suite *demo_suite(void)
 {
 	Suite *s = suite_create("demo");
@@ -286,6 +338,7 @@ static Suite *demo_suite(void)
 	tcase_add_test(tc, test_job_loads);
 	tcase_add_test(tc, test_allreduce_sync);
 	tcase_add_test(tc, test_many_ranks);
+	tcase_add_test(tc, test_regressed);
 	suite_add_tcase(s, tc);
 	return s;
 }
