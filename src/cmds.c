@@ -295,10 +295,8 @@ static void describe(const struct tt_model *m, const struct tt_model *m2, struct
 	tt_path_fit(p0, sizeof(p0), c->npaths ? c->paths[0] : "", 20);
 	tt_path_fit(p1, sizeof(p1), c->npaths > 1 ? c->paths[1] : "", 20);
 	const char *what = c->demo ? "demo job" : c->npaths == 1 ? p0 : "traces";
-	if (m2 && c->demo)
-		snprintf(buf, n, "demo job: %zu ranks, %llu events; Diff: its regressed run",
-			 m->nranks, (unsigned long long)ev);
-	else if (m2)
+	/* (the demo's regressed run, in m2, is for the Diff pane: it says so) */
+	if (m2 && !c->demo)
 		snprintf(buf, n, "diff: %s vs %s", p0, p1);
 	else
 		snprintf(buf, n, "%s: %zu rank%s, %llu events", what, m->nranks,
