@@ -110,8 +110,8 @@ size_t tt_diff_headline_text(const struct tt_diff *d, const char *la, const char
 	}
 	for (size_t i = 0; i < h->ntop && i < 1; i++) {
 		const struct tt_diff_row *w = &d->rows[h->top[i]];
-		char name[200], c0[32], c1[32];
-		tt_utf8_fit(name, sizeof(name), w->name, 40);
+		const char *name = w->name; /* whole: the reader must tell it apart */
+		char c0[32], c1[32];
 		fmt_delta(dl, sizeof(dl), w->dmean);
 		fmt_calls(c0, sizeof(c0), w->cmean[0]);
 		fmt_calls(c1, sizeof(c1), w->cmean[1]);
