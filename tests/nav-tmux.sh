@@ -16,8 +16,8 @@ start $s 80 24 "$env_tt --demo"
 check "opens" wait_for $s 'demo job: 8 ranks'
 
 # ---- a refused prompt swallows the typing ----
-$T send-keys -t $s 0
-check "0: the Diff" wait_re $s '^ Diff'
+$T send-keys -t $s '?'
+check "?: the help" wait_re $s '^ Overview > help'
 $T send-keys -t $s /
 check "/ in a view without rows: refused" wait_for $s 'keys ignored to Enter/Esc'
 $T send-keys -t $s q 1 j
