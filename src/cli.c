@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -703,8 +704,11 @@ void cli_print_bad_path(void *ctx, const struct tt_err *e)
 	tt_msg("%s", buf);
 }
 
+/* the progress line: the loader threads call progress() at once, so the
+ * time of the last line and the line itself are under a lock */
 struct progress {
 	char **paths;
+	pthread_mutex_t lock;
 	int64_t last_ns;
 	bool dirty;
 };
@@ -714,17 +718,19 @@ static void progress(void *ctx, size_t file, uint64_t text, uint64_t raw, uint64
 {
 	struct progress *p = ctx;
 	int64_t now = tt_now_ns();
-	if (!done && now - p->last_ns < 100000000)
-		return;
-	p->last_ns = now;
-	const char *name = p->paths ? p->paths[file] : "demo";
-	const char *slash = strrchr(name, '/');
-	char shown[400];
-	tt_text_escape(shown, sizeof(shown), slash ? slash + 1 : name);
-	fprintf(stderr, "\r\033[Kloading %s: %.1f MB, %llu events%s", shown,
-		(double)text / 1e6, (unsigned long long)events, done ? " done" : "");
+	pthread_mutex_lock(&p->lock);
+	if (done || now - p->last_ns >= 100000000) {
+		p->last_ns = now;
+		const char *name = p->paths ? p->paths[file] : "demo";
+		const char *slash = strrchr(name, '/');
+		char shown[400];
+		tt_text_escape(shown, sizeof(shown), slash ? slash + 1 : name);
+		fprintf(stderr, "\r\033[Kloading %s: %.1f MB, %llu events%s", shown,
+			(double)text / 1e6, (unsigned long long)events, done ? " done" : "");
+		p->dirty = true;
+	}
+	pthread_mutex_unlock(&p->lock);
 	(void)raw;
-	p->dirty = true;
 }
 
 void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt_rank *r)
@@ -794,7 +800,8 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 		tt_paths_free(files, nf);
 		return NULL;
 	}
-	struct progress p = {files, 0, false};
+	struct progress p = {.paths = files};
+	pthread_mutex_init(&p.lock, NULL);
 	struct tt_load_opts o = c->load;
 	if (c->progress_tty) {
 		o.progress = progress;
@@ -804,6 +811,7 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 	tt_model_load(&m, files, nf, &o);
 	if (p.dirty)
 		fputs("\r\033[K", stderr);
+	pthread_mutex_destroy(&p.lock);
 	print_warnings(m);
 	tt_paths_free(files, nf);
 	return m;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,9 @@ struct tt_reader {
 	const unsigned char *mem;
 	size_t mem_len;
 	uint64_t raw_pos;    /* compressed (or plain) bytes consumed */
+	/* raw_pos for tt_reader_raw_pos: the inflate thread moves raw_pos
+	 * while the scanner asks for it (the progress line) */
+	atomic_uint_least64_t raw_shown;
 	uint64_t raw_end;    /* for ranges: stop here (UINT64_MAX = to EOF) */
 	uint64_t size;
 	uint64_t text_pos;
@@ -120,6 +124,7 @@ static ssize_t raw_read(struct tt_reader *r, void *buf, size_t cap)
 		size_t n = cap < left ? cap : left;
 		memcpy(buf, r->mem + r->raw_pos, n);
 		r->raw_pos += n;
+		atomic_store_explicit(&r->raw_shown, r->raw_pos, memory_order_relaxed);
 		return (ssize_t)n;
 	}
 	for (;;) {
@@ -128,8 +133,10 @@ static ssize_t raw_read(struct tt_reader *r, void *buf, size_t cap)
 			continue;
 		if (n < 0 && errno == ESPIPE)
 			n = read(r->fd, buf, cap);
-		if (n > 0)
+		if (n > 0) {
 			r->raw_pos += (uint64_t)n;
+			atomic_store_explicit(&r->raw_shown, r->raw_pos, memory_order_relaxed);
+		}
 		if (n == 0 && r->child > 0) {
 			/* the end of a child's output: it must have succeeded, or
 			 * the text is only what it wrote before it failed */
@@ -202,6 +209,7 @@ static int sniff(struct tt_reader *r, struct tt_err *err)
 				memcpy(head, r->raw_buf, n);
 				r->raw_len = n;
 				r->raw_pos = n;
+				atomic_store_explicit(&r->raw_shown, n, memory_order_relaxed);
 				break;
 			}
 			if (k < 0)
@@ -289,6 +297,7 @@ int tt_reader_open_range(struct tt_reader **out, const char *path, uint64_t star
 	struct tt_reader *r = reader_new(path);
 	r->fd = fd;
 	r->raw_pos = start;
+	atomic_store_explicit(&r->raw_shown, start, memory_order_relaxed);
 	r->text_pos = start;
 	r->raw_end = end;
 	r->size = end;
@@ -542,7 +551,7 @@ uint64_t tt_reader_text_pos(const struct tt_reader *r)
 
 uint64_t tt_reader_raw_pos(const struct tt_reader *r)
 {
-	return r->raw_pos;
+	return atomic_load_explicit(&r->raw_shown, memory_order_relaxed);
 }
 
 bool tt_reader_truncated(const struct tt_reader *r, uint64_t *raw_off)
