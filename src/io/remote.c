@@ -175,11 +175,14 @@ static int command_for(const char *url, const struct url *u, bool list, char **a
 	return 0;
 }
 
-/* run argv with its stdout on a pipe; *pid gets the child */
+/* run argv with its stdout on a pipe; *pid gets the child.  Both ends are
+ * close-on-exec from the start: loader threads spawn at the same time, and
+ * a child that kept a sibling's write end would hold that sibling's reader
+ * off its end of file until the child exits. */
 static int spawn(char **argv, pid_t *pid, const char *url, struct tt_err *err)
 {
 	int fd[2];
-	if (pipe(fd) != 0)
+	if (pipe2(fd, O_CLOEXEC) != 0)
 		return tt_err_set(err, TT_E_IO, url, TT_NO_OFFSET, "pipe: %s", strerror(errno));
 	pid_t p = fork();
 	if (p < 0) {
@@ -188,14 +191,15 @@ static int spawn(char **argv, pid_t *pid, const char *url, struct tt_err *err)
 		return tt_err_set(err, TT_E_IO, url, TT_NO_OFFSET, "fork: %s", strerror(errno));
 	}
 	if (p == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
+		/* the copy is not close-on-exec (nor is fd 1 when the pipe got it) */
+		if (fd[1] == 1)
+			fcntl(1, F_SETFD, 0);
+		else
+			dup2(fd[1], 1);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(fd[1]);
-	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
 	*pid = p;
 	return fd[0];
 }
