@@ -355,7 +355,6 @@ void tt_links_of_cpu(const struct tt_rank *r, uint32_t cpu, uint32_t *lo, uint32
 uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu);
 /* Label of a track for display: "stream 7", "thread 1234 (pt_main_thread)". */
 void tt_track_label(const struct tt_rank *r, const struct tt_track *t, char *buf, size_t n);
-const char *tt_cat_kind_name(enum tt_cat_kind k);
 enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy);
 /* Rank number from a file name (rank-3, rank3, worker_0), or -1. */
 int64_t tt_rank_from_name(const char *file);

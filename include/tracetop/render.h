@@ -32,7 +32,6 @@ const char *tt_unit_name(enum tt_unit u);
 size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u);
 /* unit chosen for this value alone */
 size_t tt_fmt_dur(char *buf, size_t n, int64_t ns);
-size_t tt_fmt_pct(char *buf, size_t n, double pct); /* "12.3%", "-" for NaN */
 size_t tt_fmt_bytes(char *buf, size_t n, double bytes); /* "1.5 GB" */
 size_t tt_fmt_count(char *buf, size_t n, int64_t v);     /* "12345" */
 /* A time typed by a person: an optional sign, a decimal number, an

@@ -44,9 +44,6 @@ static inline int64_t tt_lerp_ns(int64_t t0, int64_t t1, int64_t i, int64_t n)
 /* Number of online CPUs (at least 1). */
 int tt_ncpus(void);
 
-/* Peak resident set size of this process in bytes (0 if unknown). */
-uint64_t tt_peak_rss(void);
-
 /* Stable natural merge sort (a temporary buffer of n elements): sorted input
  * costs n comparisons, k sorted pieces n log k. */
 void tt_msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),

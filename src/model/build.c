@@ -174,17 +174,6 @@ static uint32_t intern(struct builder *b, const char *p, size_t n)
 
 /* ---- categories ---- */
 
-static const char *const cat_names[] = {
-#define _(id, s) s,
-	TT_CAT_KINDS(_)
-#undef _
-};
-
-const char *tt_cat_kind_name(enum tt_cat_kind k)
-{
-	return (unsigned)k < TT_K_COUNT ? cat_names[k] : "?";
-}
-
 enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy)
 {
 	static const struct {

@@ -3,12 +3,12 @@
  * Layout (little-endian, every section 8-byte aligned):
  *   header     magic "TRACETOP-TTS", version, byte-order mark, total size,
  *              size and mtime of the trace it was made from, section count,
- *              CRC-32 of everything after the header
+ *              a 64-bit checksum of everything after the header (sum64)
  *   sections   a table {id, count, offset, size}, then the arrays as they are
  *              in memory (events, tracks, side tables, links, counters) and
  *              the strings (NUL-terminated, one after the other)
  * The reader maps the file and points the rank's arrays into the mapping, but
- * only after checking the CRC and every size, offset and index: a corrupt or
+ * only after checking the checksum and every size, offset and index: a corrupt or
  * foreign file is refused with a clear error, never trusted. */
 #include "config.h"
 

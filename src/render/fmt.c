@@ -77,12 +77,6 @@ size_t tt_fmt_dur(char *buf, size_t n, int64_t ns)
 	return tt_fmt_dur_in(buf, n, ns, u);
 }
 
-size_t tt_fmt_pct(char *buf, size_t n, double pct)
-{
-	int len = isnan(pct) ? snprintf(buf, n, "-") : snprintf(buf, n, "%.1f%%", pct);
-	return len < 0 ? 0 : (size_t)len;
-}
-
 size_t tt_fmt_bytes(char *buf, size_t n, double bytes)
 {
 	static const char *const u[] = {"B", "KB", "MB", "GB", "TB"};
