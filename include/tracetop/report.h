@@ -238,21 +238,21 @@ size_t tt_diff_headline_text(const struct tt_diff *d, const char *la, const char
 			     size_t n);
 
 /* The TensorBoard profiler's views (report/overview.c, utilization.c, ...) */
-int tt_report_overview(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_overview(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_utilization(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_utilization(struct tt_results *res, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_distributed(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_distributed(struct tt_results *res, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_operators(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_operators(struct tt_results *res, const struct tt_report_opts *o,
 			struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_memory(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_memory(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_source(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_source(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_steps(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_steps(struct tt_results *res, const struct tt_report_opts *o,
 		    struct tt_table ***out, size_t *n, struct tt_err *err);
-int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_advice(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
 /* Critical path per rank and step (report/critpath.c) */
 int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,

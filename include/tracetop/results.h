@@ -60,7 +60,16 @@ void tt_results_opts_init(struct tt_results_opts *o);
 	_(COUNTERS, "counters")   /* struct tt_counters */                     \
 	_(PATTERNS, "patterns")   /* struct tt_patterns */                     \
 	_(RANKS, "ranks")         /* struct tt_ranks */                        \
-	_(DIFF, "diff")           /* struct tt_diff (needs the second model) */
+	_(DIFF, "diff")           /* struct tt_diff (needs the second model) */ \
+	_(TBOVERVIEW, "tb-overview") /* struct tt_overview (the plugin's) */    \
+	_(UTIL, "utilization")    /* struct tt_util (TT_UTIL_BUCKETS) */        \
+	_(STEPS, "steps")         /* struct tt_steps */                         \
+	_(DIST, "distributed")    /* struct tt_dist */                          \
+	_(OPS, "operators")       /* struct tt_ops by name */                   \
+	_(OPS_SHAPES, "operators-shapes") /* struct tt_ops by name and shapes */ \
+	_(MEM, "memory")          /* struct tt_mem */                           \
+	_(SRC, "source")          /* struct tt_src */                           \
+	_(ADVICE, "advice")       /* struct tt_advice */
 
 enum tt_rkind {
 #define _(id, name) TT_RES_##id,
@@ -133,6 +142,15 @@ const struct tt_launch *tt_res_launch(struct tt_results *r);
 const struct tt_counters *tt_res_counters(struct tt_results *r);
 const struct tt_patterns *tt_res_patterns(struct tt_results *r);
 const struct tt_ranks *tt_res_ranks(struct tt_results *r);
+/* the TensorBoard views (tbviews.h, overview.h, advice.h) */
+const struct tt_overview *tt_res_tb_overview(struct tt_results *r);
+const struct tt_util *tt_res_util(struct tt_results *r);
+const struct tt_steps *tt_res_steps(struct tt_results *r);
+const struct tt_dist *tt_res_dist(struct tt_results *r);
+const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes);
+const struct tt_mem *tt_res_mem(struct tt_results *r);
+const struct tt_src *tt_res_src(struct tt_results *r);
+const struct tt_advice *tt_res_advice(struct tt_results *r);
 /* NULL with *err filled when there is no second model or the two cannot
  * be compared (err may be NULL). */
 const struct tt_diff *tt_res_diff(struct tt_results *r, struct tt_err *err);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/advice.h"
 #include "tracetop/pool.h"
+#include "tracetop/tbviews.h"
 #include "tracetop/util.h"
 
 enum { EMPTY, BUSY, DONE };
@@ -142,6 +144,49 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		}
 		return v;
 	}
+	case TT_RES_TBOVERVIEW: {
+		struct tt_overview *v = tt_calloc(1, sizeof(*v));
+		tt_overview_compute(m, &o->a, v);
+		return v;
+	}
+	case TT_RES_UTIL: {
+		struct tt_util *v = tt_calloc(1, sizeof(*v));
+		tt_util_compute(m, &o->a, TT_UTIL_BUCKETS, v);
+		return v;
+	}
+	case TT_RES_STEPS: {
+		struct tt_steps *v = tt_calloc(1, sizeof(*v));
+		tt_steps_compute(m, &o->a, v);
+		return v;
+	}
+	case TT_RES_DIST: {
+		struct tt_dist *v = tt_calloc(1, sizeof(*v));
+		tt_dist_compute(m, &o->a, v);
+		return v;
+	}
+	case TT_RES_OPS:
+	case TT_RES_OPS_SHAPES: {
+		struct tt_ops *v = tt_calloc(1, sizeof(*v));
+		tt_ops_compute(m, &o->a, k == TT_RES_OPS_SHAPES, v);
+		return v;
+	}
+	case TT_RES_MEM: {
+		struct tt_mem *v = tt_calloc(1, sizeof(*v));
+		tt_mem_compute(m, &o->a, v);
+		return v;
+	}
+	case TT_RES_SRC: {
+		struct tt_src *v = tt_calloc(1, sizeof(*v));
+		tt_src_compute(m, &o->a, v);
+		return v;
+	}
+	case TT_RES_ADVICE: {
+		struct tt_advice *v = tt_calloc(1, sizeof(*v));
+		const struct tt_advice_opts ao = {o->kernel_delay_us, o->runtime_cutoff_us,
+						  o->launch_delay_cutoff_us};
+		tt_advice_compute(m, &o->a, &ao, v);
+		return v;
+	}
 	case TT_RES_COUNT:
 		break;
 	}
@@ -185,6 +230,31 @@ static void release(enum tt_rkind k, void *v)
 		return;
 	case TT_RES_DIFF:
 		tt_diff_free(v);
+		break;
+	case TT_RES_TBOVERVIEW:
+		tt_overview_free(v);
+		break;
+	case TT_RES_UTIL:
+		tt_util_free(v);
+		break;
+	case TT_RES_STEPS:
+		tt_steps_free(v);
+		break;
+	case TT_RES_DIST:
+		tt_dist_free(v);
+		break;
+	case TT_RES_OPS:
+	case TT_RES_OPS_SHAPES:
+		tt_ops_free(v);
+		break;
+	case TT_RES_MEM:
+		tt_mem_free(v);
+		break;
+	case TT_RES_SRC:
+		tt_src_free(v);
+		break;
+	case TT_RES_ADVICE:
+		tt_advice_free(v);
 		break;
 	case TT_RES_COUNT:
 		break;
@@ -454,6 +524,46 @@ const struct tt_patterns *tt_res_patterns(struct tt_results *r)
 const struct tt_ranks *tt_res_ranks(struct tt_results *r)
 {
 	return get(r, TT_RES_RANKS, NULL);
+}
+
+const struct tt_overview *tt_res_tb_overview(struct tt_results *r)
+{
+	return get(r, TT_RES_TBOVERVIEW, NULL);
+}
+
+const struct tt_util *tt_res_util(struct tt_results *r)
+{
+	return get(r, TT_RES_UTIL, NULL);
+}
+
+const struct tt_steps *tt_res_steps(struct tt_results *r)
+{
+	return get(r, TT_RES_STEPS, NULL);
+}
+
+const struct tt_dist *tt_res_dist(struct tt_results *r)
+{
+	return get(r, TT_RES_DIST, NULL);
+}
+
+const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes)
+{
+	return get(r, by_shapes ? TT_RES_OPS_SHAPES : TT_RES_OPS, NULL);
+}
+
+const struct tt_mem *tt_res_mem(struct tt_results *r)
+{
+	return get(r, TT_RES_MEM, NULL);
+}
+
+const struct tt_src *tt_res_src(struct tt_results *r)
+{
+	return get(r, TT_RES_SRC, NULL);
+}
+
+const struct tt_advice *tt_res_advice(struct tt_results *r)
+{
+	return get(r, TT_RES_ADVICE, NULL);
 }
 
 const struct tt_diff *tt_res_diff(struct tt_results *r, struct tt_err *err)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracetop/advice.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 
 static const char *idle_cause(int c)
@@ -160,10 +161,11 @@ static void finding_text(const struct tt_finding *x, char *buf, size_t n)
 	}
 }
 
-int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_advice(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
+	(void)o;
 	static const struct tt_col cols[] = {
 		{.name = "severity", .type = TT_C_STR},
 		{.name = "finding", .type = TT_C_STR, .width = 120, .free_text = true},
@@ -174,17 +176,14 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 		{.name = "topic", .type = TT_C_STR, .hidden_text = true},
 	};
 	static const char *const sevs[] = {"high", "medium", "info"};
-	const struct tt_advice_opts ao = {o->kernel_delay_us, o->runtime_cutoff_us,
-					  o->launch_delay_cutoff_us};
-	struct tt_advice adv;
-	tt_advice_compute(m, &o->a, &ao, &adv);
+	const struct tt_advice *adv = tt_res_advice(res);
 	struct tt_table *t = tt_table_new("advice", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Findings, most important first, with the numbers behind them and "
 			      "the pane that shows more");
 	size_t real = 0;
 	char text[400];
-	for (size_t i = 0; i < adv.n; i++) {
-		const struct tt_finding *x = &adv.v[i];
+	for (size_t i = 0; i < adv->n; i++) {
+		const struct tt_finding *x = &adv->v[i];
 		size_t k = tt_table_add_row(t);
 		tt_table_set_str(t, k, 0, sevs[x->sev]);
 		finding_text(x, text, sizeof(text));
@@ -201,7 +200,6 @@ int tt_report_advice(const struct tt_model *m, const struct tt_report_opts *o,
 	}
 	if (!real)
 		tt_table_add_note(t, "no finding above the thresholds (%s)", tt_advice_thresholds);
-	tt_advice_free(&adv);
 	*out = tt_malloc(sizeof(**out));
 	(*out)[0] = t;
 	*n = 1;

@@ -12,6 +12,7 @@
 #include "tracetop/grid.h"
 #include "tracetop/distributed.h"
 #include "tracetop/overview.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -425,24 +426,21 @@ static struct tt_table *tb_ops_table(const struct tt_dist *d)
 	return t;
 }
 
-int tt_report_distributed(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_distributed(struct tt_results *res, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_dist d;
-	tt_dist_compute(m, &o->a, &d);
-	struct tt_overview v;
-	tt_overview_compute(m, &o->a, &v);
+	(void)o;
+	const struct tt_dist *d = tt_res_dist(res);
+	const struct tt_overview *v = tt_res_tb_overview(res);
 	struct tt_table *t[7];
-	t[0] = dist_overview_table(&d);
-	t[1] = tb_steps_table(&v, &d);
-	t[2] = tb_wait_table(&d);
-	t[3] = tb_ops_table(&d);
-	t[4] = coll_table(&d);
-	t[5] = coll_rank_table(&d);
-	t[6] = straggler_table(&d);
-	tt_overview_free(&v);
-	tt_dist_free(&d);
+	t[0] = dist_overview_table(d);
+	t[1] = tb_steps_table(v, d);
+	t[2] = tb_wait_table(d);
+	t[3] = tb_ops_table(d);
+	t[4] = coll_table(d);
+	t[5] = coll_rank_table(d);
+	t[6] = straggler_table(d);
 	tt_tb_give(out, n, t, 7);
 	return 0;
 }

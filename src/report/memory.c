@@ -11,6 +11,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/memory.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 #include "tracetop/advice.h"
@@ -269,20 +270,19 @@ static struct tt_table *mem_curve_table(const struct tt_model *m, const struct t
 	return t;
 }
 
-int tt_report_memory(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_memory(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_mem mm;
-	tt_mem_compute(m, &o->a, &mm);
+	const struct tt_model *m = tt_results_model(res);
+	const struct tt_mem *mm = tt_res_mem(res);
 	struct tt_table *t[4];
 	size_t k = 0;
-	t[k++] = mem_dev_table(m, &mm);
-	t[k++] = mem_live_table(m, &mm, o);
-	t[k++] = mem_ops_table(&mm, o);
+	t[k++] = mem_dev_table(m, mm);
+	t[k++] = mem_live_table(m, mm, o);
+	t[k++] = mem_ops_table(mm, o);
 	if (tt_tb_want(o, "memory_curve"))
-		t[k++] = mem_curve_table(m, &mm);
-	tt_mem_free(&mm);
+		t[k++] = mem_curve_table(m, mm);
 	tt_tb_give(out, n, t, k);
 	return 0;
 }

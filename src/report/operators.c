@@ -9,6 +9,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/operators.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -100,21 +101,15 @@ static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
 	return t;
 }
 
-int tt_report_operators(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_operators(struct tt_results *res, const struct tt_report_opts *o,
 			struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
 	struct tt_table *t[2];
-	struct tt_ops p;
-	tt_ops_compute(m, &o->a, false, &p);
-	t[0] = ops_table(&p, false, o);
-	tt_ops_free(&p);
+	t[0] = ops_table(tt_res_ops(res, false), false, o);
 	size_t k = 1;
-	if (!o->table || strcmp(o->table, "operators_by_shapes") == 0) {
-		tt_ops_compute(m, &o->a, true, &p);
-		t[k++] = ops_table(&p, true, o);
-		tt_ops_free(&p);
-	}
+	if (!o->table || strcmp(o->table, "operators_by_shapes") == 0)
+		t[k++] = ops_table(tt_res_ops(res, true), true, o);
 	tt_tb_give(out, n, t, k);
 	return 0;
 }

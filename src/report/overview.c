@@ -10,6 +10,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/overview.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -165,16 +166,15 @@ static struct tt_table *avg_table(const struct tt_overview *v)
 	return t;
 }
 
-int tt_report_overview(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_overview(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_overview v;
-	tt_overview_compute(m, &o->a, &v);
+	(void)o;
+	const struct tt_overview *v = tt_res_tb_overview(res);
 	struct tt_table *t[2];
-	t[0] = avg_table(&v);
-	t[1] = steps_table(m, &v);
-	tt_overview_free(&v);
+	t[0] = avg_table(v);
+	t[1] = steps_table(tt_results_model(res), v);
 	tt_tb_give(out, n, t, 2);
 	return 0;
 }

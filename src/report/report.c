@@ -40,14 +40,6 @@ static int load(const struct tt_model *m, const struct tt_model *m2,
 		(void)m2;                                                                  \
 		return tt_report_##fn(m, o, out, n, err);                                  \
 	}
-SINGLE(overview)
-SINGLE(utilization)
-SINGLE(distributed)
-SINGLE(operators)
-SINGLE(memory)
-SINGLE(source)
-SINGLE(steps)
-SINGLE(advice)
 SINGLE(critpath)
 SINGLE(range)
 #undef SINGLE
@@ -77,17 +69,17 @@ static const struct {
 	{"diff", "two traces: ops and kernels added, removed, changed", NULL, tt_report_diff},
 	{"overview", "step time per step: kernel, memcpy, memset, communication, runtime, "
 		     "DataLoader, CPU exec, other (the TensorBoard plugin's Overview)",
-	 overview_b, NULL},
+	 NULL, tt_report_overview},
 	{"utilization", "GPU utilisation, estimated SM efficiency and occupancy per device",
-	 utilization_b, NULL},
+	 NULL, tt_report_utilization},
 	{"distributed", "computation/communication/overlap per rank, collectives, stragglers",
-	 distributed_b, NULL},
-	{"operators", "host and device time per operator (calls, self and total)", operators_b, NULL},
+	 NULL, tt_report_distributed},
+	{"operators", "host and device time per operator (calls, self and total)", NULL, tt_report_operators},
 	{"memory", "allocated and reserved memory over time, peak, allocations alive at the peak",
-	 memory_b, NULL},
-	{"source", "the Python stacks of operators (with_stack traces)", source_b, NULL},
-	{"steps", "ProfilerStep durations per rank, the slowest steps", steps_b, NULL},
-	{"advice", "findings with the numbers behind them, and where to look", advice_b, NULL},
+	 NULL, tt_report_memory},
+	{"source", "the Python stacks of operators (with_stack traces)", NULL, tt_report_source},
+	{"steps", "ProfilerStep durations per rank, the slowest steps", NULL, tt_report_steps},
+	{"advice", "findings with the numbers behind them, and where to look", NULL, tt_report_advice},
 	{"outliers", "the ranks furthest from the median of a metric, with the reason", NULL,
 	 tt_report_outliers},
 	{"critical-path", "what bounds each step: the longest path through ops, kernels and syncs",

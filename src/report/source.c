@@ -10,6 +10,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/source.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 #include "tracetop/advice.h"
@@ -111,16 +112,14 @@ static struct tt_table *src_line_table(const struct tt_src *s, const struct tt_r
 	return t;
 }
 
-int tt_report_source(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_source(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_src s;
-	tt_src_compute(m, &o->a, &s);
+	const struct tt_src *s = tt_res_src(res);
 	struct tt_table *t[2];
-	t[0] = src_stack_table(&s, o);
-	t[1] = src_line_table(&s, o);
-	tt_src_free(&s);
+	t[0] = src_stack_table(s, o);
+	t[1] = src_line_table(s, o);
 	tt_tb_give(out, n, t, 2);
 	return 0;
 }

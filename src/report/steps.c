@@ -11,6 +11,7 @@
 #include "tracetop/grid.h"
 #include "tracetop/steps.h"
 #include "tracetop/stats.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -251,20 +252,18 @@ static struct tt_table *slowest_table(const struct tt_steps *s, const double *me
 	return t;
 }
 
-int tt_report_steps(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_steps(struct tt_results *res, const struct tt_report_opts *o,
 		    struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_steps s;
-	tt_steps_compute(m, &o->a, &s);
-	double *med = tt_calloc(s.nsteps + 1, sizeof(*med));
+	const struct tt_steps *s = tt_res_steps(res);
+	double *med = tt_calloc(s->nsteps + 1, sizeof(*med));
 	struct tt_table *t[4];
-	t[0] = steps_rank_table(&s);
-	t[2] = steps_across_table(&s, med);
-	t[3] = slowest_table(&s, med, o->top > 0 ? o->top : 10);
-	t[1] = steps_table(m, &s);
+	t[0] = steps_rank_table(s);
+	t[2] = steps_across_table(s, med);
+	t[3] = slowest_table(s, med, o->top > 0 ? o->top : 10);
+	t[1] = steps_table(tt_results_model(res), s);
 	free(med);
-	tt_steps_free(&s);
 	tt_tb_give(out, n, t, 4);
 	return 0;
 }

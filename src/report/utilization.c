@@ -11,6 +11,7 @@
 
 #include "tracetop/grid.h"
 #include "tracetop/utilization.h"
+#include "tracetop/results.h"
 #include "tracetop/util.h"
 #include "tb_int.h"
 
@@ -305,20 +306,18 @@ static struct tt_table *util_series_table(const struct tt_util *u)
 	return t;
 }
 
-int tt_report_utilization(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_utilization(struct tt_results *res, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_util u;
-	tt_util_compute(m, &o->a, TT_UTIL_BUCKETS, &u);
+	const struct tt_util *u = tt_res_util(res);
 	struct tt_table *t[4];
 	size_t k = 0;
-	t[k++] = util_dev_table(&u);
-	t[k++] = util_kernel_table(&u, o);
-	t[k++] = util_kop_table(&u, o);
+	t[k++] = util_dev_table(u);
+	t[k++] = util_kernel_table(u, o);
+	t[k++] = util_kop_table(u, o);
 	if (tt_tb_want(o, "utilization_timeline"))
-		t[k++] = util_series_table(&u);
-	tt_util_free(&u);
+		t[k++] = util_series_table(u);
 	tt_tb_give(out, n, t, k);
 	return 0;
 }
