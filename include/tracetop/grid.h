@@ -86,8 +86,9 @@ void tt_grid_paint(struct tt_grid *g, int x, int y, int n, enum tt_role role);
 /* A horizontal bar of fraction f over width columns (partial blocks in UTF-8). */
 void tt_grid_bar(struct tt_grid *g, int x, int y, int width, double f, enum tt_role role);
 /* A stacked bar: segments of fractions f[i] (of the whole width), each with
- * its role and its ASCII glyph (used when the glyph set is ASCII, and always
- * different per segment so that bars read in monochrome). */
+ * its role and its ASCII glyph (used when the glyph set is ASCII or there are
+ * more than four segments, and always different per segment so that bars
+ * read in monochrome). */
 void tt_grid_stack(struct tt_grid *g, int x, int y, int width, const double *f,
 		   const enum tt_role *roles, const char *ascii, int k);
 /* Row y as UTF-8 text (trailing spaces kept up to w).  Returns bytes. */

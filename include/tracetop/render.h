@@ -107,6 +107,10 @@ enum tt_ctype {
 		     * fractions of `bar_max` (or of the row's sum when 0) */
 };
 
+/* segments of a TT_C_STACK bar at most; beyond 4, every segment is drawn
+ * with its ASCII glyph (there are four block shades) */
+#define TT_STACK_MAX 8
+
 struct tt_col {
 	const char *name;  /* CSV/JSON name (HTA's column name where one exists) */
 	const char *title; /* header in text output, NULL = name */
@@ -119,9 +123,9 @@ struct tt_col {
 	bool free_text;    /* TT_C_STR: prose or glyphs, not a name: cut at its
 			    * end with an ellipsis, never shortened as a name */
 	double bar_max;    /* TT_C_BAR/TT_C_STACK: the value of a full bar (0: auto) */
-	int stack[4];      /* TT_C_STACK: source columns */
+	int stack[TT_STACK_MAX]; /* TT_C_STACK: source columns */
 	int nstack;
-	uint8_t role[4];   /* roles (grid.h) of the bar or of each segment */
+	uint8_t role[TT_STACK_MAX]; /* roles (grid.h) of the bar or of each segment */
 	const char *glyphs; /* TT_C_STACK: one ASCII glyph per segment ("#=:.") */
 };
 
@@ -181,7 +185,8 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
  * text unquoted; "" when empty). */
 size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, size_t n);
 /* The segments of a TT_C_STACK cell as fractions of the full bar. */
-void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, double f[4]);
+void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col,
+			      double f[TT_STACK_MAX]);
 /* The unit a TT_C_DUR column uses in text (largest value decides). */
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col);
 

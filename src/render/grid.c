@@ -244,13 +244,15 @@ void tt_grid_stack(struct tt_grid *g, int x, int y, int width, const double *f,
 	/* cumulative rounding keeps the total exact and each segment in place */
 	double acc = 0;
 	int used = 0;
+	size_t nascii = strlen(ascii);
 	for (int i = 0; i < k; i++) {
 		double v = f[i] > 0 ? f[i] : 0;
 		acc += v;
 		int upto = (int)lround((acc > 1 ? 1 : acc) * width);
 		if (v > 0 && upto == used && used < width)
 			upto = used + 1; /* a non-zero segment shows at least one cell */
-		uint32_t cp = tt_render_ascii() ? (uint32_t)(unsigned char)ascii[i] :
+		uint32_t a = (size_t)i < nascii ? (uint32_t)(unsigned char)ascii[i] : '#';
+		uint32_t cp = tt_render_ascii() || k > 4 ? a :
 		      (i == 0 ? 0x2588 : i == 1 ? 0x2593 : i == 2 ? 0x2592 : 0x2591);
 		tt_grid_fill(g, x + used, y, upto - used, cp, roles[i]);
 		used = upto;

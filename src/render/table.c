@@ -219,11 +219,12 @@ static double col_max(const struct tt_table *t, int col)
 	return mx;
 }
 
-void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, double f[4])
+void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col,
+			      double f[TT_STACK_MAX])
 {
 	const struct tt_col *c = &t->cols[col];
 	double sum = 0;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < TT_STACK_MAX; i++) {
 		f[i] = 0;
 		if (i < c->nstack) {
 			double v = tt_cell_num(tt_table_cell(t, row, c->stack[i]));
@@ -232,7 +233,7 @@ void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col, dou
 		}
 	}
 	double whole = c->bar_max > 0 ? c->bar_max : sum;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < TT_STACK_MAX; i++)
 		f[i] = whole > 0 ? f[i] / whole : 0;
 }
 
@@ -283,17 +284,17 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 		return tt_bar(buf, n, mx > 0 && !isnan(v) ? v / mx : 0, c->width ? c->width : 20);
 	}
 	if (c->type == TT_C_STACK) {
-		double f[4];
+		double f[TT_STACK_MAX];
 		tt_table_stack_fractions(t, row, col, f);
 		static const char *const uni[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
 						  "\xE2\x96\x91"};
-		const char *g[4];
-		char asc[4][2];
-		size_t ng = c->glyphs ? strlen(c->glyphs) : 0; /* (may be fewer than 4) */
-		for (int i = 0; i < 4; i++) {
-			asc[i][0] = (size_t)i < ng ? c->glyphs[i] : "#=:."[i];
+		const char *g[TT_STACK_MAX];
+		char asc[TT_STACK_MAX][2];
+		size_t ng = c->glyphs ? strlen(c->glyphs) : 0; /* (may be fewer) */
+		for (int i = 0; i < TT_STACK_MAX; i++) {
+			asc[i][0] = (size_t)i < ng ? c->glyphs[i] : "#=:.+*-~"[i];
 			asc[i][1] = '\0';
-			g[i] = tt_render_ascii() ? asc[i] : uni[i];
+			g[i] = tt_render_ascii() || c->nstack > 4 ? asc[i] : uni[i];
 		}
 		return tt_bar_stacked(buf, n, f, g, c->nstack, c->width ? c->width : 20);
 	}

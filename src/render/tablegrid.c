@@ -437,10 +437,10 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 				tt_grid_bar(g, x, yy, dw[d], mx > 0 && !isnan(val) ? val / mx : 0,
 					    col->role[0] ? (enum tt_role)col->role[0] : TT_ROLE_BAR);
 			} else if (col->type == TT_C_STACK) {
-				double f[4];
-				enum tt_role roles[4];
+				double f[TT_STACK_MAX];
+				enum tt_role roles[TT_STACK_MAX];
 				tt_table_stack_fractions(t, row, c, f);
-				for (int i = 0; i < 4; i++)
+				for (int i = 0; i < TT_STACK_MAX; i++)
 					roles[i] = col->role[i] ? (enum tt_role)col->role[i] : TT_ROLE_BAR;
 				tt_grid_stack(g, x, yy, dw[d], f, roles,
 					      col->glyphs ? col->glyphs : "#=:.", col->nstack);
