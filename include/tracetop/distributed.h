@@ -62,6 +62,16 @@ struct tt_coll_stat {
 	bool counts_differ; /* ranks made different numbers of calls */
 };
 
+/* One collective on one rank: the sums over its calls. */
+struct tt_coll_rstat {
+	size_t ri;
+	int64_t rank;
+	uint32_t stat;      /* index into tt_dist.stats */
+	uint64_t calls, with_bytes;
+	int64_t bytes;      /* over the calls with a known size */
+	int64_t total_ns, transfer_ns, sync_ns;
+};
+
 struct tt_straggler {
 	size_t ri;
 	int64_t rank;
@@ -108,6 +118,8 @@ struct tt_dist {
 	size_t ncalls;
 	struct tt_coll_stat *stats; /* total latency descending */
 	size_t nstats;
+	struct tt_coll_rstat *rstats; /* by rank index, then as stats */
+	size_t nrstats;
 	struct tt_straggler *stragglers; /* |z| descending */
 	size_t nstragglers;
 	/* the plugin's view: shown only when every rank has collectives and

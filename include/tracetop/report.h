@@ -252,6 +252,10 @@ int tt_report_source(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_steps(struct tt_results *res, const struct tt_report_opts *o,
 		    struct tt_table ***out, size_t *n, struct tt_err *err);
+/* The sentence of one finding of the advice (report/advice.c): what the
+ * report and the Advice pane show. */
+struct tt_finding;
+void tt_finding_text(const struct tt_finding *x, char *buf, size_t n);
 int tt_report_advice(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
 /* Critical path per rank and step (report/critpath.c) */

@@ -29,6 +29,17 @@ struct tt_step {
 	int64_t t0, t1;
 	uint32_t ngpu;       /* GPU ops launched inside the CPU span */
 	int64_t gpu_busy_ns; /* |union of the rank's GPU ops ∩ window| */
+	double num_median_ns; /* the median window of its step number over the
+			       * ranks (kept ProfilerSteps; NaN for the others) */
+};
+
+/* One step number across ranks (kept ProfilerSteps only). */
+struct tt_step_num {
+	int64_t num;
+	uint32_t nranks;
+	int64_t min_ns, max_ns;
+	double median_ns;
+	size_t slowest;      /* index into tt_steps.steps of the longest */
 };
 
 struct tt_steps_rank {
@@ -46,6 +57,8 @@ struct tt_steps_rank {
 struct tt_steps {
 	struct tt_step *steps;
 	size_t nsteps;
+	struct tt_step_num *nums; /* by step number */
+	size_t nnums;
 	struct tt_steps_rank *ranks; /* selected ranks, model order */
 	size_t nranks;
 };

@@ -451,12 +451,12 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 	}
 	if (dlw > 5) {
 		struct tt_finding *x = add_finding(f, TT_FIND_DATALOADER, dlw >= 20 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
-						   dlw, "overview", "Overview", dlr);
+						   dlw, "step-time", "Step time", dlr);
 		x->x[0] = dlw;
 	}
 	if (cmw > 10) {
 		struct tt_finding *x = add_finding(f, TT_FIND_COMM_SHARE, cmw >= 30 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
-						   cmw, "overview", "Overview", cmr);
+						   cmw, "step-time", "Step time", cmr);
 		x->x[0] = cmw;
 	}
 	if (ddp && !nccl && cap35)

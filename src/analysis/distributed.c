@@ -863,6 +863,42 @@ void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 		out->calls[i].stat = newpos[out->calls[i].stat];
 	free(newpos);
 	free(old);
+	/* per rank and collective */
+	size_t rcap = 0;
+	for (size_t i = 0; i < out->ncalls;) {
+		size_t ri = out->calls[i].ri, j = i, first = out->nrstats;
+		for (; j < out->ncalls && out->calls[j].ri == ri; j++) {
+			const struct tt_coll_call *cl = &out->calls[j];
+			struct tt_coll_rstat *x = NULL;
+			for (size_t q = first; q < out->nrstats && !x; q++)
+				if (out->rstats[q].stat == cl->stat)
+					x = &out->rstats[q];
+			if (!x) {
+				TT_GROW(out->rstats, rcap, out->nrstats + 1);
+				x = &out->rstats[out->nrstats++];
+				memset(x, 0, sizeof(*x));
+				x->ri = ri;
+				x->rank = cl->rank;
+				x->stat = cl->stat;
+			}
+			x->calls++;
+			if (cl->bytes >= 0) {
+				x->bytes += cl->bytes;
+				x->with_bytes++;
+			}
+			x->total_ns += cl->dur;
+			x->transfer_ns += cl->transfer;
+			x->sync_ns += cl->sync;
+		}
+		/* as the statistics: total latency descending */
+		for (size_t a = first + 1; a < out->nrstats; a++)
+			for (size_t b = a; b > first && out->rstats[b - 1].stat > out->rstats[b].stat; b--) {
+				struct tt_coll_rstat tmp = out->rstats[b];
+				out->rstats[b] = out->rstats[b - 1];
+				out->rstats[b - 1] = tmp;
+			}
+		i = j;
+	}
 	free(cnt);
 	free(rpos);
 	free(seqs);
@@ -891,6 +927,7 @@ void tt_dist_free(struct tt_dist *d)
 	free(d->calls);
 	free(d->stats);
 	free(d->stragglers);
+	free(d->rstats);
 	free(d->waits);
 	free(d->ops);
 	tt_strtab_free(&d->names);

@@ -197,6 +197,8 @@ static void steps_rank(size_t ri, void *vctx)
 	free(gpu);
 }
 
+static void step_nums(struct tt_steps *s);
+
 void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_steps *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -248,10 +250,67 @@ void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct
 	}
 	free(d);
 	free(c.r);
+	step_nums(out);
+}
+
+struct stepnum {
+	int64_t num;
+	size_t i; /* index into steps */
+};
+
+static int stepnum_cmp(const void *a, const void *b)
+{
+	const struct stepnum *x = a, *y = b;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* each step number across ranks, and each step's median of its number */
+static void step_nums(struct tt_steps *s)
+{
+	struct stepnum *v = tt_malloc((s->nsteps + 1) * sizeof(*v));
+	double *d = tt_malloc((s->nsteps + 1) * sizeof(*d));
+	size_t nv = 0;
+	for (size_t i = 0; i < s->nsteps; i++) {
+		s->steps[i].num_median_ns = NAN;
+		if (!s->steps[i].pseudo && !s->steps[i].dropped)
+			v[nv++] = (struct stepnum){s->steps[i].num, i};
+	}
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), stepnum_cmp);
+	s->nums = tt_calloc(nv + 1, sizeof(*s->nums));
+	for (size_t a = 0; a < nv;) {
+		size_t b = a;
+		struct tt_step_num *w = &s->nums[s->nnums++];
+		w->num = v[a].num;
+		w->min_ns = INT64_MAX;
+		w->max_ns = INT64_MIN;
+		w->slowest = v[a].i;
+		while (b < nv && v[b].num == v[a].num) {
+			const struct tt_step *st = &s->steps[v[b].i];
+			int64_t dur = st->t1 - st->t0;
+			d[b - a] = (double)dur;
+			w->min_ns = TT_MIN(w->min_ns, dur);
+			if (dur > w->max_ns) {
+				w->max_ns = dur;
+				w->slowest = v[b].i;
+			}
+			b++;
+		}
+		w->nranks = (uint32_t)(b - a);
+		w->median_ns = tt_median(d, b - a);
+		for (size_t k = a; k < b; k++)
+			s->steps[v[k].i].num_median_ns = w->median_ns;
+		a = b;
+	}
+	free(v);
+	free(d);
 }
 
 void tt_steps_free(struct tt_steps *s)
 {
+	free(s->nums);
 	free(s->steps);
 	free(s->ranks);
 	memset(s, 0, sizeof(*s));

@@ -29,8 +29,7 @@ static void fmt_dur(char *buf, size_t n, double ns)
 	tt_fmt_dur(buf, n, (int64_t)llround(ns));
 }
 
-/* The sentence of one finding. */
-static void finding_text(const struct tt_finding *x, char *buf, size_t n)
+void tt_finding_text(const struct tt_finding *x, char *buf, size_t n)
 {
 	char a[32], b[32];
 	switch (x->kind) {

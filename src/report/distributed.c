@@ -190,49 +190,23 @@ static struct tt_table *coll_rank_table(const struct tt_dist *d)
 	};
 	struct tt_table *t = tt_table_new("collectives_by_rank", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Collective operations per rank");
-	/* calls are by rank index then time: one row per (rank, name) in the
-	 * order of the names' total latency */
-	size_t ns = d->nstats;
-	struct acc {
-		uint64_t calls, with_bytes;
-		int64_t bytes, lat, tr, sy;
-	} *a = tt_calloc(ns + 1, sizeof(*a));
-	for (size_t i = 0; i < d->ncalls;) {
-		size_t ri = d->calls[i].ri, j = i;
-		memset(a, 0, (ns + 1) * sizeof(*a));
-		for (; j < d->ncalls && d->calls[j].ri == ri; j++) {
-			const struct tt_coll_call *c = &d->calls[j];
-			struct acc *x = &a[c->stat];
-			x->calls++;
-			if (c->bytes >= 0) {
-				x->bytes += c->bytes;
-				x->with_bytes++;
-			}
-			x->lat += c->dur;
-			x->tr += c->transfer;
-			x->sy += c->sync;
-		}
-		for (size_t s = 0; s < ns; s++) {
-			if (!a[s].calls)
-				continue;
-			size_t k = tt_table_add_row(t);
-			tt_table_set_int(t, k, 0, d->calls[i].rank);
-			tt_table_set_str(t, k, 1, d->stats[s].name);
-			tt_table_set_int(t, k, 2, (int64_t)a[s].calls);
-			if (a[s].with_bytes)
-				tt_tb_set_bytes(t, k, 3, 4, a[s].bytes);
-			tt_table_set_int(t, k, 5, a[s].lat);
-			tt_table_set_num(t, k, 6, (double)a[s].lat / (double)a[s].calls);
-			tt_table_set_int(t, k, 7, a[s].tr);
-			tt_table_set_int(t, k, 8, a[s].sy);
-			tt_table_set_num(t, k, 9,
-					 a[s].lat > 0 ? 100.0 * (double)a[s].sy / (double)a[s].lat
-						      : NAN);
-			tt_table_set_int(t, k, 11, (int64_t)ri);
-		}
-		i = j;
+	for (size_t i = 0; i < d->nrstats; i++) {
+		const struct tt_coll_rstat *x = &d->rstats[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, x->rank);
+		tt_table_set_str(t, k, 1, d->stats[x->stat].name);
+		tt_table_set_int(t, k, 2, (int64_t)x->calls);
+		if (x->with_bytes)
+			tt_tb_set_bytes(t, k, 3, 4, x->bytes);
+		tt_table_set_int(t, k, 5, x->total_ns);
+		tt_table_set_num(t, k, 6, (double)x->total_ns / (double)x->calls);
+		tt_table_set_int(t, k, 7, x->transfer_ns);
+		tt_table_set_int(t, k, 8, x->sync_ns);
+		tt_table_set_num(t, k, 9,
+				 x->total_ns > 0 ? 100.0 * (double)x->sync_ns / (double)x->total_ns
+						 : NAN);
+		tt_table_set_int(t, k, 11, (int64_t)x->ri);
 	}
-	free(a);
 	return t;
 }
 

@@ -122,21 +122,8 @@ static struct tt_table *steps_table(const struct tt_model *m, const struct tt_st
 	return t;
 }
 
-struct stepnum {
-	int64_t num;
-	size_t i; /* index into steps */
-};
-
-static int stepnum_cmp(const void *a, const void *b)
-{
-	const struct stepnum *x = a, *y = b;
-	if (x->num != y->num)
-		return x->num < y->num ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* per step number: median across ranks, into med[i] for each step i */
-static struct tt_table *steps_across_table(const struct tt_steps *s, double *med)
+/* each step number across ranks */
+static struct tt_table *steps_across_table(const struct tt_steps *s)
 {
 	static const struct tt_col cols[] = {
 		{.name = "step", .type = TT_C_INT},
@@ -158,44 +145,20 @@ static struct tt_table *steps_across_table(const struct tt_steps *s, double *med
 	};
 	struct tt_table *t = tt_table_new("steps_across_ranks", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Each step number across ranks: the spread of its duration");
-	struct stepnum *v = tt_malloc((s->nsteps + 1) * sizeof(*v));
-	double *d = tt_malloc((s->nsteps + 1) * sizeof(*d));
-	size_t nv = 0;
-	for (size_t i = 0; i < s->nsteps; i++)
-		if (!s->steps[i].pseudo && !s->steps[i].dropped)
-			v[nv++] = (struct stepnum){s->steps[i].num, i};
-	if (nv > 1)
-		qsort(v, nv, sizeof(*v), stepnum_cmp);
-	for (size_t a = 0; a < nv;) {
-		size_t b = a;
-		int64_t mn = INT64_MAX, mx = INT64_MIN;
-		size_t slow = v[a].i;
-		while (b < nv && v[b].num == v[a].num) {
-			const struct tt_step *st = &s->steps[v[b].i];
-			int64_t dur = st->t1 - st->t0;
-			d[b - a] = (double)dur;
-			mn = TT_MIN(mn, dur);
-			if (dur > mx) {
-				mx = dur;
-				slow = v[b].i;
-			}
-			b++;
-		}
-		double md = tt_median(d, b - a);
-		for (size_t k = a; k < b; k++)
-			med[v[k].i] = md;
+	for (size_t i = 0; i < s->nnums; i++) {
+		const struct tt_step_num *w = &s->nums[i];
 		size_t k = tt_table_add_row(t);
-		tt_table_set_int(t, k, 0, v[a].num);
-		tt_table_set_int(t, k, 1, (int64_t)(b - a));
-		tt_table_set_int(t, k, 2, mn);
-		tt_table_set_num(t, k, 3, md);
-		tt_table_set_int(t, k, 4, mx);
-		tt_table_set_int(t, k, 5, s->steps[slow].rank);
-		tt_table_set_num(t, k, 6, md > 0 ? 100.0 * ((double)mx - md) / md : NAN);
-		a = b;
+		tt_table_set_int(t, k, 0, w->num);
+		tt_table_set_int(t, k, 1, w->nranks);
+		tt_table_set_int(t, k, 2, w->min_ns);
+		tt_table_set_num(t, k, 3, w->median_ns);
+		tt_table_set_int(t, k, 4, w->max_ns);
+		tt_table_set_int(t, k, 5, s->steps[w->slowest].rank);
+		tt_table_set_num(t, k, 6,
+				 w->median_ns > 0
+					 ? 100.0 * ((double)w->max_ns - w->median_ns) / w->median_ns
+					 : NAN);
 	}
-	free(v);
-	free(d);
 	return t;
 }
 
@@ -212,7 +175,7 @@ static int slow_cmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-static struct tt_table *slowest_table(const struct tt_steps *s, const double *med, int top)
+static struct tt_table *slowest_table(const struct tt_steps *s, int top)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -240,11 +203,9 @@ static struct tt_table *slowest_table(const struct tt_steps *s, const double *me
 		tt_table_set_int(t, k, 0, st->rank);
 		tt_table_set_int(t, k, 1, st->num);
 		tt_table_set_int(t, k, 2, v[j].dur);
-		tt_table_set_num(t, k, 3, med[v[j].i]);
-		tt_table_set_num(t, k, 4,
-				 med[v[j].i] > 0
-					 ? 100.0 * ((double)v[j].dur - med[v[j].i]) / med[v[j].i]
-					 : NAN);
+		double med = st->num_median_ns;
+		tt_table_set_num(t, k, 3, med);
+		tt_table_set_num(t, k, 4, med > 0 ? 100.0 * ((double)v[j].dur - med) / med : NAN);
 		tt_table_set_int(t, k, 5, (int64_t)st->ri);
 		tt_table_set_int(t, k, 6, st->ev);
 	}
@@ -257,13 +218,11 @@ int tt_report_steps(struct tt_results *res, const struct tt_report_opts *o,
 {
 	(void)err;
 	const struct tt_steps *s = tt_res_steps(res);
-	double *med = tt_calloc(s->nsteps + 1, sizeof(*med));
 	struct tt_table *t[4];
 	t[0] = steps_rank_table(s);
-	t[2] = steps_across_table(s, med);
-	t[3] = slowest_table(s, med, o->top > 0 ? o->top : 10);
 	t[1] = steps_table(tt_results_model(res), s);
-	free(med);
+	t[2] = steps_across_table(s);
+	t[3] = slowest_table(s, o->top > 0 ? o->top : 10);
 	tt_tb_give(out, n, t, 4);
 	return 0;
 }
