@@ -185,7 +185,7 @@ int tt_report_advice(struct tt_results *res, const struct tt_report_opts *o,
 		const struct tt_finding *x = &adv->v[i];
 		size_t k = tt_table_add_row(t);
 		tt_table_set_str(t, k, 0, sevs[x->sev]);
-		finding_text(x, text, sizeof(text));
+		tt_finding_text(x, text, sizeof(text));
 		tt_table_set_str(t, k, 1, text);
 		char see[64];
 		snprintf(see, sizeof(see), "see %s", x->where);
