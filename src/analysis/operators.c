@@ -519,6 +519,10 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 		tt_tbtree_build(r, &t);
 		for (uint32_t l = 0; l < r->nlinks; l++) {
 			uint32_t g = r->links[l].gpu, own = t.owner[r->links[l].cpu];
+			/* a collective's annotation passes its calls' GPU work to the op
+			 * around it, as the operator rows count it */
+			while (own != TT_NONE && t.kind[own] == TT_TBN_COMM)
+				own = t.parent[own];
 			if (own == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
 				continue;
 			bool self = false, under = false;

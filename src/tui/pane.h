@@ -8,7 +8,7 @@
  *
  * (registry.c names every pane's ops; a pane file is overview.c,
  * temporal.c, idle.c, kernels.c, overlap.c, launch.c, counters.c,
- * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, timeline.c and its
+ * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, tbmem.c, timeline.c and its
  * tl*.c helpers, event.c, range.c.)
  *
  * The rule for pane files: they call pane.c (this header), the rooms below
@@ -175,8 +175,8 @@ bool tt_heatmap_wanted(const struct tt_app *a, int rows);
 extern const struct tt_pane_ops tt_overview_ops, tt_temporal_ops, tt_idle_ops, tt_kernels_ops,
 	tt_overlap_ops, tt_launch_ops, tt_counters_ops, tt_patterns_ops, tt_timeline_ops,
 	tt_diff_ops, tt_heatmap_ops, tt_load_ops;
-/* the TensorBoard profiler's views (tbpanes.c) */
-extern const struct tt_pane_ops tt_util_ops, tt_dist_ops, tt_operators_ops, tt_memory_ops,
-	tt_source_ops, tt_steps_ops, tt_advice_ops;
+/* the TensorBoard profiler's views (tbpanes.c; memory and source: tbmem.c) */
+extern const struct tt_pane_ops tt_steptime_ops, tt_util_ops, tt_dist_ops, tt_operators_ops,
+	tt_memory_ops, tt_source_ops, tt_steps_ops, tt_advice_ops;
 
 #endif

@@ -1,7 +1,9 @@
-/* The TensorBoard views as panes (issue 9): Utilisation, Distributed,
- * Operators, Memory, Source, Steps, Advice, and their drill-downs.  Each
- * builds its table from the report of the same name (`tracetop report
- * NAME`) and drills into narrower tables, then into the timeline. */
+/* The TensorBoard plugin's views as panes: Step time (the plugin's Overview
+ * step breakdown), Utilisation, Distributed, Operators, Steps, Advice, and
+ * their drill-downs (Memory and Source: tbmem.c).  Every row is drawn from
+ * the typed results of the app (tracetop/results.h): a pane's table row i
+ * is item i of the result it lists, which is how Enter finds what a row
+ * stands for. */
 #include "config.h"
 
 #include <math.h>
@@ -9,112 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/advice.h"
+#include "tracetop/report.h"
 #include "tracetop/tbviews.h"
 #include "tracetop/util.h"
 #include "pane.h"
 
-/* sparklines in panes: fewer slices than the reports, to fit beside the
- * other columns */
-#define PANE_BUCKETS 32
+/* the sparkline of a device's busy share: the analysis' slices, two per
+ * character */
+#define SPARK 20
 
-/* ---- helpers ---- */
-
-/* Build report `name` with options o and keep table `table` (NULL: none). */
-static struct tt_table *build(struct tt_app *a, const struct tt_report_opts *o, const char *name,
-			      const char *table, char *msg, size_t msgn)
-{
-	struct tt_table **t;
-	size_t n;
-	struct tt_err err;
-	tt_err_clear(&err);
-	if (tt_report_build(name, a->m, NULL, o, &t, &n, &err)) {
-		if (msg)
-			snprintf(msg, msgn, "%s", err.msg);
-		return NULL;
-	}
-	struct tt_table *keep = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(t[i]->name, table) == 0) {
-			keep = t[i];
-			t[i] = NULL;
-		}
-	tt_tables_free(t, n);
-	if (!keep && msg)
-		snprintf(msg, msgn, "no %s table", table);
-	return keep;
-}
-
-/* The app's options with every row of top-N lists (panes scroll). */
-static struct tt_report_opts all_rows(const struct tt_app *a)
-{
-	struct tt_report_opts o = a->ropts;
-	o.top = 1000000;
-	return o;
-}
-
-/* The rows of src whose column `c` equals v (and `c2` equals v2 when c2 is
- * not NULL), as a new table. */
-static struct tt_table *filter_rows(const struct tt_table *src, const char *name, const char *c,
-				    double v, const char *c2, double v2)
-{
-	struct tt_table *t = tt_table_new(name, src->cols, src->ncols);
-	for (size_t i = 0; i < src->nrows; i++) {
-		if (pane_num(src, i, c) != v || (c2 && pane_num(src, i, c2) != v2))
-			continue;
-		size_t r = tt_table_add_row(t);
-		for (int k = 0; k < src->ncols; k++) {
-			const struct tt_cell *x = tt_table_cell(src, i, k);
-			if (x->kind == TT_CV_S)
-				tt_table_set_str(t, r, k, x->v.s);
-			else if (x->kind == TT_CV_I)
-				tt_table_set_int(t, r, k, x->v.i);
-			else if (x->kind == TT_CV_D)
-				tt_table_set_num(t, r, k, x->v.d);
-		}
-	}
-	for (size_t i = 0; i < src->nnotes; i++)
-		tt_table_add_note(t, "%s", src->notes[i]);
-	return t;
-}
-
-/* Take t (or say why there is nothing) with the table's notes as head lines. */
-static int take(struct tt_pane *p, struct tt_table *t, const char *empty)
-{
-	if (!t)
-		return -1;
-	for (size_t i = 0; i < t->nnotes; i++)
-		tt_pane_head(p, TT_ROLE_DIM, "%s", t->notes[i]);
-	tt_pane_set_table(p, t);
-	if (!t->nrows && empty)
-		snprintf(p->msg, sizeof(p->msg), "%s", empty);
-	return 0;
-}
-
-/* Enter on a row with rank_index and an event column: the timeline there */
-static struct tt_pane *drill_timeline(struct tt_pane *p, size_t row, const char *evcol)
-{
-	double ri = pane_num(p->table, row, "rank_index"), ev = pane_num(p->table, row, evcol);
-	if (isnan(ri) || isnan(ev) || (size_t)ri >= p->app->m->nranks)
-		return NULL;
-	return tt_timeline_new(p->app, (size_t)ri, (uint32_t)ev, 0);
-}
-
-static struct tt_pane *drill_event(struct tt_pane *p, size_t row)
-{
-	return drill_timeline(p, row, "event");
-}
-
-/* what a drill-down pane shows: a rank (and device), a collective or an
- * operator by name, a step number */
-struct rank_state {
+/* what a drill-down lists: a rank, a collective, an operator, a step */
+struct pick {
+	size_t index;      /* into the result's array */
 	int64_t rank;
-	int64_t device;
-	int64_t step;
+	int64_t num;
 	char name[256];
+	size_t *items;     /* the rows' items */
+	size_t nitems;
 };
 
-static struct tt_pane *new_child(struct tt_pane *p, const struct tt_pane_ops *ops,
-				 struct rank_state **st)
+static void pick_free(struct tt_pane *p)
+{
+	struct pick *s = p->state;
+	if (s)
+		free(s->items);
+	free(s);
+}
+
+static struct tt_pane *child(struct tt_pane *p, const struct tt_pane_ops *ops, struct pick **st)
 {
 	struct tt_pane *np = tt_pane_new(p->app, ops);
 	*st = tt_calloc(1, sizeof(**st));
@@ -122,243 +47,427 @@ static struct tt_pane *new_child(struct tt_pane *p, const struct tt_pane_ops *op
 	return np;
 }
 
-/* ---- Utilisation ---- */
-
-static int util_open(struct tt_pane *p)
+static void add_item(struct pick *s, size_t i, size_t *cap)
 {
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *t =
-		build(p->app, &o, "utilization", "gpu_utilization", p->msg, sizeof(p->msg));
-	if (take(p, t, "no GPU activity in the ranks shown"))
+	TT_GROW(s->items, *cap, s->nitems + 1);
+	s->items[s->nitems++] = i;
+}
+
+/* ---- Step time: the plugin's Overview ---- */
+
+enum { ST_RANK, ST_STEP, ST_TIME, ST_KERNEL_PCT, ST_COMM_PCT, ST_CAT0, ST_BAR = ST_CAT0 + TT_OV_NCAT,
+       ST_N };
+static const char st_glyphs[] = "#%:=+*-.";
+static const uint8_t st_roles[TT_OV_NCAT] = {TT_ROLE_BAR_COMP,    TT_ROLE_BAR_MEM,
+					     TT_ROLE_BAR_MEM,     TT_ROLE_BAR_COMM,
+					     TT_ROLE_BAR_RUNTIME, TT_ROLE_BAR_OTHER,
+					     TT_ROLE_BAR_CPU,     TT_ROLE_BAR_IDLE};
+
+static int steptime_open(struct tt_pane *p)
+{
+	const struct tt_overview *v = tt_res_tb_overview(p->app->res);
+	if (!v->nsteps) {
+		snprintf(p->msg, sizeof(p->msg), "no steps: no ProfilerStep#N and no CPU operators");
 		return -1;
-	double busy = 0, span = 0, sm = 0, smw = 0, occ = 0, occw = 0;
-	for (size_t i = 0; i < t->nrows; i++) {
-		busy += pane_num(t, i, "gpu_busy_every_event(us)");
-		span += pane_num(t, i, "gpu_span_every_event(us)");
-		double w = pane_num(t, i, "gpu_busy_every_event(us)");
-		if (!isnan(pane_num(t, i, "est_sm_efficiency_pctg"))) {
-			sm += pane_num(t, i, "est_sm_efficiency_pctg") * w;
-			smw += w;
-		}
-		if (!isnan(pane_num(t, i, "est_achieved_occupancy_pctg"))) {
-			occ += pane_num(t, i, "est_achieved_occupancy_pctg") * w;
-			occw += w;
-		}
 	}
-	if (t->nrows)
-		tt_pane_head(
-			p, TT_ROLE_DEFAULT,
-			"%zu devices: busy %.1f %% of their GPU span (every event), est. SM "
-			"efficiency %.1f %%, est. achieved occupancy %.1f %% (weighted by busy time)",
-			t->nrows, span > 0 ? 100 * busy / span : NAN, smw > 0 ? sm / smw : NAN,
-			occw > 0 ? occ / occw : NAN);
-	struct tt_util u;
-	tt_util_compute(p->app->m, &p->app->ropts.a, PANE_BUCKETS, &u);
-	int sc = tt_table_col(t, "busy_over_time");
-	char buf[400];
-	for (size_t i = 0; sc >= 0 && i < t->nrows && i < u.ndevs; i++) {
-		tt_sparkline(buf, sizeof(buf), u.devs[i].series, PANE_BUCKETS, 1.0);
-		tt_table_set_str(t, i, sc, buf);
+	struct tt_col cols[ST_N] = {
+		[ST_RANK] = {.name = "rank", .type = TT_C_INT},
+		[ST_STEP] = {.name = "step", .type = TT_C_STR},
+		[ST_TIME] = {.name = "step_time", .title = "step", .type = TT_C_DUR},
+		[ST_KERNEL_PCT] = {.name = "kernel_pctg", .title = "kernel", .type = TT_C_PCT, .prec = 0},
+		[ST_COMM_PCT] = {.name = "communication_pctg", .title = "comm.", .type = TT_C_PCT,
+				 .prec = 0},
+		[ST_BAR] = {.name = "bar", .title = "the step, by category", .type = TT_C_STACK,
+			    .width = 36, .nstack = TT_OV_NCAT, .glyphs = st_glyphs},
+	};
+	for (int c = 0; c < TT_OV_NCAT; c++) {
+		cols[ST_CAT0 + c] = (struct tt_col){.name = tt_ov_cat_name((enum tt_ov_cat)c),
+						    .type = TT_C_DUR, .hidden_text = true};
+		cols[ST_BAR].stack[c] = ST_CAT0 + c;
+		cols[ST_BAR].role[c] = st_roles[c];
 	}
-	tt_util_free(&u);
-	tt_pane_head(p, TT_ROLE_DIM,
-		     "busy over time: the busy share of %d slices of each device's span. Enter: "
-		     "the device's kernels",
-		     PANE_BUCKETS);
+	/* one row per step (row i = v->steps[i]) */
+	struct tt_table *t = tt_table_new("step-time", cols, ST_N);
+	char buf[32];
+	for (size_t i = 0; i < v->nsteps; i++) {
+		const struct tt_ov_step *s = &v->steps[i];
+		int64_t d = s->t1 - s->t0;
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, ST_RANK, s->rank);
+		if (s->pseudo)
+			snprintf(buf, sizeof(buf), "(all)");
+		else
+			snprintf(buf, sizeof(buf), "%lld", (long long)s->num);
+		tt_table_set_str(t, k, ST_STEP, buf);
+		tt_table_set_int(t, k, ST_TIME, d);
+		tt_table_set_num(t, k, ST_KERNEL_PCT,
+				 d > 0 ? 100.0 * (double)s->cost[TT_OV_KERNEL] / (double)d : NAN);
+		tt_table_set_num(t, k, ST_COMM_PCT,
+				 d > 0 ? 100.0 * (double)s->cost[TT_OV_COMM] / (double)d : NAN);
+		for (int c = 0; c < TT_OV_NCAT; c++)
+			tt_table_set_int(t, k, ST_CAT0 + c, s->cost[c]);
+	}
+	tt_pane_set_table(p, t);
+	/* the mean step of each rank, its largest parts */
+	for (size_t i = 0; i < v->nranks && i < 3; i++) {
+		const struct tt_ov_rank *w = &v->ranks[i];
+		char mean[32];
+		tt_fmt_dur(mean, sizeof(mean), (int64_t)llround(w->avg_total));
+		char parts[160] = "";
+		size_t pl = 0;
+		for (int c = 0; c < TT_OV_NCAT && pl < sizeof(parts); c++)
+			if (w->avg_total > 0 && w->avg[c] >= 0.05 * w->avg_total)
+				pl += (size_t)snprintf(parts + pl, sizeof(parts) - pl, "%s%s %.0f %%",
+						       pl ? ", " : "", tt_ov_cat_name((enum tt_ov_cat)c),
+						       100.0 * w->avg[c] / w->avg_total);
+		tt_pane_head(p, TT_ROLE_DEFAULT, "rank %lld: mean step %s: %s", (long long)w->rank,
+			     mean, parts);
+	}
+	if (v->nranks > 3)
+		tt_pane_head(p, TT_ROLE_DIM, "... %zu ranks", v->nranks);
+	static const char *const brief[TT_OV_NCAT] = {"Kernel",  "Memcpy",     "Memset",
+						      "Comm.",   "Runtime",    "DataLoader",
+						      "CPU ops", "Other"};
+	char legend[200];
+	size_t ll = 0;
+	for (int c = 0; c < TT_OV_NCAT; c++)
+		ll += (size_t)snprintf(legend + ll, sizeof(legend) - ll, "%s%c %s", c ? " " : "",
+				       st_glyphs[c], brief[c]);
+	tt_pane_head(p, TT_ROLE_DIM, "%s", legend);
+	tt_pane_head(p, TT_ROLE_DIM, "each instant in the first category that holds it. Enter: "
+				     "the timeline at the step");
 	return 0;
 }
 
+static struct tt_pane *steptime_drill(struct tt_pane *p, size_t row)
+{
+	const struct tt_overview *v = tt_res_tb_overview(p->app->res);
+	if (row >= v->nsteps)
+		return NULL;
+	return tt_timeline_new(p->app, v->steps[row].ri, TT_NONE, v->steps[row].t0);
+}
+
+const struct tt_pane_ops tt_steptime_ops = {
+	.name = "step-time",
+	.title = "Step time",
+	.help = "The TensorBoard plugin's landing view: every step of every rank (its window: "
+		"from the CPU start, the first step after the GPU work launched before it, to the "
+		"end of the GPU work it launched), each instant charged to one category in this "
+		"order: Kernel, Memcpy, Memset, Communication (collective ops and communication "
+		"kernels), Runtime, DataLoader, CPU Exec, Other.  The parts sum to the step.  "
+		"Enter opens the timeline at the step.",
+	.open = steptime_open,
+	.drill = steptime_drill,
+};
+
+/* ---- Utilisation ---- */
+
+enum { U_RANK, U_DEV, U_UTIL, U_SM, U_OCC, U_TC, U_BUSY, U_SPARK, U_N };
+
+static int util_open(struct tt_pane *p)
+{
+	const struct tt_util *u = tt_res_util(p->app->res);
+	if (!u->ndevs) {
+		snprintf(p->msg, sizeof(p->msg), "no GPU activity in the ranks shown");
+		return -1;
+	}
+	static const struct tt_col cols[U_N] = {
+		[U_RANK] = {.name = "rank", .type = TT_C_INT},
+		[U_DEV] = {.name = "device", .title = "GPU", .type = TT_C_INT},
+		[U_UTIL] = {.name = "gpu_utilization", .title = "util.", .type = TT_C_PCT, .prec = 1},
+		[U_SM] = {.name = "est_sm_efficiency", .title = "SM eff.", .type = TT_C_PCT,
+			  .prec = 1},
+		[U_OCC] = {.name = "est_achieved_occupancy", .title = "occ.", .type = TT_C_PCT,
+			   .prec = 1},
+		[U_TC] = {.name = "tensor_cores", .title = "TC", .type = TT_C_PCT, .prec = 0},
+		[U_BUSY] = {.name = "busy_of_gpu_span", .title = "busy/span", .type = TT_C_PCT,
+			    .prec = 1},
+		[U_SPARK] = {.name = "busy_over_time", .title = "busy over time", .type = TT_C_STR,
+			     .width = SPARK, .free_text = true},
+	};
+	/* one row per device (row i = u->devs[i]) */
+	struct tt_table *t = tt_table_new("utilization", cols, U_N);
+	char buf[400];
+	float spark[SPARK];
+	for (size_t i = 0; i < u->ndevs; i++) {
+		const struct tt_util_dev *d = &u->devs[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, U_RANK, d->rank);
+		tt_table_set_int(t, k, U_DEV, d->device);
+		tt_table_set_num(t, k, U_UTIL, d->gpu_util_pct);
+		tt_table_set_num(t, k, U_SM, d->est_sm_eff_pct);
+		tt_table_set_num(t, k, U_OCC, d->est_occ_pct);
+		tt_table_set_num(t, k, U_TC, d->tc_pct);
+		tt_table_set_num(t, k, U_BUSY, d->busy_span_pct);
+		for (int b = 0; b < SPARK; b++) {
+			int a = b * u->nbuckets / SPARK, e = (b + 1) * u->nbuckets / SPARK;
+			float s = 0;
+			for (int j = a; j < e; j++)
+				s += d->series[j];
+			spark[b] = e > a ? s / (float)(e - a) : 0;
+		}
+		tt_sparkline(buf, sizeof(buf), spark, SPARK, 1.0);
+		tt_table_set_str(t, k, U_SPARK, buf);
+	}
+	tt_pane_set_table(p, t);
+	size_t low = 0;
+	for (size_t i = 0; i < u->ndevs; i++)
+		if (u->devs[i].gpu_util_pct < 50) {
+			p->row_role[i] = TT_ROLE_WARNING;
+			low++;
+		}
+	tt_pane_head(p, TT_ROLE_DEFAULT,
+		     "util., SM eff., occ., TC: the plugin's GPU summary over the steps window "
+		     "(kernels only); busy/span: kernels, memcpy and memset over the GPU's span");
+	if (low)
+		tt_pane_head(p, TT_ROLE_WARNING, "%zu of %zu GPUs under 50 %% utilization", low,
+			     u->ndevs);
+	tt_pane_head(p, TT_ROLE_DIM, "Enter: the kernels of the ranks shown");
+	return 0;
+}
+
+enum { K_NAME, K_TC, K_CALLS, K_TOTAL, K_PCT, K_OCC, K_SM, K_N };
+
 static int ukern_open(struct tt_pane *p)
 {
-	struct rank_state *s = p->state;
-	struct tt_report_opts o = all_rows(p->app);
-	int64_t one = s->rank;
-	o.a.ranks = &one;
-	o.a.nranks = 1;
-	struct tt_table *t =
-		build(p->app, &o, "utilization", "kernel_utilization", p->msg, sizeof(p->msg));
-	if (take(p, t, "no kernels on this rank"))
+	const struct tt_util *u = tt_res_util(p->app->res);
+	static const struct tt_col cols[K_N] = {
+		[K_NAME] = {.name = "name", .type = TT_C_STR, .width = 40},
+		[K_TC] = {.name = "tc_used", .title = "TC", .type = TT_C_STR},
+		[K_CALLS] = {.name = "calls", .type = TT_C_INT},
+		[K_TOTAL] = {.name = "total", .type = TT_C_DUR},
+		[K_PCT] = {.name = "time_pctg", .title = "time", .type = TT_C_PCT, .prec = 1},
+		[K_OCC] = {.name = "occupancy", .title = "occ.", .type = TT_C_PCT, .prec = 1},
+		[K_SM] = {.name = "sm_eff_per_kernel_time", .title = "SM eff.", .type = TT_C_PCT,
+			  .prec = 1},
+	};
+	if (!u->nkernels) {
+		snprintf(p->msg, sizeof(p->msg), "no kernels in the ranks shown");
 		return -1;
-	pane_add_bar(t, "time_pctg", "time", TT_ROLE_BAR_COMP, 0);
+	}
+	int64_t total = 0;
+	for (size_t i = 0; i < u->nkernels; i++)
+		total += u->kernels[i].sum_ns;
+	/* row i = u->kernels[i] */
+	struct tt_table *t = tt_table_new("kernels", cols, K_N);
+	for (size_t i = 0; i < u->nkernels; i++) {
+		const struct tt_util_kernel *k = &u->kernels[i];
+		size_t r = tt_table_add_row(t);
+		tt_table_set_str(t, r, K_NAME, k->name);
+		tt_table_set_str(t, r, K_TC, k->tc ? "yes" : "no");
+		tt_table_set_int(t, r, K_CALLS, (int64_t)k->count);
+		tt_table_set_int(t, r, K_TOTAL, k->sum_ns);
+		tt_table_set_num(t, r, K_PCT, total > 0 ? 100.0 * (double)k->sum_ns / (double)total : NAN);
+		tt_table_set_num(t, r, K_OCC, k->mean_occ_pct);
+		tt_table_set_num(t, r, K_SM, k->sm_eff_ktime_pct);
+	}
 	tt_pane_set_table(p, t);
-	/* low occupancy stands out */
-	for (size_t i = 0; i < t->nrows; i++)
-		if (pane_num(t, i, "mean_est_achieved_occupancy_pctg") < 15)
+	for (size_t i = 0; i < u->nkernels; i++)
+		if (u->kernels[i].mean_occ_pct < 15)
 			p->row_role[i] = TT_ROLE_WARNING;
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "highlighted: est. occupancy under 15 %%. Enter: the "
-		     "timeline at the kernel's longest instance");
+		     "occ.: the plugin's mean est. occupancy (highlighted under 15 %%); SM eff.: "
+		     "min(blocks / SMs, 1) by kernel time. Enter: the longest instance");
 	return 0;
+}
+
+static struct tt_pane *ukern_drill(struct tt_pane *p, size_t row)
+{
+	const struct tt_util *u = tt_res_util(p->app->res);
+	if (row >= u->nkernels)
+		return NULL;
+	return tt_timeline_new(p->app, u->kernels[row].ri, u->kernels[row].longest, 0);
 }
 
 static const struct tt_pane_ops ukern_ops = {
 	.name = "util-kernels",
 	.title = "Kernels",
-	.help = "The kernels of one rank by total time, with their estimated SM efficiency "
-		"(blocks of the grid / SMs of the device, capped at 1, weighted by time) and "
-		"achieved occupancy (the trace's estimate, weighted by time), and the launch "
-		"parameters of the longest instance.  Enter opens the timeline there.",
+	.help = "The kernels of the ranks shown by total time (the plugin's kernel view): "
+		"tensor-core kernels, calls, the plugin's mean est. achieved occupancy (a kernel "
+		"without the arg counts 0) and tracetop's SM efficiency per kernel time.  Enter "
+		"opens the timeline at the longest instance.",
 	.open = ukern_open,
-	.close = pane_free_state,
-	.drill = drill_event,
+	.drill = ukern_drill,
 };
 
 static struct tt_pane *util_drill(struct tt_pane *p, size_t row)
 {
-	double rank = pane_num(p->table, row, "rank");
-	if (isnan(rank))
-		return NULL;
-	struct rank_state *s;
-	struct tt_pane *np = new_child(p, &ukern_ops, &s);
-	s->rank = (int64_t)rank;
-	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld", (long long)s->rank);
-	return np;
+	(void)row;
+	return tt_pane_new(p->app, &ukern_ops);
 }
 
 const struct tt_pane_ops tt_util_ops = {
 	.name = "utilization",
 	.title = "Utilisation",
-	.help = "GPU utilisation per rank and device (the TensorBoard plugin's GPU view): the "
-		"share of the device's span (first to last GPU op) when a kernel, memcpy or "
-		"memset runs on any of its streams; estimated SM efficiency (per kernel "
-		"min(blocks / SMs, 1), SMs from deviceProperties, weighted by kernel time); "
-		"estimated achieved occupancy (the kernels' `est. achieved occupancy %`, "
-		"weighted by time); and a sparkline of the busy share over time.  Enter lists "
-		"the device's kernels.",
+	.help = "The TensorBoard plugin's GPU summary per rank and device over the steps window: "
+		"GPU Utilization (the union of kernels, memcpy and memset not counted), Est. SM "
+		"Efficiency (the time integral of min(blocks per SM of the running kernels, 1), "
+		"never above the utilization), Est. Achieved Occupancy (kernel-time-weighted) and "
+		"the tensor-core share of the operators' kernel time; and tracetop's busy share of "
+		"the GPU's span (kernels, memcpy, memset) with a sparkline of it over time.  Enter "
+		"lists the kernels.",
 	.open = util_open,
 	.drill = util_drill,
 };
 
 /* ---- Distributed ---- */
 
+enum { D_RANK, D_STEP, D_COMP, D_OVL, D_COMM, D_OTHER, D_BAR, D_N };
+
 static int dist_open(struct tt_pane *p)
 {
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table **tabs;
-	size_t n;
-	struct tt_err err;
-	tt_err_clear(&err);
-	if (tt_report_build("distributed", p->app->m, NULL, &o, &tabs, &n, &err)) {
-		snprintf(p->msg, sizeof(p->msg), "%s", err.msg);
+	const struct tt_dist *d = tt_res_dist(p->app->res);
+	if (!d->nranks) {
+		snprintf(p->msg, sizeof(p->msg), "no rank selected");
 		return -1;
 	}
-	struct tt_table *t = NULL, *coll = NULL, *strag = NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(tabs[i]->name, "distributed_overview") == 0)
-			t = tabs[i];
-		else if (strcmp(tabs[i]->name, "collectives") == 0)
-			coll = tabs[i];
-		else if (strcmp(tabs[i]->name, "stragglers") == 0)
-			strag = tabs[i];
-		else
-			continue;
-		tabs[i] = NULL;
+	static const struct tt_col cols[D_N] = {
+		[D_RANK] = {.name = "rank", .type = TT_C_INT},
+		[D_STEP] = {.name = "step", .type = TT_C_DUR},
+		[D_COMP] = {.name = "computation", .title = "comp.", .type = TT_C_DUR},
+		[D_OVL] = {.name = "overlapping", .title = "ovl.", .type = TT_C_DUR},
+		[D_COMM] = {.name = "communication", .title = "comm.", .type = TT_C_DUR},
+		[D_OTHER] = {.name = "other", .type = TT_C_DUR},
+		[D_BAR] = {.name = "bar", .title = "", .type = TT_C_STACK, .width = 12, .nstack = 4,
+			   .stack = {D_COMP, D_OVL, D_COMM, D_OTHER},
+			   .role = {TT_ROLE_BAR_COMP, TT_ROLE_BAR_OTHER, TT_ROLE_BAR_COMM,
+				    TT_ROLE_BAR_IDLE},
+			   .glyphs = "#%=."},
+	};
+	/* row i = d->ranks[i] */
+	struct tt_table *t = tt_table_new("distributed", cols, D_N);
+	for (size_t i = 0; i < d->nranks; i++) {
+		const struct tt_dist_rank *w = &d->ranks[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, D_RANK, w->rank);
+		tt_table_set_int(t, k, D_STEP, w->step_ns);
+		tt_table_set_int(t, k, D_COMP, w->comp_ns);
+		tt_table_set_int(t, k, D_OVL, w->overlap_ns);
+		tt_table_set_int(t, k, D_COMM, w->comm_ns);
+		tt_table_set_int(t, k, D_OTHER, w->other_ns);
 	}
-	tt_tables_free(tabs, n);
-	if (!t) {
-		tt_table_free(coll);
-		tt_table_free(strag);
-		snprintf(p->msg, sizeof(p->msg), "no distributed_overview table");
-		return -1;
-	}
-	for (size_t i = 0; strag && i < strag->nrows && i < 4; i++)
-		tt_pane_head(p, TT_ROLE_MARKED, "straggler: rank %lld: %s",
-			     (long long)pane_num(strag, i, "rank"), pane_str(strag, i, "reason"));
-	if (strag && !strag->nrows)
-		tt_pane_head(p, TT_ROLE_DIM, "%s",
-			     strag->nnotes > 1 ? strag->notes[1] : "no rank stands out");
-	for (size_t i = 0; coll && i < coll->nrows && i < 3; i++) {
-		char lat[32];
-		tt_fmt_dur(lat, sizeof(lat), (int64_t)pane_num(coll, i, "total_latency(us)"));
-		tt_pane_head(p, TT_ROLE_DEFAULT,
-			     "%-20s %5.0f calls  %s  latency %s, sync %.1f %% (waiting for the "
-			     "slowest rank)",
-			     pane_str(coll, i, "name"), pane_num(coll, i, "calls"), pane_str(coll, i, "mean_size"),
-			     lat, pane_num(coll, i, "sync_pctg"));
-	}
-	tt_pane_head(p, TT_ROLE_DIM,
-		     "mean per step: %s computation  %s overlapping  %s communication  %s other. "
-		     "Enter: the rank's collectives",
-		     tt_stack_glyph("#%=.", 0), tt_stack_glyph("#%=.", 1), tt_stack_glyph("#%=.", 2), tt_stack_glyph("#%=.", 3));
 	tt_pane_set_table(p, t);
-	for (size_t i = 0; strag && i < strag->nrows; i++)
-		for (size_t r = 0; r < t->nrows; r++)
-			if (pane_num(t, r, "rank") == pane_num(strag, i, "rank"))
+	for (size_t i = 0; i < d->nstragglers && i < 3; i++)
+		tt_pane_head(p, TT_ROLE_MARKED, "straggler: rank %lld: %s",
+			     (long long)d->stragglers[i].rank, d->stragglers[i].reason);
+	for (size_t i = 0; i < d->nstragglers; i++)
+		for (size_t r = 0; r < d->nranks; r++)
+			if (d->ranks[r].ri == d->stragglers[i].ri)
 				p->row_role[r] = TT_ROLE_MARKED;
-	tt_table_free(coll);
-	tt_table_free(strag);
+	for (size_t i = 0; i < d->nstats && i < 2; i++) {
+		const struct tt_coll_stat *c = &d->stats[i];
+		char lat[32];
+		tt_fmt_dur(lat, sizeof(lat), c->total_ns);
+		tt_pane_head(p, TT_ROLE_DEFAULT,
+			     "%.24s: %llu calls, latency %s, sync %.1f %% (waiting for the slowest)",
+			     c->name, (unsigned long long)c->calls, lat,
+			     c->total_ns > 0 ? 100.0 * (double)c->sync_ns / (double)c->total_ns : 0.0);
+	}
+	if (!d->tb_shown)
+		tt_pane_head(p, TT_ROLE_DIM, "the plugin shows no distributed view: %s", d->tb_why);
+	tt_pane_head(p, TT_ROLE_DIM,
+		     "mean per step: %s comp.  %s overlapping  %s comm.  %s other. Enter: the "
+		     "rank's collectives",
+		     tt_stack_glyph("#%=.", 0), tt_stack_glyph("#%=.", 1), tt_stack_glyph("#%=.", 2),
+		     tt_stack_glyph("#%=.", 3));
 	return 0;
 }
+
+enum { C_NAME, C_CALLS, C_LAT, C_TR, C_SYNC, C_BAR, C_SIZE, C_N };
 
 static int coll_open(struct tt_pane *p)
 {
-	struct rank_state *s = p->state;
-	/* every rank: the sync estimate compares ranks */
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *src =
-		build(p->app, &o, "distributed", "collectives_by_rank", p->msg, sizeof(p->msg));
-	if (!src)
-		return -1;
-	struct tt_table *t = filter_rows(src, "collectives", "rank", (double)s->rank, NULL, 0);
-	tt_table_free(src);
-	take(p, t, "no collectives on this rank");
+	struct pick *s = p->state;
+	const struct tt_dist *d = tt_res_dist(p->app->res);
+	static const struct tt_col cols[C_N] = {
+		[C_NAME] = {.name = "name", .type = TT_C_STR, .width = 24},
+		[C_CALLS] = {.name = "calls", .type = TT_C_INT},
+		[C_LAT] = {.name = "latency", .type = TT_C_DUR},
+		[C_TR] = {.name = "transfer", .type = TT_C_DUR},
+		[C_SYNC] = {.name = "sync", .type = TT_C_DUR},
+		[C_BAR] = {.name = "bar", .title = "", .type = TT_C_STACK, .width = 10,
+			   .nstack = 2, .stack = {C_TR, C_SYNC},
+			   .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE}, .glyphs = "=."},
+		[C_SIZE] = {.name = "size", .type = TT_C_STR},
+	};
+	/* row i = d->rstats[s->items[i]] */
+	struct tt_table *t = tt_table_new("collectives", cols, C_N);
+	size_t cap = 0;
+	for (size_t i = 0; i < d->nrstats; i++) {
+		const struct tt_coll_rstat *x = &d->rstats[i];
+		if (x->rank != s->rank)
+			continue;
+		add_item(s, i, &cap);
+		size_t k = tt_table_add_row(t);
+		tt_table_set_str(t, k, C_NAME, d->stats[x->stat].name);
+		tt_table_set_int(t, k, C_CALLS, (int64_t)x->calls);
+		tt_table_set_int(t, k, C_LAT, x->total_ns);
+		tt_table_set_int(t, k, C_TR, x->transfer_ns);
+		tt_table_set_int(t, k, C_SYNC, x->sync_ns);
+		if (x->with_bytes) {
+			char b[32];
+			tt_fmt_bytes(b, sizeof(b), (double)x->bytes);
+			tt_table_set_str(t, k, C_SIZE, b);
+		}
+	}
+	tt_pane_set_table(p, t);
+	if (!t->nrows)
+		snprintf(p->msg, sizeof(p->msg), "no collectives on this rank");
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "transfer: the fastest rank's latency of each call; sync: "
-		     "the rest. Enter: the calls");
+		     "transfer (%s): the fastest rank's latency of each call; sync (%s): the rest. "
+		     "Enter: the calls",
+		     tt_stack_glyph("=.", 0), tt_stack_glyph("=.", 1));
 	return 0;
 }
 
+enum { L_SEQ, L_START, L_LAT, L_TR, L_SYNC, L_OP, L_N };
+
 static int calls_open(struct tt_pane *p)
 {
-	struct rank_state *s = p->state;
-	struct tt_dist d;
-	tt_dist_compute(p->app->m, &p->app->ropts.a, &d);
-	static const struct tt_col cols[] = {
-		{.name = "seq", .title = "#", .type = TT_C_INT},
-		{.name = "start(us)", .title = "start", .type = TT_C_DUR},
-		{.name = "latency(us)", .title = "latency", .type = TT_C_DUR},
-		{.name = "transfer(us)", .title = "transfer", .type = TT_C_DUR},
-		{.name = "sync(us)", .title = "sync", .type = TT_C_DUR},
-		{.name = "bar",
-		 .title = "transfer/sync",
-		 .type = TT_C_STACK,
-		 .width = 20,
-		 .stack = {3, 4},
-		 .nstack = 2,
-		 .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
-		 .glyphs = "=."},
-		{.name = "bytes", .type = TT_C_INT},
-		{.name = "kernels", .type = TT_C_INT},
-		{.name = "cpu_op", .title = "CPU op", .type = TT_C_STR, .width = 40},
-		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
-		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+	struct pick *s = p->state;
+	const struct tt_dist *d = tt_res_dist(p->app->res);
+	static const struct tt_col cols[L_N] = {
+		[L_SEQ] = {.name = "seq", .title = "#", .type = TT_C_INT},
+		[L_START] = {.name = "start", .type = TT_C_DUR},
+		[L_LAT] = {.name = "latency", .type = TT_C_DUR},
+		[L_TR] = {.name = "transfer", .type = TT_C_DUR},
+		[L_SYNC] = {.name = "sync", .type = TT_C_DUR},
+		[L_OP] = {.name = "cpu_op", .title = "CPU op", .type = TT_C_STR, .width = 20},
 	};
-	struct tt_table *t = tt_table_new("collective_calls", cols, (int)TT_ARRAY_SIZE(cols));
-	for (size_t i = 0; i < d.ncalls; i++) {
-		const struct tt_coll_call *c = &d.calls[i];
-		if (c->rank != s->rank || strcmp(d.stats[c->stat].name, s->name) != 0)
+	/* row i = d->calls[s->items[i]] */
+	struct tt_table *t = tt_table_new("calls", cols, L_N);
+	size_t cap = 0;
+	const struct tt_coll_rstat *x = &d->rstats[s->index];
+	for (size_t i = 0; i < d->ncalls; i++) {
+		const struct tt_coll_call *c = &d->calls[i];
+		if (c->ri != x->ri || c->stat != x->stat)
 			continue;
 		const struct tt_rank *r = p->app->m->ranks[c->ri];
+		add_item(s, i, &cap);
 		size_t k = tt_table_add_row(t);
-		tt_table_set_int(t, k, 0, c->seq);
-		tt_table_set_int(t, k, 1, c->ts - r->t0);
-		tt_table_set_int(t, k, 2, c->dur);
-		tt_table_set_int(t, k, 3, c->transfer);
-		tt_table_set_int(t, k, 4, c->sync);
-		if (c->bytes >= 0)
-			tt_table_set_int(t, k, 6, c->bytes);
-		tt_table_set_int(t, k, 7, c->nkernels);
+		tt_table_set_int(t, k, L_SEQ, c->seq);
+		tt_table_set_int(t, k, L_START, c->ts - r->t0);
+		tt_table_set_int(t, k, L_LAT, c->dur);
+		tt_table_set_int(t, k, L_TR, c->transfer);
+		tt_table_set_int(t, k, L_SYNC, c->sync);
 		if (c->cpu != TT_NONE)
-			tt_table_set_str(t, k, 8, tt_ev_name(r, &r->ev[c->cpu]));
-		tt_table_set_int(t, k, 9, (int64_t)c->ri);
-		tt_table_set_int(t, k, 10, c->kernel);
+			tt_table_set_str(t, k, L_OP, tt_ev_name(r, &r->ev[c->cpu]));
 	}
-	tt_dist_free(&d);
-	take(p, t, "no calls");
+	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "start: since the rank's first event. Enter: the timeline at "
-		     "the call's first kernel");
+		     "start: since the rank's first event. Enter: the timeline at the call's first "
+		     "kernel");
 	return 0;
+}
+
+static struct tt_pane *calls_drill(struct tt_pane *p, size_t row)
+{
+	struct pick *s = p->state;
+	const struct tt_dist *d = tt_res_dist(p->app->res);
+	if (row >= s->nitems)
+		return NULL;
+	const struct tt_coll_call *c = &d->calls[s->items[row]];
+	return tt_timeline_new(p->app, c->ri, c->kernel, 0);
 }
 
 static const struct tt_pane_ops calls_ops = {
@@ -366,45 +475,46 @@ static const struct tt_pane_ops calls_ops = {
 	.title = "Calls",
 	.help = "Every call of one collective on one rank: its latency (its communication "
 		"kernels), the transfer estimate (the fastest rank's latency for the same call) "
-		"and the sync (the rest), its size and the CPU op that issued it.  Enter opens "
-		"the timeline at its first kernel.",
+		"and the sync (the rest), and the CPU op that issued it.  Enter opens the timeline "
+		"at its first kernel.",
 	.open = calls_open,
-	.close = pane_free_state,
-	.drill = drill_event,
+	.close = pick_free,
+	.drill = calls_drill,
 };
 
 static struct tt_pane *coll_drill(struct tt_pane *p, size_t row)
 {
-	struct rank_state *ps = p->state, *s;
-	const char *name = pane_str(p->table, row, "name");
-	if (!name[0])
+	struct pick *ps = p->state, *s;
+	const struct tt_dist *d = tt_res_dist(p->app->res);
+	if (row >= ps->nitems)
 		return NULL;
-	struct tt_pane *np = new_child(p, &calls_ops, &s);
+	struct tt_pane *np = child(p, &calls_ops, &s);
+	s->index = ps->items[row];
 	s->rank = ps->rank;
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld, %.100s", (long long)s->rank, name);
+	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld, %.100s", (long long)s->rank,
+		 d->stats[d->rstats[s->index].stat].name);
 	return np;
 }
 
 static const struct tt_pane_ops coll_ops = {
 	.name = "collectives",
 	.title = "Collectives",
-	.help = "The collective operations of one rank: calls, size, latency, and its split "
-		"into data transfer and synchronisation (waiting for the slowest rank), estimated "
-		"across every rank.  Enter lists the calls.",
+	.help = "The collective operations of one rank: calls, latency, and its split into data "
+		"transfer and synchronisation (waiting for the slowest rank), estimated across "
+		"every rank, and their size.  Enter lists the calls.",
 	.open = coll_open,
-	.close = pane_free_state,
+	.close = pick_free,
 	.drill = coll_drill,
 };
 
 static struct tt_pane *dist_drill(struct tt_pane *p, size_t row)
 {
-	double rank = pane_num(p->table, row, "rank");
-	if (isnan(rank))
+	const struct tt_dist *d = tt_res_dist(p->app->res);
+	if (row >= d->nranks)
 		return NULL;
-	struct rank_state *s;
-	struct tt_pane *np = new_child(p, &coll_ops, &s);
-	s->rank = (int64_t)rank;
+	struct pick *s;
+	struct tt_pane *np = child(p, &coll_ops, &s);
+	s->rank = d->ranks[row].rank;
 	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld", (long long)s->rank);
 	return np;
 }
@@ -413,70 +523,98 @@ const struct tt_pane_ops tt_dist_ops = {
 	.name = "distributed",
 	.title = "Distributed",
 	.help = "The TensorBoard plugin's distributed view, per rank and mean per step: "
-		"computation (only non-communication kernels run), overlapping (both), "
-		"communication (only communication kernels) and other (the rest: idle, memcpy, "
-		"memset).  Above: stragglers (robust z-score of step time, GPU idle and sync "
-		"time) and the main collectives.  Enter lists the rank's collectives.",
+		"computation (kernels other than communication), overlapping (both at once), "
+		"communication (collective ops and communication kernels) and other (the rest of "
+		"the step).  Above: stragglers (the one outlier rule on step time, idle and sync) and "
+		"the main collectives.  `tracetop report distributed` has the plugin's wait and "
+		"collective tables too.  Enter lists the rank's collectives.",
 	.open = dist_open,
 	.drill = dist_drill,
 };
 
 /* ---- Operators ---- */
 
+enum { O_NAME, O_CALLS, O_HSELF, O_DSELF, O_TC, O_N };
+
 static int ops_open(struct tt_pane *p)
 {
-	struct tt_report_opts o = all_rows(p->app);
-	o.table = "operators"; /* not the by-shapes table */
-	struct tt_table *t = build(p->app, &o, "operators", "operators", p->msg, sizeof(p->msg));
-	if (take(p, t, "no CPU operators in the ranks shown"))
+	const struct tt_ops *o = tt_res_ops(p->app->res, false);
+	if (!o->n) {
+		snprintf(p->msg, sizeof(p->msg), "no CPU operators in the ranks shown");
 		return -1;
-	pane_add_bar(t, "device_self(us)", "device self", TT_ROLE_BAR_COMP, 0);
+	}
+	static const struct tt_col cols[O_N] = {
+		[O_NAME] = {.name = "name", .type = TT_C_STR, .width = 30},
+		[O_CALLS] = {.name = "calls", .type = TT_C_INT},
+		[O_HSELF] = {.name = "host_self", .title = "host self", .type = TT_C_DUR},
+		[O_DSELF] = {.name = "device_self", .title = "dev. self", .type = TT_C_DUR},
+		[O_TC] = {.name = "tc_eligible", .title = "TC", .type = TT_C_STR},
+	};
+	/* row i = o->rows[i] */
+	struct tt_table *t = tt_table_new("operators", cols, O_N);
+	for (size_t i = 0; i < o->n; i++) {
+		const struct tt_op_row *w = &o->rows[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_str(t, k, O_NAME, w->name);
+		tt_table_set_int(t, k, O_CALLS, (int64_t)w->calls);
+		tt_table_set_int(t, k, O_HSELF, w->host_self);
+		tt_table_set_int(t, k, O_DSELF, w->dev_self);
+		tt_table_set_str(t, k, O_TC, w->tc_eligible ? "yes" : "no");
+	}
 	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "s: sort by another column, /: filter. Enter: the kernels the "
-		     "operator launched");
+		     "host self: without child ops and the op's own runtime calls; dev. self: the "
+		     "GPU ops its runtime calls launched (by time, not the plugin's External id)");
+	if (o->ndropped)
+		tt_pane_head(p, TT_ROLE_DIM, "%u ops left out: they partly overlap an open op",
+			     o->ndropped);
+	tt_pane_head(p, TT_ROLE_DIM, "s: sort, /: filter. Enter: the kernels the operator launched");
 	return 0;
 }
 
+enum { P_NAME, P_COUNT, P_TOTAL, P_SELF, P_SELFT, P_N };
+
 static int opk_open(struct tt_pane *p)
 {
-	struct rank_state *s = p->state;
+	struct pick *s = p->state;
 	struct tt_op_kernel *v;
 	size_t n = tt_op_kernels(p->app->m, &p->app->ropts.a, s->name, NULL, &v);
-	static const struct tt_col cols[] = {
-		{.name = "name", .type = TT_C_STR, .width = 60},
-		{.name = "count", .type = TT_C_INT},
-		{.name = "total(us)", .title = "total", .type = TT_C_DUR},
-		{.name = "mean(us)", .title = "mean", .type = TT_C_DUR},
-		{.name = "self_count", .title = "self", .type = TT_C_INT},
-		{.name = "self(us)", .title = "self time", .type = TT_C_DUR},
-		{.name = "bar",
-		 .title = "",
-		 .type = TT_C_BAR,
-		 .bar_of = 2,
-		 .width = 20,
-		 .role = {TT_ROLE_BAR_COMP}},
-		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
-		{.name = "event", .type = TT_C_INT, .hidden_text = true},
+	static const struct tt_col cols[P_N] = {
+		[P_NAME] = {.name = "name", .type = TT_C_STR, .width = 36},
+		[P_COUNT] = {.name = "count", .type = TT_C_INT},
+		[P_TOTAL] = {.name = "total", .type = TT_C_DUR},
+		[P_SELF] = {.name = "self_count", .title = "self", .type = TT_C_INT},
+		[P_SELFT] = {.name = "self", .title = "self time", .type = TT_C_DUR},
 	};
-	struct tt_table *t = tt_table_new("op_kernels", cols, (int)TT_ARRAY_SIZE(cols));
+	/* row i = v[i]: the drill keeps where each one's longest is */
+	struct tt_table *t = tt_table_new("op-kernels", cols, P_N);
+	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = tt_table_add_row(t);
-		tt_table_set_str(t, k, 0, v[i].name);
-		tt_table_set_int(t, k, 1, (int64_t)v[i].count);
-		tt_table_set_int(t, k, 2, v[i].sum_ns);
-		tt_table_set_num(t, k, 3, (double)v[i].sum_ns / (double)v[i].count);
-		tt_table_set_int(t, k, 4, (int64_t)v[i].count_self);
-		tt_table_set_int(t, k, 5, v[i].self_ns);
-		tt_table_set_int(t, k, 7, (int64_t)v[i].ri);
-		tt_table_set_int(t, k, 8, v[i].longest);
+		tt_table_set_str(t, k, P_NAME, v[i].name);
+		tt_table_set_int(t, k, P_COUNT, (int64_t)v[i].count);
+		tt_table_set_int(t, k, P_TOTAL, v[i].sum_ns);
+		tt_table_set_int(t, k, P_SELF, (int64_t)v[i].count_self);
+		tt_table_set_int(t, k, P_SELFT, v[i].self_ns);
+		add_item(s, v[i].ri, &cap);
+		add_item(s, v[i].longest, &cap);
 	}
 	free(v);
-	take(p, t, "this operator launched no GPU work");
+	tt_pane_set_table(p, t);
+	if (!n)
+		snprintf(p->msg, sizeof(p->msg), "this operator launched no GPU work");
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "GPU ops launched under the operator or its children; self: "
-		     "by its own runtime calls. Enter: the timeline at the longest");
+		     "GPU ops launched under the operator or its children; self: by its own "
+		     "runtime calls. Enter: the timeline at the longest");
 	return 0;
+}
+
+static struct tt_pane *opk_drill(struct tt_pane *p, size_t row)
+{
+	struct pick *s = p->state;
+	if (2 * row + 1 >= s->nitems)
+		return NULL;
+	return tt_timeline_new(p->app, s->items[2 * row], (uint32_t)s->items[2 * row + 1], 0);
 }
 
 static const struct tt_pane_ops opk_ops = {
@@ -486,437 +624,262 @@ static const struct tt_pane_ops opk_ops = {
 		"calls: self; or its children's), by total time.  Enter opens the timeline at the "
 		"longest instance.",
 	.open = opk_open,
-	.close = pane_free_state,
-	.drill = drill_event,
+	.close = pick_free,
+	.drill = opk_drill,
 };
 
 static struct tt_pane *ops_drill(struct tt_pane *p, size_t row)
 {
-	const char *name = pane_str(p->table, row, "name");
-	if (!name[0])
+	const struct tt_ops *o = tt_res_ops(p->app->res, false);
+	if (row >= o->n)
 		return NULL;
-	struct rank_state *s;
-	struct tt_pane *np = new_child(p, &opk_ops, &s);
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	snprintf(np->subtitle, sizeof(np->subtitle), "%.150s", name);
+	struct pick *s;
+	struct tt_pane *np = child(p, &opk_ops, &s);
+	snprintf(s->name, sizeof(s->name), "%s", o->rows[row].name);
+	snprintf(np->subtitle, sizeof(np->subtitle), "%.150s", o->rows[row].name);
 	return np;
 }
 
 const struct tt_pane_ops tt_operators_ops = {
 	.name = "operators",
 	.title = "Operators",
-	.help = "The TensorBoard plugin's operator view: per operator name (cpu_op and "
-		"user_annotation), calls, host total and self time (self: minus its direct "
-		"child operators), device total and self time (GPU ops launched by its own "
-		"runtime calls: self; with its children's: total).  `tracetop report operators` "
-		"also groups by input shapes.  Enter lists the kernels it launched.",
+	.help = "The TensorBoard plugin's operator view: per plain cpu_op name, calls, host "
+		"total and self time (self: without its child operators and its own runtime "
+		"calls), device self time (the GPU ops its own runtime calls launched) and total "
+		"(with its children's), tensor-core eligibility.  Runtime calls belong to the "
+		"innermost operator around them (the plugin's External ids break on newer "
+		"traces).  `tracetop report operators` also groups by input shapes.  Enter lists "
+		"the kernels it launched.",
 	.open = ops_open,
 	.drill = ops_drill,
 };
 
-/* ---- Memory ---- */
-
-/* The memory pane keeps the analysis to redraw its sparklines when zooming:
- * zoom level z shows 1/2^z of the rank's span around the selected device's
- * peak. */
-struct mem_pane {
-	struct tt_mem mm;
-	int zoom;
-};
-
-/* [*a, *b): the window of device d at the pane's zoom */
-static void mem_window(const struct tt_pane *p, const struct tt_mem_dev *d, int64_t *a, int64_t *b)
-{
-	const struct mem_pane *s = p->state;
-	const struct tt_rank *r = p->app->m->ranks[d->ri];
-	int64_t span = r->t1 - r->t0, w = span >> s->zoom;
-	if (w < 1000)
-		w = 1000;
-	int64_t x = d->peak_ts - w / 2;
-	x = x + w > r->t1 ? r->t1 - w : x;
-	x = x < r->t0 ? r->t0 : x;
-	*a = x;
-	*b = x + w;
-}
-
-static void mem_sparks(struct tt_pane *p)
-{
-	struct mem_pane *s = p->state;
-	struct tt_table *t = p->table;
-	int c = tt_table_col(t, "allocated_over_time");
-	if (c < 0)
-		return;
-	float v[PANE_BUCKETS];
-	char buf[400];
-	for (size_t i = 0; i < t->nrows && i < s->mm.ndevs; i++) {
-		const struct tt_mem_dev *d = &s->mm.devs[i];
-		int64_t a, b;
-		mem_window(p, d, &a, &b);
-		for (int k = 0; k < PANE_BUCKETS; k++) {
-			int64_t x = a + (b - a) * k / PANE_BUCKETS;
-			int64_t y = a + (b - a) * (k + 1) / PANE_BUCKETS;
-			int64_t m = tt_mem_max(d, x, y > x ? y : x + 1, false);
-			v[k] = m > 0 ? (float)m : 0;
-		}
-		tt_sparkline(buf, sizeof(buf), v, PANE_BUCKETS, (double)d->peak_alloc);
-		tt_table_set_str(t, i, c, buf);
-	}
-}
-
-static int mem_open(struct tt_pane *p)
-{
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *t = build(p->app, &o, "memory", "memory_devices", p->msg, sizeof(p->msg));
-	if (!t)
-		return -1;
-	if (!t->nrows) {
-		snprintf(p->msg, sizeof(p->msg), "%s",
-			 t->nnotes ? t->notes[0] : "no [memory] events in the ranks shown");
-		tt_table_free(t);
-		return -1;
-	}
-	struct mem_pane *s = tt_calloc(1, sizeof(*s));
-	tt_mem_compute(p->app->m, &p->app->ropts.a, &s->mm);
-	p->state = s;
-	take(p, t, NULL);
-	mem_sparks(p);
-	tt_pane_head(p, TT_ROLE_DIM,
-		     "allocated over time: the largest total in each of %d slices of the rank's "
-		     "span; +/-/=: zoom around the peak. Enter: the allocations alive at the peak",
-		     PANE_BUCKETS);
-	for (size_t i = 0; i < t->nrows; i++)
-		if (pane_num(t, i, "device_memory_pctg") >= 90)
-			p->row_role[i] = TT_ROLE_WARNING;
-	return 0;
-}
-
-static int mem_key(struct tt_pane *p, enum tt_action a)
-{
-	struct mem_pane *s = p->state;
-	if (!s || !p->table)
-		return TT_R_UNHANDLED;
-	if (a == TT_ACT_ZOOM_IN && s->zoom < 20)
-		s->zoom++;
-	else if (a == TT_ACT_ZOOM_OUT && s->zoom > 0)
-		s->zoom--;
-	else if (a == TT_ACT_ZOOM_FIT)
-		s->zoom = 0;
-	else if (a != TT_ACT_ZOOM_IN && a != TT_ACT_ZOOM_OUT)
-		return TT_R_UNHANDLED;
-	mem_sparks(p);
-	size_t row = tt_pane_row(p);
-	if (row < s->mm.ndevs) {
-		const struct tt_mem_dev *d = &s->mm.devs[row];
-		const struct tt_rank *r = p->app->m->ranks[d->ri];
-		int64_t x, y;
-		mem_window(p, d, &x, &y);
-		char a0[32], a1[32];
-		tt_fmt_dur(a0, sizeof(a0), x - r->t0);
-		tt_fmt_dur(a1, sizeof(a1), y - r->t0);
-		tt_ui_status(p->app, TT_ROLE_STATUS,
-			      "memory curves: %s to %s of each rank (zoom %d)", a0, a1, s->zoom);
-	}
-	return TT_R_REDRAW;
-}
-
-static void mem_close(struct tt_pane *p)
-{
-	struct mem_pane *s = p->state;
-	if (s)
-		tt_mem_free(&s->mm);
-	free(s);
-}
-
-static int live_open(struct tt_pane *p)
-{
-	struct rank_state *s = p->state;
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *src =
-		build(p->app, &o, "memory", "memory_live_at_peak", p->msg, sizeof(p->msg));
-	if (!src)
-		return -1;
-	struct tt_table *t =
-		filter_rows(src, "live", "rank", (double)s->rank, "device_id", (double)s->device);
-	tt_table_free(src);
-	pane_add_bar(t, "bytes", "size", TT_ROLE_BAR_MEM, 0);
-	take(p, t, "no allocation seen by the trace is alive at the peak");
-	tt_pane_head(p, TT_ROLE_DIM, "largest first. Enter: the timeline at the allocation");
-	return 0;
-}
-
-static const struct tt_pane_ops live_ops = {
-	.name = "memory-live",
-	.title = "Alive at peak",
-	.help = "The allocations of one device alive at its memory peak (an allocation whose "
-		"address was not freed before the peak), largest first, with the operator around "
-		"each on its thread.  Enter opens the timeline at the allocation.",
-	.open = live_open,
-	.close = pane_free_state,
-	.drill = drill_event,
-};
-
-static struct tt_pane *mem_drill(struct tt_pane *p, size_t row)
-{
-	double rank = pane_num(p->table, row, "rank"), dev = pane_num(p->table, row, "device_id");
-	if (isnan(rank) || isnan(dev))
-		return NULL;
-	struct rank_state *s;
-	struct tt_pane *np = new_child(p, &live_ops, &s);
-	s->rank = (int64_t)rank;
-	s->device = (int64_t)dev;
-	snprintf(np->subtitle, sizeof(np->subtitle), "rank %lld %s", (long long)s->rank,
-		 pane_str(p->table, row, "device"));
-	return np;
-}
-
-const struct tt_pane_ops tt_memory_ops = {
-	.name = "memory",
-	.title = "Memory",
-	.help = "The TensorBoard plugin's memory view from [memory] events (recorded with "
-		"profile_memory=True): per rank and device the number of allocations and frees, "
-		"the peak of the allocated total and when, the peak reserved, the share of the "
-		"device's memory, and a sparkline of the allocated total (+, -, =: zoom around "
-		"the peak).  Enter lists the allocations alive at the peak.",
-	.open = mem_open,
-	.close = mem_close,
-	.key = mem_key,
-	.drill = mem_drill,
-};
-
-/* ---- Source ---- */
-
-static int src_open(struct tt_pane *p)
-{
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *t = build(p->app, &o, "source", "source_stacks", p->msg, sizeof(p->msg));
-	if (!t)
-		return -1;
-	if (!t->nrows) {
-		snprintf(p->msg, sizeof(p->msg), "%s",
-			 t->nnotes ? t->notes[0] : "no Python stacks in the ranks shown");
-		tt_table_free(t);
-		return -1;
-	}
-	pane_add_bar(t, "host_total(us)", "host time", TT_ROLE_BAR_CPU, 0);
-	take(p, t, NULL);
-	tt_pane_head(p, TT_ROLE_DIM, "Enter: the frames of the stack");
-	return 0;
-}
-
-struct frames_state {
-	char *stack;
-};
-
-static int frames_open(struct tt_pane *p)
-{
-	struct frames_state *s = p->state;
-	static const struct tt_col cols[] = {
-		{.name = "depth", .title = "#", .type = TT_C_INT},
-		{.name = "frame", .type = TT_C_STR, .width = 100},
-		{.name = "file", .type = TT_C_STR, .hidden_text = true},
-		{.name = "line", .type = TT_C_INT, .hidden_text = true},
-	};
-	struct tt_table *t = tt_table_new("frames", cols, (int)TT_ARRAY_SIZE(cols));
-	char file[1024];
-	int depth = 0;
-	/* the report flattens the frames with '|' */
-	for (const char *a = s->stack; *a;) {
-		size_t l = strcspn(a, "|");
-		char frame[1024];
-		snprintf(frame, sizeof(frame), "%.*s", (int)TT_MIN(l, sizeof(frame) - 1), a);
-		size_t k = tt_table_add_row(t);
-		tt_table_set_int(t, k, 0, depth++);
-		tt_table_set_str(t, k, 1, frame);
-		int64_t line;
-		if (tt_tb_frame_parse(frame, strlen(frame), file, sizeof(file), &line)) {
-			tt_table_set_str(t, k, 2, file);
-			tt_table_set_int(t, k, 3, line);
-		}
-		a += l;
-		if (*a == '|')
-			a++;
-	}
-	take(p, t, "an empty stack");
-	tt_pane_head(p, TT_ROLE_DIM,
-		     "innermost frame first. Enter on a frame: the command that "
-		     "opens it in $EDITOR");
-	return 0;
-}
-
-static struct tt_pane *frames_drill(struct tt_pane *p, size_t row)
-{
-	const char *file = pane_str(p->table, row, "file");
-	double line = pane_num(p->table, row, "line");
-	if (!file[0] || isnan(line)) {
-		tt_ui_status(p->app, TT_ROLE_WARNING, "this frame names no file and line");
-		return NULL;
-	}
-	char cmd[1200];
-	tt_tb_editor_command(cmd, sizeof(cmd), getenv("EDITOR"), file, (int64_t)line);
-	tt_ui_status(p->app, TT_ROLE_STATUS, "e: %s", cmd);
-	return NULL;
-}
-
-static void frames_close(struct tt_pane *p)
-{
-	struct frames_state *s = p->state;
-	if (s)
-		free(s->stack);
-	free(s);
-}
-
-static const struct tt_pane_ops frames_ops = {
-	.name = "frames",
-	.title = "Frames",
-	.help = "The Python stack that called an operator, innermost frame first.  Enter on a "
-		"frame shows the command that opens its file at its line in $EDITOR (vi when "
-		"unset).",
-	.open = frames_open,
-	.close = frames_close,
-	.drill = frames_drill,
-};
-
-static struct tt_pane *src_drill(struct tt_pane *p, size_t row)
-{
-	const char *stack = pane_str(p->table, row, "stack");
-	if (!stack[0])
-		return NULL;
-	struct tt_pane *np = tt_pane_new(p->app, &frames_ops);
-	struct frames_state *s = tt_calloc(1, sizeof(*s));
-	s->stack = tt_strdup(stack);
-	np->state = s;
-	snprintf(np->subtitle, sizeof(np->subtitle), "%.150s", pane_str(p->table, row, "operator"));
-	return np;
-}
-
-const struct tt_pane_ops tt_source_ops = {
-	.name = "source",
-	.title = "Source",
-	.help = "Operators by the Python stack that called them (with_stack=True traces: the "
-		"`Call stack` arg, or the python_function events around the operator), with "
-		"calls and host time.  Enter shows the frames; Enter on a frame gives the "
-		"command that opens the file at the line in $EDITOR.",
-	.open = src_open,
-	.drill = src_drill,
-};
-
 /* ---- Steps ---- */
+
+enum { N_STEP, N_RANKS, N_MIN, N_MED, N_MAX, N_BAR, N_SLOW, N_N };
 
 static int steps_open(struct tt_pane *p)
 {
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *ranges = build(p->app, &o, "steps", "step_ranges", NULL, 0);
-	struct tt_table *t =
-		build(p->app, &o, "steps", "steps_across_ranks", p->msg, sizeof(p->msg));
-	if (!t) {
-		tt_table_free(ranges);
+	const struct tt_steps *s = tt_res_steps(p->app->res);
+	if (!s->nnums) {
+		snprintf(p->msg, sizeof(p->msg),
+			 "no ProfilerStep#N annotations: call prof.step() each iteration under "
+			 "torch.profiler.profile(schedule=...)");
 		return -1;
 	}
-	if (!t->nrows) {
-		snprintf(p->msg, sizeof(p->msg), "%s",
-			 ranges && ranges->nnotes > 1 ? ranges->notes[1]
-						      : "no ProfilerStep#N annotations");
-		tt_table_free(t);
-		tt_table_free(ranges);
-		return -1;
-	}
-	take(p, t, NULL);
-	for (size_t i = 0; ranges && i < ranges->nrows && i < 8; i++) {
-		char mean[32];
-		tt_fmt_dur(mean, sizeof(mean), (int64_t)pane_num(ranges, i, "mean(us)"));
-		tt_pane_head(p, TT_ROLE_DEFAULT, "rank %lld: steps %lld-%lld (%lld), mean %s",
-			     (long long)pane_num(ranges, i, "rank"),
-			     (long long)pane_num(ranges, i, "first_step"),
-			     (long long)pane_num(ranges, i, "last_step"),
-			     (long long)pane_num(ranges, i, "steps"), mean);
-	}
-	if (ranges && ranges->nrows > 8)
-		tt_pane_head(p, TT_ROLE_DIM, "... %zu ranks", ranges->nrows);
-	/* the step with the largest spread stands out */
+	static const struct tt_col cols[N_N] = {
+		[N_STEP] = {.name = "step", .type = TT_C_INT},
+		[N_RANKS] = {.name = "ranks", .type = TT_C_INT},
+		[N_MIN] = {.name = "min", .type = TT_C_DUR},
+		[N_MED] = {.name = "median", .type = TT_C_DUR},
+		[N_MAX] = {.name = "max", .type = TT_C_DUR},
+		[N_BAR] = {.name = "bar", .title = "", .type = TT_C_BAR, .bar_of = N_MAX, .width = 16,
+			   .role = {TT_ROLE_BAR_CPU}},
+		[N_SLOW] = {.name = "slowest_rank", .title = "slowest rank", .type = TT_C_INT},
+	};
+	/* row i = s->nums[i] */
+	struct tt_table *t = tt_table_new("steps", cols, N_N);
 	size_t worst = SIZE_MAX;
-	for (size_t i = 0; i < t->nrows; i++)
-		if (pane_num(t, i, "max_over_median_pctg") >= 20 &&
-		    (worst == SIZE_MAX ||
-		     pane_num(t, i, "max_over_median_pctg") > pane_num(t, worst, "max_over_median_pctg")))
+	double worst_x = 1.2;
+	for (size_t i = 0; i < s->nnums; i++) {
+		const struct tt_step_num *w = &s->nums[i];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, N_STEP, w->num);
+		tt_table_set_int(t, k, N_RANKS, w->nranks);
+		tt_table_set_int(t, k, N_MIN, w->min_ns);
+		tt_table_set_num(t, k, N_MED, w->median_ns);
+		tt_table_set_int(t, k, N_MAX, w->max_ns);
+		tt_table_set_int(t, k, N_SLOW, s->steps[w->slowest].rank);
+		if (w->median_ns > 0 && (double)w->max_ns / w->median_ns >= worst_x) {
+			worst_x = (double)w->max_ns / w->median_ns;
 			worst = i;
+		}
+	}
+	tt_pane_set_table(p, t);
 	if (worst != SIZE_MAX)
 		p->row_role[worst] = TT_ROLE_MARKED;
+	for (size_t i = 0; i < s->nranks && i < 4; i++) {
+		const struct tt_steps_rank *r = &s->ranks[i];
+		char mean[32];
+		tt_fmt_dur(mean, sizeof(mean), r->mean_ns);
+		if (r->first_num >= 0)
+			tt_pane_head(p, TT_ROLE_DEFAULT, "rank %lld: steps %lld-%lld (%zu kept of %zu), "
+						       "mean %s",
+				     (long long)r->rank, (long long)r->first_num,
+				     (long long)r->last_num, r->nkept, r->n, mean);
+	}
+	if (s->nranks > 4)
+		tt_pane_head(p, TT_ROLE_DIM, "... %zu ranks", s->nranks);
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "a step runs from its CPU start to the end of the GPU work it "
-		     "launched. Enter: the step on every rank");
-	tt_table_free(ranges);
+		     "the plugin's steps: from the CPU start to the end of the GPU work launched; "
+		     "tail steps with too few GPU ops left out. Enter: the step on every rank");
 	return 0;
 }
 
+enum { R_RANK, R_START, R_CPU, R_DUR, R_BAR, R_BUSY, R_N };
+
 static int step_ranks_open(struct tt_pane *p)
 {
-	struct rank_state *s = p->state;
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *src = build(p->app, &o, "steps", "steps", p->msg, sizeof(p->msg));
-	if (!src)
-		return -1;
-	struct tt_table *t = filter_rows(src, "step", "step", (double)s->step, NULL, 0);
-	tt_table_free(src);
-	take(p, t, "no rank has this step");
-	tt_pane_head(p, TT_ROLE_DIM, "Enter: the timeline at the step on that rank");
+	struct pick *s = p->state;
+	const struct tt_steps *st = tt_res_steps(p->app->res);
+	static const struct tt_col cols[R_N] = {
+		[R_RANK] = {.name = "rank", .type = TT_C_INT},
+		[R_START] = {.name = "start", .type = TT_C_DUR},
+		[R_CPU] = {.name = "cpu", .title = "CPU", .type = TT_C_DUR},
+		[R_DUR] = {.name = "duration", .type = TT_C_DUR},
+		[R_BAR] = {.name = "bar", .title = "", .type = TT_C_BAR, .bar_of = R_DUR, .width = 16,
+			   .role = {TT_ROLE_BAR_CPU}},
+		[R_BUSY] = {.name = "gpu_busy", .title = "GPU busy", .type = TT_C_PCT, .prec = 1},
+	};
+	/* row i = st->steps[s->items[i]] */
+	struct tt_table *t = tt_table_new("step", cols, R_N);
+	size_t cap = 0;
+	for (size_t i = 0; i < st->nsteps; i++) {
+		const struct tt_step *x = &st->steps[i];
+		if (x->pseudo || x->dropped || x->num != s->num)
+			continue;
+		add_item(s, i, &cap);
+		int64_t d = x->t1 - x->t0;
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, R_RANK, x->rank);
+		tt_table_set_int(t, k, R_START, x->t0 - p->app->m->ranks[x->ri]->t0);
+		tt_table_set_int(t, k, R_CPU, x->cpu_dur);
+		tt_table_set_int(t, k, R_DUR, d);
+		tt_table_set_num(t, k, R_BUSY,
+				 d > 0 ? 100.0 * (double)x->gpu_busy_ns / (double)d : NAN);
+	}
+	tt_pane_set_table(p, t);
+	tt_pane_head(p, TT_ROLE_DIM, "start: since the rank's first event. Enter: the timeline "
+				     "at the step on that rank");
 	return 0;
+}
+
+static struct tt_pane *step_ranks_drill(struct tt_pane *p, size_t row)
+{
+	struct pick *s = p->state;
+	const struct tt_steps *st = tt_res_steps(p->app->res);
+	if (row >= s->nitems)
+		return NULL;
+	const struct tt_step *x = &st->steps[s->items[row]];
+	return tt_timeline_new(p->app, x->ri, x->ev, 0);
 }
 
 static const struct tt_pane_ops step_ranks_ops = {
 	.name = "step",
 	.title = "Step",
-	.help = "One ProfilerStep#N on every rank: its start, its CPU duration, its duration "
-		"up to the end of the GPU work it launched, and the GPU busy share.  Enter opens "
-		"the timeline at the step.",
+	.help = "One ProfilerStep#N on every rank: its start, its CPU duration, its window up "
+		"to the end of the GPU work it launched, and the GPU busy share.  Enter opens the "
+		"timeline at the step.",
 	.open = step_ranks_open,
-	.close = pane_free_state,
-	.drill = drill_event,
+	.close = pick_free,
+	.drill = step_ranks_drill,
 };
 
 static struct tt_pane *steps_drill(struct tt_pane *p, size_t row)
 {
-	double step = pane_num(p->table, row, "step");
-	if (isnan(step))
+	const struct tt_steps *st = tt_res_steps(p->app->res);
+	if (row >= st->nnums)
 		return NULL;
-	struct rank_state *s;
-	struct tt_pane *np = new_child(p, &step_ranks_ops, &s);
-	s->step = (int64_t)step;
-	snprintf(np->subtitle, sizeof(np->subtitle), "ProfilerStep#%lld", (long long)s->step);
+	struct pick *s;
+	struct tt_pane *np = child(p, &step_ranks_ops, &s);
+	s->num = st->nums[row].num;
+	snprintf(np->subtitle, sizeof(np->subtitle), "ProfilerStep#%lld", (long long)s->num);
 	return np;
 }
 
 const struct tt_pane_ops tt_steps_ops = {
 	.name = "steps",
 	.title = "Steps",
-	.help = "ProfilerStep#N across ranks: for each step number the shortest, median and "
-		"longest duration over the ranks and the slowest rank; above, the steps each "
-		"rank recorded.  Enter shows the step on every rank.",
+	.help = "ProfilerStep#N across ranks (the plugin's step windows): for each step number "
+		"the shortest, median and longest duration over the ranks and the slowest rank; "
+		"above, the steps each rank kept.  Enter shows the step on every rank.",
 	.open = steps_open,
 	.drill = steps_drill,
 };
 
 /* ---- Advice ---- */
 
+enum { A_SEV, A_TEXT, A_SEE, A_N };
+
+/* the finding of each row: a finding's sentence wraps over several rows */
+struct advice_rows {
+	size_t *of;
+	size_t n;
+};
+
+#define ADVICE_WIDTH 48
+
 static int advice_open(struct tt_pane *p)
 {
-	struct tt_report_opts o = all_rows(p->app);
-	struct tt_table *t = build(p->app, &o, "advice", "advice", p->msg, sizeof(p->msg));
-	if (take(p, t, "no finding"))
-		return -1;
-	for (size_t i = 0; i < t->nrows; i++) {
-		const char *sev = pane_str(t, i, "severity");
-		p->row_role[i] = strcmp(sev, "high") == 0   ? TT_ROLE_WARNING
-				 : strcmp(sev, "info") == 0 ? TT_ROLE_DIM
-							    : 0;
+	const struct tt_advice *a = tt_res_advice(p->app->res);
+	static const char *const sevs[] = {"high", "medium", "info"};
+	static const struct tt_col cols[A_N] = {
+		[A_SEV] = {.name = "severity", .type = TT_C_STR},
+		[A_TEXT] = {.name = "finding", .type = TT_C_STR, .width = ADVICE_WIDTH,
+			    .free_text = true},
+		[A_SEE] = {.name = "see", .type = TT_C_STR},
+	};
+	struct advice_rows *ar = tt_calloc(1, sizeof(*ar));
+	p->state = ar;
+	size_t cap = 0;
+	struct tt_table *t = tt_table_new("advice", cols, A_N);
+	char text[400], see[64], line[ADVICE_WIDTH + 1];
+	for (size_t i = 0; i < a->n; i++) {
+		const struct tt_finding *x = &a->v[i];
+		tt_finding_text(x, text, sizeof(text));
+		snprintf(see, sizeof(see), "see %s", x->where);
+		/* the sentence in lines of at most ADVICE_WIDTH bytes, cut at spaces */
+		for (const char *q = text; *q;) {
+			size_t n = strlen(q);
+			if (n > ADVICE_WIDTH) {
+				n = ADVICE_WIDTH;
+				while (n > ADVICE_WIDTH / 2 && q[n] != ' ')
+					n--;
+			}
+			snprintf(line, sizeof(line), "%.*s", (int)n, q);
+			q += n;
+			while (*q == ' ')
+				q++;
+			size_t k = tt_table_add_row(t);
+			TT_GROW(ar->of, cap, ar->n + 1);
+			bool head = ar->n == 0 || ar->of[ar->n - 1] != i;
+			ar->of[ar->n++] = i;
+			tt_table_set_str(t, k, A_TEXT, line);
+			if (head) {
+				tt_table_set_str(t, k, A_SEV, sevs[x->sev]);
+				tt_table_set_str(t, k, A_SEE, see);
+			}
+		}
 	}
+	tt_pane_set_table(p, t);
+	for (size_t r = 0; r < ar->n; r++) {
+		enum tt_sev sev = a->v[ar->of[r]].sev;
+		p->row_role[r] = sev == TT_SEV_HIGH   ? TT_ROLE_WARNING
+				 : sev == TT_SEV_INFO ? TT_ROLE_DIM
+						      : 0;
+	}
+	if (!a->n)
+		snprintf(p->msg, sizeof(p->msg), "no finding");
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the pane that shows the numbers");
 	return 0;
 }
 
+static void advice_close(struct tt_pane *p)
+{
+	struct advice_rows *ar = p->state;
+	if (ar)
+		free(ar->of);
+	free(ar);
+}
+
 static struct tt_pane *advice_drill(struct tt_pane *p, size_t row)
 {
+	const struct tt_advice *a = tt_res_advice(p->app->res);
+	const struct advice_rows *ar = p->state;
+	if (!ar || row >= ar->n)
+		return NULL;
 	/* the registered view of that name (a warning when there is none) */
-	const char *pane = pane_str(p->table, row, "pane");
+	const char *pane = a->v[ar->of[row]].pane;
 	if (strcmp(pane, p->ops->name) == 0)
 		tt_ui_status(p->app, TT_ROLE_WARNING, "no pane named %s", pane);
 	else
@@ -930,7 +893,10 @@ const struct tt_pane_ops tt_advice_ops = {
 	.help = "Findings from the other analyses, most important first, each with the numbers "
 		"behind it: GPU idle and its cause, exposed communication, low occupancy or SM "
 		"efficiency, launch-bound kernels, stragglers and synchronisation, uneven steps, "
-		"memory close to the device's size.  Enter opens the pane that shows it.",
+		"memory close to the device's size, and the TensorBoard plugin's recommendations "
+		"(GPU utilization, DataLoader and communication shares, DataParallel, DDP without "
+		"NCCL, tensor cores).  Enter opens the pane that shows it.",
 	.open = advice_open,
+	.close = advice_close,
 	.drill = advice_drill,
 };
