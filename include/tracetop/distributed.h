@@ -59,6 +59,7 @@ struct tt_coll_stat {
 	uint64_t calls, matched, with_bytes;
 	int64_t bytes;      /* sum over calls with known size */
 	int64_t total_ns, transfer_ns, sync_ns;
+	double sync_pct;    /* 100 sync_ns / total_ns; NaN when total_ns is 0 */
 	bool counts_differ; /* ranks made different numbers of calls */
 };
 
@@ -70,6 +71,7 @@ struct tt_coll_rstat {
 	uint64_t calls, with_bytes;
 	int64_t bytes;      /* over the calls with a known size */
 	int64_t total_ns, transfer_ns, sync_ns;
+	double sync_pct;    /* 100 sync_ns / total_ns; NaN when total_ns is 0 */
 };
 
 struct tt_straggler {

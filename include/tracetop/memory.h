@@ -17,6 +17,9 @@ struct tt_mem_point {
 	int64_t alloc, reserved; /* totals after the event; reserved -1 unknown */
 };
 
+/* the plugin's "memory near the device's limit": peak_pct at or above */
+#define TT_MEM_NEAR_LIMIT_PCT 90.0
+
 struct tt_mem_dev {
 	size_t ri;
 	int64_t rank;
@@ -33,6 +36,9 @@ struct tt_mem_dev {
 	int64_t peak_alloc, peak_ts;
 	int64_t peak_reserved, peak_reserved_ts; /* -1 unknown */
 	int64_t total_mem;   /* deviceProperties totalGlobalMem, 0 unknown */
+	/* 100 max(peak_alloc, peak_reserved) / total_mem: the device's share
+	 * at the peak (the plugin's advice above 90); NaN when unknown */
+	double peak_pct;
 	size_t first_live, nlive; /* tt_mem.live[first_live ..) */
 	int64_t live_bytes;  /* sum of those; peak_alloc - live_bytes was
 			      * allocated before the trace started */

@@ -42,6 +42,7 @@ struct tt_ov_step {
 	int64_t t0, t1;      /* the window */
 	int64_t cpu_ts, cpu_dur;
 	int64_t cost[TT_OV_NCAT]; /* ns; they sum to t1 - t0 */
+	double pct[TT_OV_NCAT];   /* 100 cost / (t1 - t0); NaN for an empty window */
 	/* the distributed view's overlap (computation: kernels that are not
 	 * communication, or the CPU ops on a rank without kernels) */
 	int64_t comp_ns, overlap_ns, comm_ns, other_ns; /* comp and comm exclude the overlap */
@@ -56,6 +57,7 @@ struct tt_ov_rank {
 	int64_t t0, t1;        /* steps window */
 	double avg[TT_OV_NCAT]; /* mean per step, ns */
 	double avg_total;
+	double avg_pct[TT_OV_NCAT]; /* 100 avg / avg_total; NaN when that is 0 */
 	/* the distributed view's mean over steps, truncated as the plugin does */
 	int64_t comp_ns, overlap_ns, comm_ns, other_ns;
 	bool has_kernel, has_runtime, has_memcpy_memset, has_comm;

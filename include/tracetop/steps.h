@@ -29,8 +29,11 @@ struct tt_step {
 	int64_t t0, t1;
 	uint32_t ngpu;       /* GPU ops launched inside the CPU span */
 	int64_t gpu_busy_ns; /* |union of the rank's GPU ops ∩ window| */
+	double gpu_busy_pct; /* 100 gpu_busy_ns / window; NaN for an empty window */
 	double num_median_ns; /* the median window of its step number over the
 			       * ranks (kept ProfilerSteps; NaN for the others) */
+	double vs_median_pct; /* 100 (window - num_median_ns) / num_median_ns;
+			       * NaN without a median */
 };
 
 /* One step number across ranks (kept ProfilerSteps only). */
@@ -39,6 +42,7 @@ struct tt_step_num {
 	uint32_t nranks;
 	int64_t min_ns, max_ns;
 	double median_ns;
+	double spread_pct;   /* 100 (max - median) / median; NaN without a median */
 	size_t slowest;      /* index into tt_steps.steps of the longest */
 };
 

@@ -27,6 +27,13 @@ double tt_tb_sm_efficiency(const struct tt_kinfo *k, int64_t num_sms);
 
 #define TT_UTIL_BUCKETS 60
 
+/* the plugin's low GPU Utilization: a device under it is advised on and
+ * marked in the Utilisation pane */
+#define TT_UTIL_LOW_PCT 50.0
+/* a kernel's low est. achieved occupancy: advised on (by kernel time) and
+ * marked in the Kernels pane */
+#define TT_OCC_LOW_PCT 15.0
+
 struct tt_util_dev {
 	size_t ri;
 	int64_t rank;
@@ -75,6 +82,7 @@ struct tt_util_kernel {
 	bool tc;                 /* a tensor-core kernel (the plugin's name list) */
 	uint64_t count;
 	int64_t sum_ns, max_ns, min_ns;
+	double time_pct;         /* 100 sum_ns / the sum over every kernel listed */
 	/* the plugin's kernel view: duration-weighted means, a kernel without
 	 * the arg counting as 0 */
 	double mean_bps;         /* blocks per SM */

@@ -195,7 +195,7 @@ static void advise_util(const struct tt_model *m, const struct tt_aopts *o, stru
 			acc += k->sm_eff_ktime_pct * (double)k->sum_ns;
 			cover += (double)k->sum_ns;
 		}
-		if (!isnan(k->occ_ktime_pct) && k->occ_ktime_pct < 15) {
+		if (!isnan(k->occ_ktime_pct) && k->occ_ktime_pct < TT_OCC_LOW_PCT) {
 			low += k->sum_ns;
 			nlow++;
 			if (k->sum_ns > worst_ns) {
@@ -324,10 +324,8 @@ static void advise_memory(const struct tt_model *m, const struct tt_aopts *o, st
 	for (size_t i = 0; i < mm.ndevs; i++) {
 		const struct tt_mem_dev *d = &mm.devs[i];
 		int64_t peak = TT_MAX(d->peak_alloc, d->peak_reserved);
-		if (d->total_mem <= 0 || peak <= 0)
-			continue;
-		double p = 100.0 * (double)peak / (double)d->total_mem;
-		if (p < 90)
+		double p = d->peak_pct;
+		if (peak <= 0 || !(p >= TT_MEM_NEAR_LIMIT_PCT))
 			continue;
 		struct tt_finding *x = add_finding(f, TT_FIND_MEM_PEAK, TT_SEV_HIGH, p, "memory",
 						   "Memory", d->rank);
@@ -386,7 +384,7 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 		if (isnan(d->gpu_util_pct))
 			continue;
 		ndev++;
-		if (d->gpu_util_pct >= 50)
+		if (d->gpu_util_pct >= TT_UTIL_LOW_PCT)
 			continue;
 		low++;
 		if (worst == SIZE_MAX || d->gpu_util_pct < u.devs[worst].gpu_util_pct)
@@ -429,8 +427,8 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 		const struct tt_ov_rank *w = &v.ranks[i];
 		const struct tt_rank *r = m->ranks[w->ri];
 		if (w->avg_total > 0) {
-			double a = 100.0 * w->avg[TT_OV_DATALOADER] / w->avg_total;
-			double b = 100.0 * w->avg[TT_OV_COMM] / w->avg_total;
+			double a = w->avg_pct[TT_OV_DATALOADER];
+			double b = w->avg_pct[TT_OV_COMM];
 			if (a > dlw) {
 				dlw = a;
 				dlr = w->rank;

@@ -899,6 +899,14 @@ void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 			}
 		i = j;
 	}
+	for (size_t s = 0; s < out->nstats; s++) {
+		struct tt_coll_stat *x = &out->stats[s];
+		x->sync_pct = x->total_ns > 0 ? 100.0 * (double)x->sync_ns / (double)x->total_ns : NAN;
+	}
+	for (size_t s = 0; s < out->nrstats; s++) {
+		struct tt_coll_rstat *x = &out->rstats[s];
+		x->sync_pct = x->total_ns > 0 ? 100.0 * (double)x->sync_ns / (double)x->total_ns : NAN;
+	}
 	free(cnt);
 	free(rpos);
 	free(seqs);

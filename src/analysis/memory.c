@@ -4,6 +4,7 @@
 
 #include "tracetop/memory.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,8 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 		else if (mi->bytes < 0)
 			w->nfrees++;
 	}
+	int64_t top = TT_MAX(w->peak_alloc, w->peak_reserved);
+	w->peak_pct = w->total_mem > 0 && top >= 0 ? 100.0 * (double)top / (double)w->total_mem : NAN;
 	/* allocations by address up to the peak; frees after it only for
 	 * the unmatched count */
 	struct tt_hmap h = {0};

@@ -4,6 +4,7 @@
 
 #include "tracetop/overview.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,6 +187,10 @@ static void ov_rank(size_t ri, void *vctx)
 			w->avg[j] += (double)s->cost[j];
 		}
 		w->avg_total += (double)(s->t1 - s->t0);
+		for (int j = 0; j < TT_OV_NCAT; j++)
+			s->pct[j] = s->t1 > s->t0
+					    ? 100.0 * (double)s->cost[j] / (double)(s->t1 - s->t0)
+					    : NAN;
 		int64_t ov = inter1(both, nboth, s);
 		int64_t cp = inter1(compv->v, compv->n, s);
 		int64_t cm = inter1(role[TT_OV_COMM].v, role[TT_OV_COMM].n, s);
@@ -201,6 +206,8 @@ static void ov_rank(size_t ri, void *vctx)
 	for (int j = 0; j < TT_OV_NCAT; j++)
 		w->avg[j] /= (double)nkept;
 	w->avg_total /= (double)nkept;
+	for (int j = 0; j < TT_OV_NCAT; j++)
+		w->avg_pct[j] = w->avg_total > 0 ? 100.0 * w->avg[j] / w->avg_total : NAN;
 	w->comp_ns = sum[0] / (int64_t)nkept;
 	w->overlap_ns = sum[1] / (int64_t)nkept;
 	w->comm_ns = sum[2] / (int64_t)nkept;

@@ -166,8 +166,12 @@ size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *
 			s[k].t1 = s[k].cpu_ts + s[k].cpu_dur;
 		}
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		s[k].gpu_busy_ns = tt_iv_inter(gpu, ngpu, s[k].t0, s[k].t1);
+		s[k].gpu_busy_pct = s[k].t1 > s[k].t0 ? 100.0 * (double)s[k].gpu_busy_ns /
+								(double)(s[k].t1 - s[k].t0)
+						      : NAN;
+	}
 	free(matched);
 	free(dmin);
 	free(dmax);
@@ -274,6 +278,7 @@ static void step_nums(struct tt_steps *s)
 	size_t nv = 0;
 	for (size_t i = 0; i < s->nsteps; i++) {
 		s->steps[i].num_median_ns = NAN;
+		s->steps[i].vs_median_pct = NAN;
 		if (!s->steps[i].pseudo && !s->steps[i].dropped)
 			v[nv++] = (struct stepnum){s->steps[i].num, i};
 	}
@@ -300,8 +305,17 @@ static void step_nums(struct tt_steps *s)
 		}
 		w->nranks = (uint32_t)(b - a);
 		w->median_ns = tt_median(d, b - a);
-		for (size_t k = a; k < b; k++)
-			s->steps[v[k].i].num_median_ns = w->median_ns;
+		w->spread_pct = w->median_ns > 0
+					? 100.0 * ((double)w->max_ns - w->median_ns) / w->median_ns
+					: NAN;
+		for (size_t k = a; k < b; k++) {
+			struct tt_step *st = &s->steps[v[k].i];
+			st->num_median_ns = w->median_ns;
+			st->vs_median_pct =
+				w->median_ns > 0
+					? 100.0 * ((double)(st->t1 - st->t0) - w->median_ns) / w->median_ns
+					: NAN;
+		}
 		a = b;
 	}
 	free(v);

@@ -634,6 +634,12 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 		if (out->kernels[i].count)
 			out->kernels[w++] = out->kernels[i];
 	out->nkernels = w;
+	int64_t ktotal = 0;
+	for (size_t i = 0; i < w; i++)
+		ktotal += out->kernels[i].sum_ns;
+	for (size_t i = 0; i < w; i++)
+		out->kernels[i].time_pct =
+			ktotal > 0 ? 100.0 * (double)out->kernels[i].sum_ns / (double)ktotal : NAN;
 	if (w > 1)
 		qsort(out->kernels, w, sizeof(*out->kernels), ukernel_cmp);
 	if (out->nkops > 1)

@@ -130,9 +130,7 @@ static struct tt_table *coll_table(const struct tt_dist *d)
 		tt_table_set_int(t, k, 8, c->transfer_ns);
 		tt_table_set_num(t, k, 9, (double)c->transfer_ns / (double)c->calls);
 		tt_table_set_int(t, k, 10, c->sync_ns);
-		tt_table_set_num(t, k, 11,
-				 c->total_ns > 0 ? 100.0 * (double)c->sync_ns / (double)c->total_ns
-						 : NAN);
+		tt_table_set_num(t, k, 11, c->sync_pct);
 		tt_table_set_int(t, k, 12, (int64_t)c->matched);
 		tt_table_set_str(t, k, 13, stat_source(d, s));
 		differ |= c->counts_differ;
@@ -202,9 +200,7 @@ static struct tt_table *coll_rank_table(const struct tt_dist *d)
 		tt_table_set_num(t, k, 6, (double)x->total_ns / (double)x->calls);
 		tt_table_set_int(t, k, 7, x->transfer_ns);
 		tt_table_set_int(t, k, 8, x->sync_ns);
-		tt_table_set_num(t, k, 9,
-				 x->total_ns > 0 ? 100.0 * (double)x->sync_ns / (double)x->total_ns
-						 : NAN);
+		tt_table_set_num(t, k, 9, x->sync_pct);
 		tt_table_set_int(t, k, 11, (int64_t)x->ri);
 	}
 	return t;

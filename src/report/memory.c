@@ -77,10 +77,7 @@ static struct tt_table *mem_dev_table(const struct tt_model *m, const struct tt_
 		tt_tb_set_bytes(t, k, 5, 6, d->peak_alloc);
 		tt_table_set_int(t, k, 7, d->peak_ts - r->t0);
 		tt_tb_set_bytes(t, k, 8, 9, d->peak_reserved);
-		if (d->total_mem > 0)
-			tt_table_set_num(t, k, 10,
-					 100.0 * (double)TT_MAX(d->peak_alloc, d->peak_reserved) /
-						 (double)d->total_mem);
+		tt_table_set_num(t, k, 10, d->peak_pct);
 		if (d->nwith_addr == d->nevents) {
 			tt_table_set_int(t, k, 11, (int64_t)d->nlive);
 			tt_tb_set_bytes(t, k, 12, 13, d->live_bytes);

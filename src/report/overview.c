@@ -158,8 +158,7 @@ static struct tt_table *avg_table(const struct tt_overview *v)
 		tt_table_set_num(t, row, 2, w->avg_total);
 		set_cats(t, row, 3, w->avg);
 		for (int c = 0; c < TT_OV_NCAT; c++)
-			tt_table_set_num(t, row, pct0 + c,
-					 w->avg_total > 0 ? 100.0 * w->avg[c] / w->avg_total : NAN);
+			tt_table_set_num(t, row, pct0 + c, w->avg_pct[c]);
 	}
 	if (!v->nranks)
 		tt_table_add_note(t, "no steps: no ProfilerStep#N and no CPU operators");

@@ -113,9 +113,7 @@ static struct tt_table *steps_table(const struct tt_model *m, const struct tt_st
 		tt_table_set_int(t, k, 2, st->t0 - m->ranks[st->ri]->t0);
 		tt_table_set_int(t, k, 3, st->cpu_dur);
 		tt_table_set_int(t, k, 4, st->t1 - st->t0);
-		int64_t d = st->t1 - st->t0;
-		tt_table_set_num(t, k, 5,
-				 d > 0 ? 100.0 * (double)st->gpu_busy_ns / (double)d : NAN);
+		tt_table_set_num(t, k, 5, st->gpu_busy_pct);
 		tt_table_set_int(t, k, 7, (int64_t)st->ri);
 		tt_table_set_int(t, k, 8, st->ev);
 	}
@@ -154,10 +152,7 @@ static struct tt_table *steps_across_table(const struct tt_steps *s)
 		tt_table_set_num(t, k, 3, w->median_ns);
 		tt_table_set_int(t, k, 4, w->max_ns);
 		tt_table_set_int(t, k, 5, s->steps[w->slowest].rank);
-		tt_table_set_num(t, k, 6,
-				 w->median_ns > 0
-					 ? 100.0 * ((double)w->max_ns - w->median_ns) / w->median_ns
-					 : NAN);
+		tt_table_set_num(t, k, 6, w->spread_pct);
 	}
 	return t;
 }
@@ -203,9 +198,8 @@ static struct tt_table *slowest_table(const struct tt_steps *s, int top)
 		tt_table_set_int(t, k, 0, st->rank);
 		tt_table_set_int(t, k, 1, st->num);
 		tt_table_set_int(t, k, 2, v[j].dur);
-		double med = st->num_median_ns;
-		tt_table_set_num(t, k, 3, med);
-		tt_table_set_num(t, k, 4, med > 0 ? 100.0 * ((double)v[j].dur - med) / med : NAN);
+		tt_table_set_num(t, k, 3, st->num_median_ns);
+		tt_table_set_num(t, k, 4, st->vs_median_pct);
 		tt_table_set_int(t, k, 5, (int64_t)st->ri);
 		tt_table_set_int(t, k, 6, st->ev);
 	}

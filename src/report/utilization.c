@@ -161,9 +161,6 @@ static struct tt_table *util_kernel_table(const struct tt_util *u, const struct 
 	struct tt_table *t = tt_table_new("kernel_utilization", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Kernels by total time (the plugin's kernel view), with tracetop's SM "
 			      "efficiency (launch parameters of the longest instance)");
-	int64_t total = 0;
-	for (size_t i = 0; i < u->nkernels; i++)
-		total += u->kernels[i].sum_ns;
 	size_t n = u->nkernels;
 	size_t top = o->top > 0 ? (size_t)o->top : 30;
 	if (o->format == TT_FMT_TABLE && n > top)
@@ -178,8 +175,7 @@ static struct tt_table *util_kernel_table(const struct tt_util *u, const struct 
 		tt_table_set_num(t, r, 4, (double)k->sum_ns / (double)k->count);
 		tt_table_set_int(t, r, 5, k->max_ns);
 		tt_table_set_int(t, r, 6, k->min_ns);
-		tt_table_set_num(t, r, 7,
-				 total > 0 ? 100.0 * (double)k->sum_ns / (double)total : NAN);
+		tt_table_set_num(t, r, 7, k->time_pct);
 		tt_table_set_num(t, r, 8, k->mean_bps);
 		tt_table_set_num(t, r, 9, k->mean_occ_pct);
 		tt_table_set_num(t, r, 10, k->sm_eff_ktime_pct);

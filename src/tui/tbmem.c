@@ -100,10 +100,7 @@ static int mem_open(struct tt_pane *p)
 			tt_fmt_bytes(buf, sizeof(buf), (double)d->peak_reserved);
 			tt_table_set_str(t, k, M_RES, buf);
 		}
-		if (d->total_mem > 0)
-			tt_table_set_num(t, k, M_PCT,
-					 100.0 * (double)TT_MAX(d->peak_alloc, d->peak_reserved) /
-						 (double)d->total_mem);
+		tt_table_set_num(t, k, M_PCT, d->peak_pct);
 		if (d->nwith_addr == d->nevents)
 			tt_table_set_int(t, k, M_LIVE, (int64_t)d->nlive);
 		else
@@ -113,9 +110,7 @@ static int mem_open(struct tt_pane *p)
 	tt_pane_set_table(p, t);
 	mem_sparks(p);
 	for (size_t i = 0; i < mm->ndevs; i++)
-		if (mm->devs[i].total_mem > 0 &&
-		    (double)TT_MAX(mm->devs[i].peak_alloc, mm->devs[i].peak_reserved) >=
-			    0.9 * (double)mm->devs[i].total_mem)
+		if (mm->devs[i].peak_pct >= TT_MEM_NEAR_LIMIT_PCT)
 			p->row_role[i] = TT_ROLE_WARNING;
 	if (unknown)
 		tt_pane_head(p, TT_ROLE_DIM, "alive -: events without Addr, so what is alive at "

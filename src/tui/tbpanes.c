@@ -91,7 +91,6 @@ static int steptime_open(struct tt_pane *p)
 	char buf[32];
 	for (size_t i = 0; i < v->nsteps; i++) {
 		const struct tt_ov_step *s = &v->steps[i];
-		int64_t d = s->t1 - s->t0;
 		size_t k = tt_table_add_row(t);
 		tt_table_set_int(t, k, ST_RANK, s->rank);
 		if (s->pseudo)
@@ -99,11 +98,9 @@ static int steptime_open(struct tt_pane *p)
 		else
 			snprintf(buf, sizeof(buf), "%lld", (long long)s->num);
 		tt_table_set_str(t, k, ST_STEP, buf);
-		tt_table_set_int(t, k, ST_TIME, d);
-		tt_table_set_num(t, k, ST_KERNEL_PCT,
-				 d > 0 ? 100.0 * (double)s->cost[TT_OV_KERNEL] / (double)d : NAN);
-		tt_table_set_num(t, k, ST_COMM_PCT,
-				 d > 0 ? 100.0 * (double)s->cost[TT_OV_COMM] / (double)d : NAN);
+		tt_table_set_int(t, k, ST_TIME, s->t1 - s->t0);
+		tt_table_set_num(t, k, ST_KERNEL_PCT, s->pct[TT_OV_KERNEL]);
+		tt_table_set_num(t, k, ST_COMM_PCT, s->pct[TT_OV_COMM]);
 		for (int c = 0; c < TT_OV_NCAT; c++)
 			tt_table_set_int(t, k, ST_CAT0 + c, s->cost[c]);
 	}
@@ -116,10 +113,10 @@ static int steptime_open(struct tt_pane *p)
 		char parts[160] = "";
 		size_t pl = 0;
 		for (int c = 0; c < TT_OV_NCAT && pl < sizeof(parts); c++)
-			if (w->avg_total > 0 && w->avg[c] >= 0.05 * w->avg_total)
+			if (w->avg_pct[c] >= 5)
 				pl += (size_t)snprintf(parts + pl, sizeof(parts) - pl, "%s%s %.0f %%",
 						       pl ? ", " : "", tt_ov_cat_name((enum tt_ov_cat)c),
-						       100.0 * w->avg[c] / w->avg_total);
+						       w->avg_pct[c]);
 		tt_pane_head(p, TT_ROLE_DEFAULT, "rank %lld: mean step %s: %s", (long long)w->rank,
 			     mean, parts);
 	}
@@ -212,7 +209,7 @@ static int util_open(struct tt_pane *p)
 	tt_pane_set_table(p, t);
 	size_t low = 0;
 	for (size_t i = 0; i < u->ndevs; i++)
-		if (u->devs[i].gpu_util_pct < 50) {
+		if (u->devs[i].gpu_util_pct < TT_UTIL_LOW_PCT) {
 			p->row_role[i] = TT_ROLE_WARNING;
 			low++;
 		}
@@ -220,8 +217,8 @@ static int util_open(struct tt_pane *p)
 		     "util., SM eff., occ., TC: the plugin's GPU summary over the steps window "
 		     "(kernels only); busy/span: kernels, memcpy and memset over the GPU's span");
 	if (low)
-		tt_pane_head(p, TT_ROLE_WARNING, "%zu of %zu GPUs under 50 %% utilization", low,
-			     u->ndevs);
+		tt_pane_head(p, TT_ROLE_WARNING, "%zu of %zu GPUs under %.0f %% utilization", low,
+			     u->ndevs, TT_UTIL_LOW_PCT);
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the kernels of the ranks shown");
 	return 0;
 }
@@ -245,9 +242,6 @@ static int ukern_open(struct tt_pane *p)
 		snprintf(p->msg, sizeof(p->msg), "no kernels in the ranks shown");
 		return -1;
 	}
-	int64_t total = 0;
-	for (size_t i = 0; i < u->nkernels; i++)
-		total += u->kernels[i].sum_ns;
 	/* row i = u->kernels[i] */
 	struct tt_table *t = tt_table_new("kernels", cols, K_N);
 	for (size_t i = 0; i < u->nkernels; i++) {
@@ -257,17 +251,18 @@ static int ukern_open(struct tt_pane *p)
 		tt_table_set_str(t, r, K_TC, k->tc ? "yes" : "no");
 		tt_table_set_int(t, r, K_CALLS, (int64_t)k->count);
 		tt_table_set_int(t, r, K_TOTAL, k->sum_ns);
-		tt_table_set_num(t, r, K_PCT, total > 0 ? 100.0 * (double)k->sum_ns / (double)total : NAN);
+		tt_table_set_num(t, r, K_PCT, k->time_pct);
 		tt_table_set_num(t, r, K_OCC, k->mean_occ_pct);
 		tt_table_set_num(t, r, K_SM, k->sm_eff_ktime_pct);
 	}
 	tt_pane_set_table(p, t);
 	for (size_t i = 0; i < u->nkernels; i++)
-		if (u->kernels[i].mean_occ_pct < 15)
+		if (u->kernels[i].mean_occ_pct < TT_OCC_LOW_PCT)
 			p->row_role[i] = TT_ROLE_WARNING;
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "occ.: the plugin's mean est. occupancy (highlighted under 15 %%); SM eff.: "
-		     "min(blocks / SMs, 1) by kernel time. Enter: the longest instance");
+		     "occ.: the plugin's mean est. occupancy (highlighted under %.0f %%); SM eff.: "
+		     "min(blocks / SMs, 1) by kernel time. Enter: the longest instance",
+		     TT_OCC_LOW_PCT);
 	return 0;
 }
 
@@ -356,12 +351,13 @@ static int dist_open(struct tt_pane *p)
 				p->row_role[r] = TT_ROLE_MARKED;
 	for (size_t i = 0; i < d->nstats && i < 2; i++) {
 		const struct tt_coll_stat *c = &d->stats[i];
+		if (!(c->total_ns > 0))
+			continue;
 		char lat[32];
 		tt_fmt_dur(lat, sizeof(lat), c->total_ns);
 		tt_pane_head(p, TT_ROLE_DEFAULT,
 			     "%.24s: %llu calls, latency %s, sync %.1f %% (waiting for the slowest)",
-			     c->name, (unsigned long long)c->calls, lat,
-			     c->total_ns > 0 ? 100.0 * (double)c->sync_ns / (double)c->total_ns : 0.0);
+			     c->name, (unsigned long long)c->calls, lat, c->sync_pct);
 	}
 	if (!d->tb_shown)
 		tt_pane_head(p, TT_ROLE_DIM, "the plugin shows no distributed view: %s", d->tb_why);
@@ -679,8 +675,9 @@ static int steps_open(struct tt_pane *p)
 	};
 	/* row i = s->nums[i] */
 	struct tt_table *t = tt_table_new("steps", cols, N_N);
+	/* the step whose slowest rank is furthest (>= 20 %) above its median */
 	size_t worst = SIZE_MAX;
-	double worst_x = 1.2;
+	double worst_x = 20;
 	for (size_t i = 0; i < s->nnums; i++) {
 		const struct tt_step_num *w = &s->nums[i];
 		size_t k = tt_table_add_row(t);
@@ -690,8 +687,8 @@ static int steps_open(struct tt_pane *p)
 		tt_table_set_num(t, k, N_MED, w->median_ns);
 		tt_table_set_int(t, k, N_MAX, w->max_ns);
 		tt_table_set_int(t, k, N_SLOW, s->steps[w->slowest].rank);
-		if (w->median_ns > 0 && (double)w->max_ns / w->median_ns >= worst_x) {
-			worst_x = (double)w->max_ns / w->median_ns;
+		if (w->spread_pct >= worst_x) {
+			worst_x = w->spread_pct;
 			worst = i;
 		}
 	}
@@ -739,14 +736,12 @@ static int step_ranks_open(struct tt_pane *p)
 		if (x->pseudo || x->dropped || x->num != s->num)
 			continue;
 		add_item(s, i, &cap);
-		int64_t d = x->t1 - x->t0;
 		size_t k = tt_table_add_row(t);
 		tt_table_set_int(t, k, R_RANK, x->rank);
 		tt_table_set_int(t, k, R_START, x->t0 - p->app->m->ranks[x->ri]->t0);
 		tt_table_set_int(t, k, R_CPU, x->cpu_dur);
-		tt_table_set_int(t, k, R_DUR, d);
-		tt_table_set_num(t, k, R_BUSY,
-				 d > 0 ? 100.0 * (double)x->gpu_busy_ns / (double)d : NAN);
+		tt_table_set_int(t, k, R_DUR, x->t1 - x->t0);
+		tt_table_set_num(t, k, R_BUSY, x->gpu_busy_pct);
 	}
 	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM, "start: since the rank's first event. Enter: the timeline "
