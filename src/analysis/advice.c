@@ -69,9 +69,32 @@ static struct tt_finding *add_finding(struct findings *f, enum tt_finding_kind k
 	return x;
 }
 
+/* x->name = s; a name too long for it loses its trailing argument list
+ * "(...)" first (kernel names: the parameters), then its end ("…") */
 static void set_name(struct tt_finding *x, const char *s)
 {
-	snprintf(x->name, sizeof(x->name), "%s", s ? s : "");
+	s = s ? s : "";
+	size_t n = strlen(s);
+	if (n >= sizeof(x->name) && s[n - 1] == ')') {
+		size_t k = n - 1;
+		int depth = 0;
+		for (; k > 0; k--) {
+			depth += s[k] == ')' ? 1 : s[k] == '(' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		if (depth == 0 && k > 0)
+			n = k;
+	}
+	if (n < sizeof(x->name)) {
+		snprintf(x->name, sizeof(x->name), "%.*s", (int)n, s);
+		return;
+	}
+	/* cut at a UTF-8 character's start, room for "…" */
+	size_t cut = sizeof(x->name) - 4;
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	snprintf(x->name, sizeof(x->name), "%.*s\xe2\x80\xa6", (int)cut, s);
 }
 
 static int finding_cmp(const void *a, const void *b)

@@ -820,7 +820,10 @@ static int advice_open(struct tt_pane *p)
 	struct tt_table *t = tt_table_new("advice", cols, A_N);
 	char text[400], see[64], line[ADVICE_WIDTH + 1];
 	for (size_t i = 0; i < a->n; i++) {
-		const struct tt_finding *x = &a->v[i];
+		/* a kernel or operator name shortened to fit a few rows */
+		struct tt_finding x1 = a->v[i];
+		const struct tt_finding *x = &x1;
+		tt_name_fit(x1.name, sizeof(x1.name), a->v[i].name, ADVICE_WIDTH - 6);
 		tt_finding_text(x, text, sizeof(text));
 		snprintf(see, sizeof(see), "see %s", x->where);
 		/* the sentence in lines of at most ADVICE_WIDTH bytes, cut at spaces */

@@ -300,6 +300,56 @@ START_TEST(advice_plugin_topics)
 }
 END_TEST
 
+/* A finding's name is at most 127 bytes: a longer kernel name loses its
+ * argument list "(...)" first (here 60 bytes of template, then 93 of
+ * parameters: the template stays whole), then its end, cut before a UTF-8
+ * character and marked "…".  Both kernels run at 5 % occupancy, so the
+ * longer one (120 µs) is the low-occupancy finding's name. */
+#define T60 "void k<aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa>"
+#define P93 "(float*, float*, float*, float*, float*, float*, float*, float*, " \
+	     "float*, float*, float*, int)"
+#define ULONG "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9" \
+	     "x"
+#define OCC5 ",\"est. achieved occupancy %\":5"
+static const char long_name_trace[] =
+	HEAD LAUNCH(1, 0, 5, 1) "," LAUNCH(1, 10, 5, 2) ","
+	KERNELA(T60 P93, 20, 120, 7, 1, OCC5) "," KERNELA(ULONG, 200, 100, 7, 2, OCC5) TAIL;
+
+static const char long_name_trace2[] =
+	HEAD LAUNCH(1, 0, 5, 1) "," LAUNCH(1, 10, 5, 2) ","
+	KERNELA(T60 P93, 20, 100, 7, 1, OCC5) "," KERNELA(ULONG, 200, 120, 7, 2, OCC5) TAIL;
+
+START_TEST(advice_long_names)
+{
+	const struct tt_advice_opts ao = {30, 50, 100};
+	struct tt_advice a;
+	struct tt_model *m = load1(long_name_trace);
+	tt_advice_compute(m, &all, &ao, &a);
+	const struct tt_finding *x = finding(&a, TT_FIND_LOW_OCC);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_str_eq(x->name, T60);
+	tt_advice_free(&a);
+	tt_model_free(m);
+
+	m = load1(long_name_trace2);
+	tt_advice_compute(m, &all, &ao, &a);
+	x = finding(&a, TT_FIND_LOW_OCC);
+	ck_assert_ptr_nonnull(x);
+	/* 62 "é" (124 bytes), then "…": 127 bytes */
+	ck_assert_uint_eq(strlen(x->name), 127);
+	ck_assert_int_eq(memcmp(x->name, ULONG, 124), 0);
+	ck_assert_str_eq(x->name + 124, "\xe2\x80\xa6");
+	tt_advice_free(&a);
+	tt_model_free(m);
+}
+END_TEST
+
 /* ---- the plugin's op tree ---- */
 
 /* aten::linear 0-100 > aten::linear 10-90 (merged: same name, only child)
@@ -350,6 +400,7 @@ int main(void)
 	tcase_add_test(tc, gpu_summary);
 	tcase_add_test(tc, memory_per_operator);
 	tcase_add_test(tc, advice_plugin_topics);
+	tcase_add_test(tc, advice_long_names);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
