@@ -41,6 +41,8 @@ struct tt_range_rank {
 	int64_t memcpy_ns, memset_ns;
 	int64_t gpu_busy_ns;     /* union of the GPU events of all its streams */
 	uint32_t cpu_ops;        /* CPU ops overlapping the range */
+	double kernel_pct;       /* 100 kernel_ns / the range; NaN for an empty range */
+	double gpu_busy_pct;     /* 100 gpu_busy_ns / the range; NaN likewise */
 };
 
 struct tt_range_stream {
@@ -51,6 +53,7 @@ struct tt_range_stream {
 	uint32_t events;         /* GPU events overlapping the range */
 	int64_t kernel_ns;       /* kernel time inside the range */
 	int64_t busy_ns;         /* union of its events inside the range */
+	double busy_pct;         /* 100 busy_ns / the range */
 	uint32_t gaps;           /* idle gaps */
 	int64_t max_gap_ns;
 	int64_t max_gap_t0;      /* start of the largest gap (ns, absolute) */
@@ -62,6 +65,8 @@ struct tt_range_name {
 	uint32_t count;
 	int64_t ns;              /* time inside the range, summed */
 	uint32_t nranks;         /* ranks it ran on */
+	double range_pct;        /* 100 ns / (the range x nranks): of the range on
+				  * each rank it ran on */
 };
 
 struct tt_range_gap {

@@ -3,6 +3,7 @@
 
 #include "tracetop/range.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,12 @@ static int gap_by_len(const void *a, const void *b, void *ctx)
 	if (x->track != y->track)
 		return x->track < y->track ? -1 : 1;
 	return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+}
+
+/* 100 part / whole; NaN when whole is not positive */
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
 }
 
 void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_t t0, int64_t t1,
@@ -211,6 +218,12 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 		size_t nb = tt_iv_merge(all, nall);
 		rr->gpu_busy_ns = tt_iv_total(all, nb);
 	}
+	for (size_t i = 0; i < out->nranks; i++) {
+		out->ranks[i].kernel_pct = pct(out->ranks[i].kernel_ns, t1 - t0);
+		out->ranks[i].gpu_busy_pct = pct(out->ranks[i].gpu_busy_ns, t1 - t0);
+	}
+	for (size_t i = 0; i < out->nstreams; i++)
+		out->streams[i].busy_pct = pct(out->streams[i].busy_ns, t1 - t0);
 	free(iv);
 	free(all);
 	/* names over the ranks */
@@ -232,6 +245,9 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 		nm->nranks = 1;
 	}
 	free(acc);
+	for (size_t i = 0; i < out->nnames; i++)
+		out->names[i].range_pct =
+			pct(out->names[i].ns, (t1 - t0) * (int64_t)TT_MAX(out->names[i].nranks, 1));
 	tt_msort(out->names, out->nnames, sizeof(*out->names), name_by_time, NULL);
 	tt_msort(out->gaps, out->ngaps, sizeof(*out->gaps), gap_by_len, NULL);
 }

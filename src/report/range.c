@@ -3,7 +3,6 @@
 
 #include "tracetop/report.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +28,6 @@ void tt_range_text(char *buf, size_t n, const struct tt_range *r)
 	snprintf(buf, n, "%s .. %s (%s)", a, b, d);
 }
 
-static double pct(int64_t part, int64_t whole)
-{
-	return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
-}
-
 struct tt_table *tt_range_ranks_table(const struct tt_range *r)
 {
 	static const struct tt_col cols[] = {
@@ -56,7 +50,6 @@ struct tt_table *tt_range_ranks_table(const struct tt_range *r)
 	char rt[120];
 	tt_range_text(rt, sizeof(rt), r);
 	tt_table_set_title(t, "What ran in %s, per rank", rt);
-	int64_t len = r->t1 - r->t0;
 	for (size_t i = 0; i < r->nranks; i++) {
 		const struct tt_range_rank *rr = &r->ranks[i];
 		size_t k = tt_table_add_row(t);
@@ -64,12 +57,12 @@ struct tt_table *tt_range_ranks_table(const struct tt_range *r)
 		tt_table_set_int(t, k, 1, rr->streams);
 		tt_table_set_int(t, k, 2, rr->kernels);
 		tt_table_set_int(t, k, 3, rr->kernel_ns);
-		tt_table_set_num(t, k, 4, pct(rr->kernel_ns, len));
+		tt_table_set_num(t, k, 4, rr->kernel_pct);
 		tt_table_set_int(t, k, 5, rr->comm_ns);
 		tt_table_set_int(t, k, 6, rr->memcpy_ns);
 		tt_table_set_int(t, k, 7, rr->memset_ns);
 		tt_table_set_int(t, k, 8, rr->gpu_busy_ns);
-		tt_table_set_num(t, k, 9, pct(rr->gpu_busy_ns, len));
+		tt_table_set_num(t, k, 9, rr->gpu_busy_pct);
 		tt_table_set_int(t, k, 10, rr->cpu_ops);
 		tt_table_set_int(t, k, 11, r->t0);
 		tt_table_set_int(t, k, 12, r->t1);
@@ -103,7 +96,6 @@ struct tt_table *tt_range_streams_table(const struct tt_model *m, const struct t
 	char rt[120];
 	tt_range_text(rt, sizeof(rt), r);
 	tt_table_set_title(t, "GPU streams in %s: busy time and idle gaps", rt);
-	int64_t len = r->t1 - r->t0;
 	for (size_t i = 0; i < r->nstreams; i++) {
 		const struct tt_range_stream *st = &r->streams[i];
 		const struct tt_rank *rk = m->ranks[st->ri];
@@ -115,7 +107,7 @@ struct tt_table *tt_range_streams_table(const struct tt_model *m, const struct t
 		tt_table_set_int(t, k, 2, st->events);
 		tt_table_set_int(t, k, 3, st->kernel_ns);
 		tt_table_set_int(t, k, 4, st->busy_ns);
-		tt_table_set_num(t, k, 5, pct(st->busy_ns, len));
+		tt_table_set_num(t, k, 5, st->busy_pct);
 		tt_table_set_int(t, k, 7, st->gaps);
 		if (st->gaps) {
 			tt_table_set_int(t, k, 8, st->max_gap_ns);
@@ -143,7 +135,6 @@ struct tt_table *tt_range_names_table(const struct tt_range *r, int top)
 	char rt[120];
 	tt_range_text(rt, sizeof(rt), r);
 	tt_table_set_title(t, "Kernels, copies, CPU ops and runtime calls in %s, by time", rt);
-	int64_t len = r->t1 - r->t0;
 	size_t n = top > 0 ? TT_MIN(r->nnames, (size_t)top) : r->nnames;
 	for (size_t i = 0; i < n; i++) {
 		const struct tt_range_name *nm = &r->names[i];
@@ -152,7 +143,7 @@ struct tt_table *tt_range_names_table(const struct tt_range *r, int top)
 		tt_table_set_str(t, k, 1, nm->name);
 		tt_table_set_int(t, k, 2, nm->count);
 		tt_table_set_int(t, k, 3, nm->ns);
-		tt_table_set_num(t, k, 4, pct(nm->ns, len * (int64_t)TT_MAX(nm->nranks, 1)));
+		tt_table_set_num(t, k, 4, nm->range_pct);
 		tt_table_set_int(t, k, 5, nm->nranks);
 	}
 	if (n < r->nnames)

@@ -604,21 +604,6 @@ void tt_ui_shared_free(struct tt_app *a)
 
 /* ---- helpers ---- */
 
-double pane_num(const struct tt_table *t, size_t row, const char *name)
-{
-	int c = tt_table_col(t, name);
-	return c < 0 ? NAN : tt_cell_num(tt_table_cell(t, row, c));
-}
-
-const char *pane_str(const struct tt_table *t, size_t row, const char *name)
-{
-	int c = tt_table_col(t, name);
-	if (c < 0)
-		return "";
-	const struct tt_cell *x = tt_table_cell(t, row, c);
-	return x->kind == TT_CV_S ? x->v.s : "";
-}
-
 void pane_add_bar_at(struct tt_table *t, int of, const char *title, enum tt_role role, double max)
 {
 	if (of < 0 || of >= t->ncols)

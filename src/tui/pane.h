@@ -115,12 +115,6 @@ void tt_ui_shared_free(struct tt_app *a);
 
 /* ---- small helpers the pane files share (pane.c) ---- */
 
-/* Cell (row, column named name) of t as a number; NAN when there is no
- * such column. */
-double pane_num(const struct tt_table *t, size_t row, const char *name);
-/* Cell (row, column named name) of t as text; "" when there is no such
- * column or the cell is not text. */
-const char *pane_str(const struct tt_table *t, size_t row, const char *name);
 /* Append a bar column drawing column `of` (nothing when t has no such
  * column), coloured by role, scaled to max (0: the column's maximum). */
 void pane_add_bar_at(struct tt_table *t, int of, const char *title, enum tt_role role, double max);

@@ -54,7 +54,6 @@ static int range_open(struct tt_pane *p)
 	tt_range_text(rt, sizeof(rt), r);
 	tt_pane_head(p, TT_ROLE_HEADER, "%s from the job's first event", rt);
 	tt_ui_status(p->app, TT_ROLE_DEFAULT, "what ran between the mark and the cursor");
-	int64_t len = r->t1 - r->t0;
 	/* per rank: the numbers a person came for (several ranks: a line each,
 	 * up to 4, then the totals) */
 	int64_t kern = 0, busy = 0, comm = 0;
@@ -74,10 +73,8 @@ static int range_open(struct tt_pane *p)
 		tt_pane_head(p, TT_ROLE_DEFAULT,
 			     "rank %lld: kernel time %s in %u kernels (%.1f%% of the range), "
 			     "communication %s; GPU busy %s (%.1f%%) on %u streams",
-			     (long long)rr->rank, kt, rr->kernels,
-			     len > 0 ? 100.0 * (double)rr->kernel_ns / (double)len : 0.0, ct, bt,
-			     len > 0 ? 100.0 * (double)rr->gpu_busy_ns / (double)len : 0.0,
-			     rr->streams);
+			     (long long)rr->rank, kt, rr->kernels, rr->kernel_pct, ct, bt,
+			     rr->gpu_busy_pct, rr->streams);
 	}
 	if (r->nranks > 4) {
 		char kt[32], bt[32], ct[32];
@@ -115,19 +112,19 @@ static int range_key(struct tt_pane *p, enum tt_action act)
 	return TT_R_UNHANDLED;
 }
 
-/* Enter: a stream or a gap opens the timeline there (through the app:
- * the timeline opens this pane, so it may not call the timeline) */
+/* Enter: a stream (at the middle of the range) or a gap (at its start)
+ * opens the timeline there (through the app: the timeline opens this pane,
+ * so it may not call the timeline).  Table row i is streams[i] or gaps[i]
+ * (the report's tables, every row). */
 static struct tt_pane *range_drill(struct tt_pane *p, size_t row)
 {
 	struct range_state *s = p->state;
-	const struct tt_table *t = p->table;
-	double ri = pane_num(t, row, "rank_index");
-	if (s->view == RV_NAMES || ri != ri)
-		return NULL;
-	double at = s->view == RV_GAPS ? pane_num(t, row, "start_ns") :
-					 (double)(s->t0 + (s->t1 - s->t0) / 2);
-	if (at == at)
-		tt_ui_open_timeline(p->app, (size_t)ri, TT_NONE, (int64_t)at);
+	const struct tt_range *r = &s->r;
+	if (s->view == RV_STREAMS && row < r->nstreams)
+		tt_ui_open_timeline(p->app, r->streams[row].ri, TT_NONE,
+				    s->t0 + (s->t1 - s->t0) / 2);
+	else if (s->view == RV_GAPS && row < r->ngaps)
+		tt_ui_open_timeline(p->app, r->gaps[row].ri, TT_NONE, r->gaps[row].t0);
 	return NULL;
 }
 
