@@ -63,6 +63,43 @@ MAPS = {
     },
 }
 
+
+def one_row(rep, tab, match, cols):
+    """pane column -> report column, each from the one report row matching"""
+    return {pc: (rep, tab, match, rc, "one") for pc, rc in cols.items()}
+
+
+# the TensorBoard views' panes: drawn from the typed results the reports print
+MAPS.update({
+    "step-time": one_row("overview", "step_time_breakdown", {"rank": "rank", "step": "step"}, {
+        "step_time": "step_time(us)", "Kernel": "kernel(us)", "Memcpy": "memcpy(us)",
+        "Memset": "memset(us)", "Communication": "communication(us)",
+        "Runtime": "runtime(us)", "DataLoader": "dataloader(us)", "CPU Exec": "cpu_exec(us)",
+        "Other": "other(us)"}),
+    "utilization": one_row("utilization", "gpu_utilization", {"rank": "rank", "device": "device"}, {
+        "gpu_utilization": "gpu_utilization_pctg",
+        "est_sm_efficiency": "est_sm_efficiency_pctg",
+        "est_achieved_occupancy": "est_achieved_occupancy_pctg",
+        "tensor_cores": "tensor_cores_pctg",
+        "busy_of_gpu_span": "busy_of_gpu_span_every_event_pctg"}),
+    "kernels": one_row("utilization", "kernel_utilization", {"name": "name"}, {
+        "calls": "calls", "total": "total(us)", "time_pctg": "time_pctg",
+        "occupancy": "mean_est_achieved_occupancy_pctg",
+        "sm_eff_per_kernel_time": "sm_eff_per_kernel_time_pctg"}),
+    "distributed": one_row("distributed", "distributed_overview", {"rank": "rank"}, {
+        "step": "step_time(us)", "computation": "computation(us)",
+        "overlapping": "overlapping(us)", "communication": "communication(us)",
+        "other": "other(us)"}),
+    "operators": one_row("operators", "operators", {"name": "name"}, {
+        "calls": "calls", "host_self": "host_self(us)", "device_self": "device_self(us)"}),
+    "steps": one_row("steps", "steps_across_ranks", {"step": "step"}, {
+        "ranks": "ranks", "min": "min(us)", "median": "median(us)", "max": "max(us)",
+        "slowest_rank": "slowest_rank"}),
+    "source": one_row("source", "source_stacks",
+                      {"operator": "operator", "innermost_frame": "innermost_frame"}, {
+                          "calls": "calls", "host_total": "host_total(us)"}),
+})
+
 # Pane tables built from a report's result without its table object: the
 # report that prints the same table.
 TABLE_REPORT = {
