@@ -124,7 +124,7 @@ static int steptime_open(struct tt_pane *p)
 		tt_pane_head(p, TT_ROLE_DIM, "... %zu ranks", v->nranks);
 	static const char *const brief[TT_OV_NCAT] = {"Kernel",  "Memcpy",     "Memset",
 						      "Comm.",   "Runtime",    "DataLoader",
-						      "CPU ops", "Other"};
+						      "CPU Exec", "Other"};
 	char legend[200];
 	size_t ll = 0;
 	for (int c = 0; c < TT_OV_NCAT; c++)
