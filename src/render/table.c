@@ -294,7 +294,7 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 		for (int i = 0; i < TT_STACK_MAX; i++) {
 			asc[i][0] = (size_t)i < ng ? c->glyphs[i] : "#=:.+*-~"[i];
 			asc[i][1] = '\0';
-			g[i] = tt_render_ascii() || c->nstack > 4 ? asc[i] : uni[i];
+			g[i] = tt_render_ascii() || c->nstack > 4 || i >= 4 ? asc[i] : uni[i];
 		}
 		return tt_bar_stacked(buf, n, f, g, c->nstack, c->width ? c->width : 20);
 	}
