@@ -37,6 +37,28 @@ for dir in "$SHARED"/traces/*/; do
 		else
 			fail "$set_name $(cat "$D/out")"
 		fi
+		echo "$set_name $(head -n 1 "$D/out")" >>"$D/lines"
 	done
 done
+# the table of it all: per set and view, values matched of values compared,
+# and (+N) how many of those differ from the plugin on purpose (its bugs,
+# checked by another route)
+[ -f "$D/lines" ] && python3 - "$D/lines" <<'PY'
+import re, sys
+cells, sets, views = {}, [], []
+for line in open(sys.argv[1]):
+    m = re.match(r"(\S+) (\w+): (\d+) rows, (\d+) values matched(?:, (\d+) differ)?(.*)", line)
+    if not m:
+        continue
+    s, v, rows, ok, bad = m.group(1), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5) or 0)
+    bugs = sum(int(n) for n in re.findall(r"\((\d+) values\)", m.group(6)))
+    sets += [s] if s not in sets else []
+    views += [v] if v not in views else []
+    cells[s, v] = "%d/%d%s" % (ok, ok + bad, " (+%d)" % bugs if bugs else "")
+w = max(len(c) for c in cells.values())
+print("values matched / compared, (+N) of them differ from the plugin on purpose")
+print("%-17s" % "set" + "".join(" %*s" % (w, v) for v in views))
+for s in sets:
+    print("%-17s" % s + "".join(" %*s" % (w, cells.get((s, v), "-")) for v in views))
+PY
 summary
