@@ -208,6 +208,7 @@ static const struct tt_pane_ops live_ops = {
 	.open = live_open,
 	.close = pane_free_state,
 	.drill = live_drill,
+	.needs = TT_NEED(TT_RES_MEM),
 };
 
 static struct tt_pane *mem_drill(struct tt_pane *p, size_t row)
@@ -241,6 +242,7 @@ const struct tt_pane_ops tt_memory_ops = {
 	.close = pane_free_state,
 	.key = mem_key,
 	.drill = mem_drill,
+	.needs = TT_NEED(TT_RES_MEM),
 };
 
 /* ---- Source ---- */
@@ -342,6 +344,7 @@ static const struct tt_pane_ops frames_ops = {
 	.open = frames_open,
 	.close = pane_free_state,
 	.drill = frames_drill,
+	.needs = TT_NEED(TT_RES_SRC),
 };
 
 static struct tt_pane *src_drill(struct tt_pane *p, size_t row)
@@ -366,4 +369,5 @@ const struct tt_pane_ops tt_source_ops = {
 		"command that opens the file at the line in $EDITOR.",
 	.open = src_open,
 	.drill = src_drill,
+	.needs = TT_NEED(TT_RES_SRC),
 };

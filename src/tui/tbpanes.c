@@ -155,6 +155,7 @@ const struct tt_pane_ops tt_steptime_ops = {
 		"Enter opens the timeline at the step.",
 	.open = steptime_open,
 	.drill = steptime_drill,
+	.needs = TT_NEED(TT_RES_TBOVERVIEW),
 };
 
 /* ---- Utilisation ---- */
@@ -283,6 +284,7 @@ static const struct tt_pane_ops ukern_ops = {
 		"opens the timeline at the longest instance.",
 	.open = ukern_open,
 	.drill = ukern_drill,
+	.needs = TT_NEED(TT_RES_UTIL),
 };
 
 static struct tt_pane *util_drill(struct tt_pane *p, size_t row)
@@ -303,6 +305,7 @@ const struct tt_pane_ops tt_util_ops = {
 		"lists the kernels.",
 	.open = util_open,
 	.drill = util_drill,
+	.needs = TT_NEED(TT_RES_UTIL),
 };
 
 /* ---- Distributed ---- */
@@ -476,6 +479,7 @@ static const struct tt_pane_ops calls_ops = {
 	.open = calls_open,
 	.close = pick_free,
 	.drill = calls_drill,
+	.needs = TT_NEED(TT_RES_DIST),
 };
 
 static struct tt_pane *coll_drill(struct tt_pane *p, size_t row)
@@ -501,6 +505,7 @@ static const struct tt_pane_ops coll_ops = {
 	.open = coll_open,
 	.close = pick_free,
 	.drill = coll_drill,
+	.needs = TT_NEED(TT_RES_DIST),
 };
 
 static struct tt_pane *dist_drill(struct tt_pane *p, size_t row)
@@ -526,6 +531,7 @@ const struct tt_pane_ops tt_dist_ops = {
 		"collective tables too.  Enter lists the rank's collectives.",
 	.open = dist_open,
 	.drill = dist_drill,
+	.needs = TT_NEED(TT_RES_DIST),
 };
 
 /* ---- Operators ---- */
@@ -648,6 +654,7 @@ const struct tt_pane_ops tt_operators_ops = {
 		"the kernels it launched.",
 	.open = ops_open,
 	.drill = ops_drill,
+	.needs = TT_NEED(TT_RES_OPS),
 };
 
 /* ---- Steps ---- */
@@ -768,6 +775,7 @@ static const struct tt_pane_ops step_ranks_ops = {
 	.open = step_ranks_open,
 	.close = pick_free,
 	.drill = step_ranks_drill,
+	.needs = TT_NEED(TT_RES_STEPS),
 };
 
 static struct tt_pane *steps_drill(struct tt_pane *p, size_t row)
@@ -790,6 +798,7 @@ const struct tt_pane_ops tt_steps_ops = {
 		"above, the steps each rank kept.  Enter shows the step on every rank.",
 	.open = steps_open,
 	.drill = steps_drill,
+	.needs = TT_NEED(TT_RES_STEPS),
 };
 
 /* ---- Advice ---- */
@@ -897,4 +906,5 @@ const struct tt_pane_ops tt_advice_ops = {
 	.open = advice_open,
 	.close = advice_close,
 	.drill = advice_drill,
+	.needs = TT_NEED(TT_RES_ADVICE),
 };
