@@ -12,10 +12,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracetop/demo.h"
 #include "tracetop/ranklist.h"
+#include "tracetop/render.h"
 #include "tracetop/escape.h"
 #include "tracetop/util.h"
 
@@ -705,32 +707,86 @@ void cli_print_bad_path(void *ctx, const struct tt_err *e)
 }
 
 /* the progress line: the loader threads call progress() at once, so the
- * time of the last line and the line itself are under a lock */
+ * time of the last line, the line itself and the counts are under a lock */
 struct progress {
 	char **paths;
+	size_t nfiles;
+	uint64_t *size;  /* each file's size on disk (0: not known, a pipe) */
+	uint64_t *read;  /* the bytes of each file read so far */
+	uint64_t total;  /* the sizes added up (0: one is not known) */
+	size_t ndone;
 	pthread_mutex_t lock;
 	int64_t last_ns;
 	bool dirty;
 };
 
+static void progress_init(struct progress *p, char **paths, size_t n)
+{
+	memset(p, 0, sizeof(*p));
+	p->paths = paths;
+	p->nfiles = n;
+	p->size = tt_calloc(n ? n : 1, sizeof(*p->size));
+	p->read = tt_calloc(n ? n : 1, sizeof(*p->read));
+	bool known = true;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		if (stat(paths[i], &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+			p->size[i] = (uint64_t)st.st_size;
+		else
+			known = false;
+		p->total += p->size[i];
+	}
+	if (!known)
+		p->total = 0;
+	pthread_mutex_init(&p->lock, NULL);
+}
+
+static void progress_free(struct progress *p)
+{
+	pthread_mutex_destroy(&p->lock);
+	free(p->size);
+	free(p->read);
+}
+
+/* "loading 3/16 files, 120 MB of 490 MB (24 %): rank-7.json 141439 events" */
 static void progress(void *ctx, size_t file, uint64_t text, uint64_t raw, uint64_t events,
 		     bool done)
 {
 	struct progress *p = ctx;
 	int64_t now = tt_now_ns();
 	pthread_mutex_lock(&p->lock);
+	if (file < p->nfiles) {
+		uint64_t got = done && p->size[file] ? p->size[file] : raw;
+		if (got > p->read[file])
+			p->read[file] = got;
+		if (done)
+			p->ndone++;
+	}
 	if (done || now - p->last_ns >= 100000000) {
 		p->last_ns = now;
-		const char *name = p->paths ? p->paths[file] : "demo";
+		const char *name = p->paths && file < p->nfiles ? p->paths[file] : "demo";
 		const char *slash = strrchr(name, '/');
-		char shown[400];
+		char shown[400], of[64] = "", got[32], all[32];
 		tt_text_escape(shown, sizeof(shown), slash ? slash + 1 : name);
-		fprintf(stderr, "\r\033[Kloading %s: %.1f MB, %llu events%s", shown,
-			(double)text / 1e6, (unsigned long long)events, done ? " done" : "");
+		uint64_t sum = 0;
+		for (size_t i = 0; i < p->nfiles; i++)
+			sum += p->read[i];
+		tt_fmt_bytes(got, sizeof(got), (double)(p->nfiles ? sum : text));
+		if (p->total) {
+			tt_fmt_bytes(all, sizeof(all), (double)p->total);
+			snprintf(of, sizeof(of), " of %s (%.0f %%)", all,
+				 100.0 * (double)TT_MIN(sum, p->total) / (double)p->total);
+		}
+		if (p->nfiles > 1)
+			fprintf(stderr, "\r\033[Kloading %zu/%zu files, %s%s: %s, %llu events%s",
+				TT_MIN(p->ndone, p->nfiles), p->nfiles, got, of, shown,
+				(unsigned long long)events, done ? " done" : "");
+		else
+			fprintf(stderr, "\r\033[Kloading %s: %s%s, %llu events%s", shown, got, of,
+				(unsigned long long)events, done ? " done" : "");
 		p->dirty = true;
 	}
 	pthread_mutex_unlock(&p->lock);
-	(void)raw;
 }
 
 void cli_print_rank_warnings(const struct tt_model *m, size_t i, const struct tt_rank *r)
@@ -800,8 +856,8 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 		tt_paths_free(files, nf);
 		return NULL;
 	}
-	struct progress p = {.paths = files};
-	pthread_mutex_init(&p.lock, NULL);
+	struct progress p;
+	progress_init(&p, files, nf);
 	struct tt_load_opts o = c->load;
 	if (c->progress_tty) {
 		o.progress = progress;
@@ -811,7 +867,7 @@ struct tt_model *cli_load(struct cli *c, char **paths, int n)
 	tt_model_load(&m, files, nf, &o);
 	if (p.dirty)
 		fputs("\r\033[K", stderr);
-	pthread_mutex_destroy(&p.lock);
+	progress_free(&p);
 	print_warnings(m);
 	tt_paths_free(files, nf);
 	return m;

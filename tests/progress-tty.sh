@@ -23,13 +23,19 @@ run_tty() {
 run_tty "$D/a" report summary -j 6 --no-split "$D/job"
 grep -q '^rc=0$' "$D/rc" && pass "three gzip files on six threads, on a terminal" ||
 	fail "status $(cat "$D/rc" 2>/dev/null): $(head -c 600 "$D/a")"
-grep -q 'loading rank-[0-2].pt.trace.json.gz: .* events done' "$D/a" &&
-	pass "the progress line names a file and its events" ||
+grep -Eq 'loading [0-3]/3 files, [0-9.]+ KB of [0-9.]+ KB \([0-9]+ %\): rank-[0-2].pt.trace.json.gz, [0-9]+ events done' "$D/a" &&
+	pass "the progress line counts the files done and the bytes of all, and names a file" ||
 	fail "no progress line: $(head -c 300 "$D/a")"
+grep -Eq 'loading 3/3 files, ([0-9.]+ KB) of \1 \(100 %\)' "$D/a" &&
+	pass "the progress line ends at every file and every byte" ||
+	fail "the last progress line: $(tr '\r' '\n' <"$D/a" | grep loading | tail -n 2)"
 grep -q 'ThreadSanitizer' "$D/a" && fail "ThreadSanitizer: $(grep -A12 'WARNING: ThreadSanitizer' "$D/a" | head -30)"
 
 # the gzip files split across threads (inflated on one, parsed on all)
 run_tty "$D/b" report summary -j 4 "$D/job/rank-1.pt.trace.json.gz"
 grep -q '^rc=0$' "$D/rc" && pass "one gzip file on four threads, on a terminal" ||
 	fail "status $(cat "$D/rc" 2>/dev/null): $(head -c 600 "$D/b")"
+grep -Eq 'loading rank-1.pt.trace.json.gz: ([0-9.]+ KB) of \1 \(100 %\), [0-9]+ events done' "$D/b" &&
+	pass "one file: its name, its bytes of all, its events" ||
+	fail "the progress line of one file: $(tr '\r' '\n' <"$D/b" | grep loading | tail -n 2)"
 summary
