@@ -71,8 +71,9 @@ static int range_open(struct tt_pane *p)
 		tt_fmt_dur(bt, sizeof(bt), rr->gpu_busy_ns);
 		tt_fmt_dur(ct, sizeof(ct), rr->comm_ns);
 		tt_pane_head(p, TT_ROLE_DEFAULT,
-			     "rank %lld: kernel time %s in %u kernels (%.1f%% of the range), "
-			     "communication %s; GPU busy %s (%.1f%%) on %u streams",
+			     "rank %lld: kernel time %s in %u kernels (%.1f%% of the range, "
+			     "streams summed), communication %s; GPU busy %s (%.1f%%: any of "
+			     "%u streams busy)",
 			     (long long)rr->rank, kt, rr->kernels, rr->kernel_pct, ct, bt,
 			     rr->gpu_busy_pct, rr->streams);
 	}

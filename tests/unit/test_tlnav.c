@@ -717,9 +717,9 @@ START_TEST(range_pane)
 	want(&e, "Timeline > range: by name");
 	want(&e, "0.025 ms .. 0.125 ms (0.100 ms)");
 	/* gemm_a 100 µs and the NCCL kernel's 75 µs inside [25, 125) */
-	want(&e, "rank 0: kernel time 175 us in 2 kernels (175.0% of the range)");
+	want(&e, "rank 0: kernel time 175 us in 2 kernels (175.0% of the range, streams summed)");
 	/* (the line wraps at 81 columns) */
-	want(&e, "75.0 us; GPU busy 100 us (100.0%) on 2 streams");
+	want(&e, "communication 75.0 us; GPU busy 100 us (100.0%: any of 2 streams busy)");
 	keys(&e, "<Tab>");
 	want(&e, "range: streams");
 	want(&e, "GPU 0 stream 20");
