@@ -62,6 +62,7 @@
 	_(ROW_MODE, "row-mode", "timeline: rows: all, GPU streams only, one per rank") \
 	_(RANK_DOWN, "rank-down", "timeline: to the first row of the next rank") \
 	_(RANK_UP, "rank-up", "timeline: to the first row of the previous rank") \
+	_(SPLIT, "split", "timeline (diff mode): Control above, Test below, aligned at a step") \
 	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric")              \
 	_(VIEWS, "views", "the menu of more views (utilisation, operators, heatmap, ...)") \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \

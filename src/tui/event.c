@@ -79,8 +79,13 @@ static int ev_open(struct tt_pane *p)
 		kv(t, "device, stream", "%lld, %lld", (long long)tr->device, (long long)tr->stream);
 	else
 		kv(t, "pid, tid", "%lld, %lld", (long long)tr->pid, (long long)tr->tid);
-	/* times from the job's first event, as the timeline shows them */
-	int64_t origin = tt_model_origin(p->app->m);
+	/* times from the job's first event, as the timeline shows them (the
+	 * Test job's for an event of a diff's second trace) */
+	const struct tt_model *jm = p->app->m;
+	for (size_t i = 0; p->app->m2 && i < p->app->m2->nranks; i++)
+		if (p->app->m2->ranks[i] == r)
+			jm = p->app->m2;
+	int64_t origin = tt_model_origin(jm);
 	tl_fmt_time(a, sizeof(a), e->ts - origin, 1, 0);
 	int64_t ts = e->ts - r->base_ns;
 	kv(t, "start", "%s (ts %s%lld.%03lld us in the trace)", a, ts < 0 ? "-" : "",

@@ -8,8 +8,9 @@
  *
  * (registry.c names every pane's ops; a pane file is overview.c,
  * temporal.c, idle.c, kernels.c, overlap.c, launch.c, counters.c,
- * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, tbmem.c, timeline.c and its
- * tl*.c helpers, event.c, range.c.)
+ * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, tbmem.c, timeline.c and
+ * its tl*.c helpers, tlsplit.c (the split timeline of a diff), event.c,
+ * range.c.)
  *
  * The rule for pane files: they call pane.c (this header), the rooms below
  * the TUI (analysis, render, report), and the constructors of the panes
@@ -150,6 +151,12 @@ struct tt_pane *tt_timeline_set(struct tt_app *a, const struct tt_tl_event *v, s
 /* The timeline of rank index ri over the time window last shown in a
  * timeline of this app (the whole span when none was) (timeline.c). */
 struct tt_pane *tt_timeline_like(struct tt_app *a, size_t ri);
+
+/* The split timeline of a diff: Control rank index ri above (the Test's
+ * rank of the same number, else its first, below), both from the start of
+ * the same ProfilerStep -- the Control's step at time t (ns, absolute; 0:
+ * its first) when the Test has it, else the first both have (tlsplit.c). */
+struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t);
 
 /* What ran in [t0, t1) (ns, absolute) on the ranks of model indices
  * ri[0..n) (range.c). */

@@ -256,7 +256,9 @@ const struct tt_pane_ops tt_timeline_ops = {
 		"rows, a runtime call's kernel v.  Ranges: m sets a mark and shows the time to "
 		"the cursor and the gap between their events, M marks the event under the cursor "
 		"(mark at its start, cursor at its end), A shows what ran between the mark and "
-		"the cursor.  Mouse: click selects, the wheel scrolls rows, Ctrl- or "
+		"the cursor.  With --diff, D opens the split timeline: the Control rank above, "
+		"the Test rank below, aligned at the start of the same ProfilerStep.  Mouse: click "
+		"selects, the wheel scrolls rows, Ctrl- or "
 		"Shift-wheel zooms at the pointer.",
 	.open = tl_open,
 	.close = tl_close,

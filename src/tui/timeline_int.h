@@ -121,6 +121,13 @@ const char *tl_ev_name(const struct tt_rank *r, uint32_t ev);
 /* move the cursor to event ev of rank r; false if it has no row */
 bool tl_go_event(struct tl_state *s, const struct tt_rank *r, uint32_t ev);
 
+/* Select the next (dir > 0) or previous event on the cursor's row and
+ * bring it into view (the status line says when there is none). */
+int tl_step_event(struct tt_pane *p, struct tl_state *s, int dir);
+
+/* The ProfilerStep#num event of r (its CPU annotation first), or TT_NONE. */
+uint32_t tl_find_step(const struct tt_rank *r, int64_t num);
+
 /* The rows of the current mode.  The cursor stays on its rank (and track
  * when it has a row). */
 void tl_make_rows(struct tl_state *s);
@@ -131,5 +138,17 @@ int tl_key(struct tt_pane *p, enum tt_action act);
 int tl_prompt(struct tt_pane *p, int kind, const char *text);
 int tl_mouse(struct tt_pane *p, const struct tt_mouse *m);
 void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h);
+
+/* ---- tldraw.c: pieces the split timeline (tlsplit.c) draws with ---- */
+
+/* The ruler over [t0, t1) in w cells from x on row y, times from base; the
+ * ticks on row y + 1 when asked. */
+void tl_draw_ruler(struct tt_grid *g, int64_t base, int x, int y, int w, int64_t t0, int64_t t1,
+		   bool ticks);
+/* The glyphs' legend on row y. */
+void tl_draw_legend(struct tt_grid *g, int x, int y, int w);
+/* The cells of row `row` over [t0, t1): w cells from x on screen row y. */
+void tl_draw_cells(struct tl_state *s, struct tl_row *row, struct tt_grid *g, int x, int y, int w,
+		   int64_t t0, int64_t t1);
 
 #endif

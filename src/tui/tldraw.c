@@ -14,21 +14,21 @@
 #include "tracetop/util.h"
 #include "timeline_int.h"
 
-static void draw_ruler(const struct tl_state *s, struct tt_grid *g, int x, int y, int w,
-		       int64_t t0, int64_t t1, bool ticks)
+void tl_draw_ruler(struct tt_grid *g, int64_t base, int x, int y, int w, int64_t t0, int64_t t1,
+		   bool ticks)
 {
 	static const int64_t div[] = {1, 1000, 1000000, 1000000000};
 	int dec;
 	enum tt_unit unit;
-	int64_t step = tl_ruler_step(s->v.base, t0, t1, w, &dec, &unit);
-	int64_t rel0 = t0 - s->v.base;
+	int64_t step = tl_ruler_step(base, t0, t1, w, &dec, &unit);
+	int64_t rel0 = t0 - base;
 	/* first multiple of step at or after rel0 */
 	int64_t m = rel0 >= 0 ? (rel0 + step - 1) / step : -((-rel0) / step);
 	tt_grid_fill(g, x, y, w, ' ', TT_ROLE_RULER);
 	if (ticks)
 		tt_grid_fill(g, x, y + 1, w, ' ', TT_ROLE_RULER);
 	for (int guard = 0; guard < 1000; guard++, m++) {
-		int64_t t = s->v.base + m * step;
+		int64_t t = base + m * step;
 		if (t >= t1)
 			break;
 		int k = tt_raster_cell_of(t0, t1, w, t);
@@ -45,13 +45,15 @@ static void draw_ruler(const struct tl_state *s, struct tt_grid *g, int x, int y
 		}
 		if (len > 0 && (size_t)len < sizeof(buf))
 			snprintf(buf + len, sizeof(buf) - (size_t)len, " %s", tt_unit_name(unit));
-		tt_grid_put(g, x + k, y, TT_ROLE_RULER, buf, w - k);
+		/* a label that does not fit whole is left out (the tick stays) */
+		if ((int)strlen(buf) <= w - k)
+			tt_grid_put(g, x + k, y, TT_ROLE_RULER, buf, w - k);
 		if (ticks)
 			tt_grid_put(g, x + k, y + 1, TT_ROLE_RULER, "|", 1);
 	}
 }
 
-static void draw_legend(struct tt_grid *g, int x, int y, int w)
+void tl_draw_legend(struct tt_grid *g, int x, int y, int w)
 {
 	static const uint8_t order[] = {TT_RC_COMP, TT_RC_COMM,	 TT_RC_MEM,   TT_RC_CPU,
 					TT_RC_RUNTIME, TT_RC_OTHER, TT_RC_ANNOT, TT_RC_IDLE};
@@ -115,6 +117,32 @@ static void flow_mark(struct tl_state *s, struct tt_grid *g, const struct tt_ran
 		return;
 	int yy = s->rows_y + (int)(ri - s->top_row);
 	tt_grid_put(g, x + k, yy, TT_ROLE_TL_MARK, c, 1);
+}
+
+void tl_draw_cells(struct tl_state *s, struct tl_row *row, struct tt_grid *g, int x, int y, int w,
+		   int64_t t0, int64_t t1)
+{
+	if (s->capcells < w) {
+		s->cells = tt_realloc_array(s->cells, (size_t)w, sizeof(*s->cells));
+		s->capcells = w;
+	}
+	if (row->src) {
+		tt_raster_row(tl_src_ix(s, row, row->src), t0, t1, w, s->cells);
+	} else {
+		size_t n;
+		struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
+		const struct tt_rix **ix = tt_malloc((n + 1) * sizeof(*ix));
+		for (size_t j = 0; j < n; j++)
+			ix[j] = tl_src_ix(s, row, srcs[j]);
+		tt_raster_merge(ix, n, t0, t1, w, s->cells);
+		free(ix);
+	}
+	for (int k = 0; k < w; k++) {
+		const struct tt_rcell *c = &s->cells[k];
+		struct tt_gcell *gc = tt_grid_at(g, x + k, y);
+		gc->cp = (uint32_t)(unsigned char)tt_rcell_glyph(c);
+		gc->role = (uint8_t)tt_rclass_role((enum tt_rclass)c->cls);
+	}
 }
 
 void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
@@ -184,7 +212,7 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	int64_t far = TT_MAX(llabs(t0 - s->v.base), llabs(t1 - s->v.base));
 
 	/* ruler and ticks */
-	draw_ruler(s, g, x, y, w, t0, t1, true);
+	tl_draw_ruler(g, s->v.base, x, y, w, t0, t1, true);
 	tt_grid_put(g, 0, y, TT_ROLE_DIM, "time", lw);
 	if (ccol >= 0 && ccol < w)
 		tt_grid_put(g, x + ccol, y + 1, TT_ROLE_TL_CURSOR, "v", 1);
@@ -263,10 +291,6 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	}
 
 	/* the rows */
-	if (s->capcells < w) {
-		s->cells = tt_realloc_array(s->cells, (size_t)w, sizeof(*s->cells));
-		s->capcells = w;
-	}
 	const char *sep = tt_render_ascii() ? "|" : "\xE2\x94\x82";
 	size_t hlo = 0, hhi = 0;
 	if (s->hits.n)
@@ -283,23 +307,7 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		tt_grid_put(g, 0, yy, cur ? TT_ROLE_CURSOR : TT_ROLE_DEFAULT, cur ? ">" : " ", 1);
 		tt_grid_put(g, 1, yy, cur ? TT_ROLE_CURSOR : TT_ROLE_DEFAULT, lab, lw - 1);
 		tt_grid_put(g, lw, yy, TT_ROLE_BORDER, sep, 1);
-		if (row->src) {
-			tt_raster_row(tl_src_ix(s, row, row->src), t0, t1, w, s->cells);
-		} else {
-			size_t n;
-			struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
-			const struct tt_rix **ix = tt_malloc((n + 1) * sizeof(*ix));
-			for (size_t j = 0; j < n; j++)
-				ix[j] = tl_src_ix(s, row, srcs[j]);
-			tt_raster_merge(ix, n, t0, t1, w, s->cells);
-			free(ix);
-		}
-		for (int k = 0; k < w; k++) {
-			const struct tt_rcell *c = &s->cells[k];
-			struct tt_gcell *gc = tt_grid_at(g, x + k, yy);
-			gc->cp = (uint32_t)(unsigned char)tt_rcell_glyph(c);
-			gc->role = (uint8_t)tt_rclass_role((enum tt_rclass)c->cls);
-		}
+		tl_draw_cells(s, row, g, x, yy, w, t0, t1);
 		/* the highlighted events that start on this row in the window */
 		for (size_t j = hlo; j < hhi && j - hlo < 100000; j++) {
 			const struct tt_tl_event *hit = &s->hits.v[s->hits.byts[j]];
@@ -332,5 +340,5 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		flow_mark(s, g, cr, s->flow_kernel, cr->ev[s->flow_kernel].ts, "v", x, w, t0, t1,
 			  nvis);
 	if (legend)
-		draw_legend(g, 1, y + h - 1, g->w - 2);
+		tl_draw_legend(g, 1, y + h - 1, g->w - 2);
 }

@@ -115,71 +115,6 @@ static void set_row(struct tl_state *s, size_t row)
 	s->row = row;
 }
 
-/* (ts, track, event) order of the events on a (summary) row */
-static bool ev_before(const struct tt_rank *r, uint32_t a, uint32_t b)
-{
-	const struct tt_event *x = &r->ev[a], *y = &r->ev[b];
-	if (x->ts != y->ts)
-		return x->ts < y->ts;
-	if (x->track != y->track)
-		return x->track < y->track;
-	return a < b;
-}
-
-static int step_event(struct tt_pane *p, struct tl_state *s, int dir)
-{
-	struct tl_row *row = &s->rows[s->row];
-	const struct tt_rank *r = tl_row_rank(row);
-	uint32_t cur = s->sel != TT_NONE ? s->sel : tl_under_cursor(s);
-	size_t n;
-	struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
-	uint32_t best = TT_NONE;
-	for (size_t j = 0; j < n; j++) {
-		const struct tt_track *tr = srcs[j]->tr;
-		uint32_t first = tr->first, end = first + tr->count, i;
-		uint32_t ti = (uint32_t)(tr - r->tracks);
-		if (dir > 0) {
-			if (cur == TT_NONE)
-				i = tl_lower_ts(r, tr, s->v.tc + 1);
-			else if (r->ev[cur].track == ti)
-				i = cur + 1;
-			else
-				i = tl_lower_ts(r, tr, r->ev[cur].ts + (ti < r->ev[cur].track ? 1 : 0));
-			while (i < end && !tl_drawn(row->rk, i))
-				i++;
-			if (i < end && (best == TT_NONE || ev_before(r, i, best)))
-				best = i;
-		} else {
-			if (cur == TT_NONE)
-				i = tl_lower_ts(r, tr, s->v.tc);
-			else if (r->ev[cur].track == ti)
-				i = cur;
-			else
-				i = tl_lower_ts(r, tr, r->ev[cur].ts + (ti < r->ev[cur].track ? 1 : 0));
-			bool found = false;
-			while (i > first) {
-				i--;
-				if (tl_drawn(row->rk, i)) {
-					found = true;
-					break;
-				}
-			}
-			if (found && (best == TT_NONE || ev_before(r, best, i)))
-				best = i;
-		}
-	}
-	if (best == TT_NONE) {
-		tt_ui_status(p->app, TT_ROLE_DIM, "no %s event on this row",
-			     dir > 0 ? "later" : "earlier");
-		return TT_R_REDRAW;
-	}
-	s->sel = best;
-	s->v.tc = r->ev[best].ts;
-	tl_show_time(&s->v, s->v.tc);
-	tt_ui_status(p->app, TT_ROLE_DEFAULT, "%s", "");
-	return TT_R_REDRAW;
-}
-
 static int zoom_report(struct tt_pane *p, struct tl_state *s, enum tl_zoom z)
 {
 	switch (z) {
@@ -323,24 +258,6 @@ static int step_hit(struct tt_pane *p, struct tl_state *s, int dir)
 	return TT_R_REDRAW;
 }
 
-/* the ProfilerStep#N annotation of rank r, or TT_NONE */
-static uint32_t find_step(const struct tt_rank *r, int64_t num)
-{
-	uint32_t found = TT_NONE;
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (e->flags & TT_EF_MARKER)
-			continue;
-		if (tt_step_number(tt_ev_name(r, e)) != num)
-			continue;
-		/* the CPU annotation first (it starts the step) */
-		if (found == TT_NONE || (r->tracks[e->track].kind == TT_TRACK_CPU &&
-					 r->tracks[r->ev[found].track].kind != TT_TRACK_CPU))
-			found = i;
-	}
-	return found;
-}
-
 static int jump(struct tt_pane *p, struct tl_state *s, const char *text)
 {
 	struct tt_app *a = p->app;
@@ -361,11 +278,11 @@ static int jump(struct tt_pane *p, struct tl_state *s, const char *text)
 		}
 		/* the cursor's rank first, then the others shown */
 		const struct tt_rank *cr = tl_row_rank(&s->rows[s->row]);
-		uint32_t ev = find_step(cr, num);
+		uint32_t ev = tl_find_step(cr, num);
 		const struct tt_rank *r = cr;
 		for (size_t i = 0; ev == TT_NONE && i < s->nrks; i++) {
 			r = s->rks[i]->r;
-			ev = find_step(r, num);
+			ev = tl_find_step(r, num);
 		}
 		if (ev == TT_NONE) {
 			tt_ui_status(a, TT_ROLE_WARNING, "no ProfilerStep#%lld on the ranks shown", num);
@@ -515,9 +432,9 @@ int tl_key(struct tt_pane *p, enum tt_action act)
 		tl_show_time(&s->v, s->v.tc);
 		return TT_R_REDRAW;
 	case TT_ACT_NEXT_EVENT:
-		return step_event(p, s, 1);
+		return tl_step_event(p, s, 1);
 	case TT_ACT_PREV_EVENT:
-		return step_event(p, s, -1);
+		return tl_step_event(p, s, -1);
 	case TT_ACT_ENTER: {
 		uint32_t ev = tl_under_cursor(s);
 		if (ev == TT_NONE) {
@@ -584,6 +501,15 @@ int tl_key(struct tt_pane *p, enum tt_action act)
 	case TT_ACT_NEXT_MATCH:
 	case TT_ACT_PREV_MATCH:
 		return step_hit(p, s, act == TT_ACT_NEXT_MATCH ? 1 : -1);
+	case TT_ACT_SPLIT:
+		if (!p->app->m2) {
+			tt_ui_status(p->app, TT_ROLE_DIM,
+				     "the split timeline compares two traces: start with --diff "
+				     "CONTROL TEST");
+			return TT_R_REDRAW;
+		}
+		tt_ui_open(p->app, tt_split_new(p->app, s->rows[s->row].rk->ri, s->v.tc));
+		return TT_R_REDRAW;
 	case TT_ACT_ROW_MODE:
 		s->mode = (enum tl_mode)((s->mode + 1) % TL_NMODES);
 		tl_make_rows(s);

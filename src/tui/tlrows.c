@@ -185,6 +185,89 @@ bool tl_go_event(struct tl_state *s, const struct tt_rank *r, uint32_t ev)
 	return true;
 }
 
+/* (ts, track, event) order of the events on a (summary) row */
+static bool ev_before(const struct tt_rank *r, uint32_t a, uint32_t b)
+{
+	const struct tt_event *x = &r->ev[a], *y = &r->ev[b];
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	if (x->track != y->track)
+		return x->track < y->track;
+	return a < b;
+}
+
+int tl_step_event(struct tt_pane *p, struct tl_state *s, int dir)
+{
+	struct tl_row *row = &s->rows[s->row];
+	const struct tt_rank *r = tl_row_rank(row);
+	uint32_t cur = s->sel != TT_NONE ? s->sel : tl_under_cursor(s);
+	size_t n;
+	struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
+	uint32_t best = TT_NONE;
+	for (size_t j = 0; j < n; j++) {
+		const struct tt_track *tr = srcs[j]->tr;
+		uint32_t first = tr->first, end = first + tr->count, i;
+		uint32_t ti = (uint32_t)(tr - r->tracks);
+		if (dir > 0) {
+			if (cur == TT_NONE)
+				i = tl_lower_ts(r, tr, s->v.tc + 1);
+			else if (r->ev[cur].track == ti)
+				i = cur + 1;
+			else
+				i = tl_lower_ts(r, tr, r->ev[cur].ts + (ti < r->ev[cur].track ? 1 : 0));
+			while (i < end && !tl_drawn(row->rk, i))
+				i++;
+			if (i < end && (best == TT_NONE || ev_before(r, i, best)))
+				best = i;
+		} else {
+			if (cur == TT_NONE)
+				i = tl_lower_ts(r, tr, s->v.tc);
+			else if (r->ev[cur].track == ti)
+				i = cur;
+			else
+				i = tl_lower_ts(r, tr, r->ev[cur].ts + (ti < r->ev[cur].track ? 1 : 0));
+			bool found = false;
+			while (i > first) {
+				i--;
+				if (tl_drawn(row->rk, i)) {
+					found = true;
+					break;
+				}
+			}
+			if (found && (best == TT_NONE || ev_before(r, best, i)))
+				best = i;
+		}
+	}
+	if (best == TT_NONE) {
+		tt_ui_status(p->app, TT_ROLE_DIM, "no %s event on this row",
+			     dir > 0 ? "later" : "earlier");
+		return TT_R_REDRAW;
+	}
+	s->sel = best;
+	s->v.tc = r->ev[best].ts;
+	tl_show_time(&s->v, s->v.tc);
+	tt_ui_status(p->app, TT_ROLE_DEFAULT, "%s", "");
+	return TT_R_REDRAW;
+}
+
+/* the ProfilerStep#N annotation of rank r, or TT_NONE */
+uint32_t tl_find_step(const struct tt_rank *r, int64_t num)
+{
+	uint32_t found = TT_NONE;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (e->flags & TT_EF_MARKER)
+			continue;
+		if (tt_step_number(tt_ev_name(r, e)) != num)
+			continue;
+		/* the CPU annotation first (it starts the step) */
+		if (found == TT_NONE || (r->tracks[e->track].kind == TT_TRACK_CPU &&
+					 r->tracks[r->ev[found].track].kind != TT_TRACK_CPU))
+			found = i;
+	}
+	return found;
+}
+
 /* ---- the rows of a mode ---- */
 
 static bool track_has_work(const struct tt_rank *r, const struct tt_track *t)

@@ -29,6 +29,16 @@ void tl_window(const struct tl_view *v, int64_t *t0, int64_t *t1)
 	*t1 = *t0 + span;
 }
 
+struct tl_view tl_view_from(const struct tl_view *v, int64_t start)
+{
+	struct tl_view h = *v;
+	h.base = v->base + start;
+	h.fit0 = v->fit0 + start;
+	h.fit1 = v->fit1 + start;
+	h.tc = v->tc + start;
+	return h;
+}
+
 int64_t tl_fit_len(const struct tl_view *v)
 {
 	return v->fit1 - v->fit0;

@@ -67,6 +67,12 @@ bool tl_pan(struct tl_view *v, int dir);
  * ends of the data let it). */
 void tl_center(struct tl_view *v, int64_t t);
 
+/* The view of one half of a split timeline.  v counts time from the start
+ * of a step (v->base is 0); the half whose step starts at `start` (ns,
+ * absolute) sees the same window, cursor and data span moved by start, so
+ * a time d after its step's start falls in the same cell on every half. */
+struct tl_view tl_view_from(const struct tl_view *v, int64_t start);
+
 /* v / div with dec decimals (truncated), exactly (no doubles); returns the
  * length like snprintf. */
 int tl_fmt_fixed(char *buf, size_t n, int64_t v, int64_t div, int dec);

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdio.h>
 
+#include "tracetop/raster.h"
 #include "tracetop/render.h"
 #include "testlib.h"
 #include "../../src/tui/tlwindow.h"
@@ -151,6 +152,72 @@ START_TEST(window_time_text)
 }
 END_TEST
 
+/* The split timeline: one view counted from a step's start, shown on two
+ * halves whose steps start at very different times.  A time d after the
+ * step start must fall in the same cell on both halves, whatever the zoom,
+ * pan and cursor moves did to the shared view. */
+static int cell_on(const struct tl_view *v, int64_t start, int64_t d)
+{
+	struct tl_view h = tl_view_from(v, start);
+	int64_t t0, t1;
+	tl_window(&h, &t0, &t1);
+	return tt_raster_cell_of(t0, t1, tl_cells(&h), start + d);
+}
+
+START_TEST(split_halves_aligned)
+{
+	/* the shared view: 120 ms of data from 3 ms before the step start */
+	struct tl_view v = {.base = 0, .fit0 = -3000000, .fit1 = 117000000, .w = 97};
+	v.v0 = -1500000.25L; /* not on a whole ns: the halves must still agree */
+	v.span = 80000000.5L;
+	v.tc = 0;
+	/* Control's step starts 1.7e18 ns after 1970 (a Kineto epoch time), the
+	 * Test's at 12.345678901 ms after its trace's origin */
+	const int64_t sa = 1700000000123456789LL, sb = 12345678901LL;
+	const int64_t ds[] = {-3000000, -1, 0, 1, 999, 75500000, 100000000, 116999999};
+	for (int round = 0; round < 40; round++) {
+		switch (round % 5) {
+		case 0:
+			tl_zoom(&v, 1);
+			break;
+		case 1:
+			tl_move_cell(&v, 1);
+			break;
+		case 2:
+			tl_pan(&v, round % 2 ? 1 : -1);
+			break;
+		case 3:
+			tl_zoom(&v, -1);
+			break;
+		default:
+			tl_show_time(&v, ds[round % 8]);
+			break;
+		}
+		int64_t t0, t1;
+		tl_window(&v, &t0, &t1);
+		for (size_t i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+			int c = cell_on(&v, 0, ds[i]);
+			ck_assert_int_eq(cell_on(&v, sa, ds[i]), c);
+			ck_assert_int_eq(cell_on(&v, sb, ds[i]), c);
+			/* and the cell is the shared view's own */
+			ck_assert_int_eq(c, tt_raster_cell_of(t0, t1, tl_cells(&v), ds[i]));
+		}
+		/* the step's start is where the shared view puts time 0 */
+		struct tl_view ha = tl_view_from(&v, sa), hb = tl_view_from(&v, sb);
+		ck_assert_int_eq(ha.tc - sa, v.tc);
+		ck_assert_int_eq(hb.tc - sb, v.tc);
+		ck_assert_int_eq(ha.fit1 - ha.fit0, v.fit1 - v.fit0);
+		int64_t a0, a1, b0, b1;
+		tl_window(&ha, &a0, &a1);
+		tl_window(&hb, &b0, &b1);
+		ck_assert_int_eq(a0 - sa, t0);
+		ck_assert_int_eq(b0 - sb, t0);
+		ck_assert_int_eq(a1 - a0, t1 - t0);
+		ck_assert_int_eq(b1 - b0, t1 - t0);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tlwindow");
@@ -159,6 +226,7 @@ int main(void)
 	tcase_add_test(tw, window_fit_and_clamp);
 	tcase_add_test(tw, window_cursor_moves);
 	tcase_add_test(tw, window_time_text);
+	tcase_add_test(tw, split_halves_aligned);
 	suite_add_tcase(s, tw);
 	return tl_run(s);
 }
