@@ -80,8 +80,8 @@ static int64_t comm_bytes(const struct tt_rank *r, const struct tt_comm *c)
 		return -1;
 	int64_t ne = c->in_nelems >= 0 ? c->in_nelems : c->out_nelems;
 	int size = tt_tb_dtype_size(tt_str(r, c->dtype), tt_strtab_len(&r->strs, c->dtype));
-	if (ne < 0 || size <= 0)
-		return -1;
+	if (ne < 0 || size <= 0 || ne > INT64_MAX / size)
+		return -1; /* (not known, or more bytes than an int64 holds) */
 	return ne * size;
 }
 
