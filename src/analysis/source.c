@@ -44,22 +44,29 @@ size_t tt_tb_editor_command(char *buf, size_t n, const char *editor, const char 
 {
 	if (!editor || !editor[0])
 		editor = "vi";
-	size_t k = (size_t)snprintf(buf, n, "%s +%lld '", editor, (long long)line);
+	int h = snprintf(buf, n, "%s +%lld '", editor, (long long)line);
+	size_t k = h > 0 ? (size_t)h : 0; /* the whole command's length */
+	/* bytes written: the command up to the first piece that does not fit
+	 * (a piece is never cut, and no byte is left unwritten before the NUL) */
+	size_t w = n ? TT_MIN(k, n - 1) : 0;
+	bool full = k >= n;
 	for (const char *p = file; *p; p++) {
 		const char *piece = *p == '\'' ? "'\\''" : NULL;
 		char one[2] = {*p, '\0'};
 		const char *s = piece ? piece : one;
 		size_t l = strlen(s);
-		if (k + l + 1 < n)
-			memcpy(buf + k, s, l);
+		if (!full && w + l + 1 < n) {
+			memcpy(buf + w, s, l);
+			w += l;
+		} else {
+			full = true;
+		}
 		k += l;
 	}
-	if (k + 1 < n) {
-		buf[k] = '\'';
-		buf[k + 1] = '\0';
-	} else if (n) {
-		buf[n - 1] = '\0';
-	}
+	if (!full && w + 1 < n)
+		buf[w++] = '\'';
+	if (n)
+		buf[w] = '\0';
 	return k + 1;
 }
 
