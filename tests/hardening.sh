@@ -292,6 +292,15 @@ else
 fi
 rm -rf "$D/out2"
 
+# the explorer's w: a planted symlink under the CSV's name is not followed
+mkdir "$D/wdir"
+echo precious >"$D/wdir/victim"
+ln -s "$D/wdir/victim" "$D/wdir/tracetop-overview.csv"
+(cd "$D/wdir" && "$TRACETOP" --headless --size 100x30 --keys 'w' "$G") >"$D/out" 2>/dev/null
+[ "$(cat "$D/wdir/victim")" = precious ] && [ -f "$D/wdir/tracetop-overview-1.csv" ] &&
+	grep -q 'wrote 1 rows to' "$D/out" && pass "w beside a planted symlink: a fresh file, the link not followed" ||
+	fail "w and a symlink: $(ls -l "$D/wdir"; grep -E 'wrote|cannot' "$D/out")"
+
 # ---- write errors: /dev/full, a closed stdout ----
 if [ -w /dev/full ]; then
 	"$TRACETOP" report kernels -q "$G" >/dev/full 2>"$D/err"
