@@ -188,6 +188,33 @@ check_rc "memory curve over 54 years" 0 $? &&
 	grep -q '^   0  cuda:0 .*0 B  *█$' "$D/out" &&
 	pass "a memory curve over 54 years ends in the allocation (it was blank)" ||
 	fail "memory curve: $(cat "$D/out" "$D/err" | head -5)"
+# the same curve in the explorer's memory pane (it was blank: the pane's own
+# slices overflowed), and the counters pane's sparklines over a span of
+# 247 years (blank likewise); the timeline zoomed and panned over it
+"$TRACETOP" --headless --size 200x10 --keys 'v/Memory<Enter><Enter>' "$D/memspan.json" >"$D/out" 2>"$D/err"
+check_rc "memory pane over 54 years" 0 $? && grep -q '^>    0  cuda:0 .* █$' "$D/out" &&
+	pass "the memory pane's curve over 54 years ends in the allocation (it was blank)" ||
+	fail "memory pane curve: $(grep cuda "$D/out") $(cat "$D/err")"
+python3 - "$D/far.json" <<'PY'
+import sys
+ev = ['{"ph": "X", "cat": "cpu_op", "name": "early", "pid": 1, "tid": 1, "ts": -3900000000000000, "dur": 1}',
+      '{"ph": "X", "cat": "cpu_op", "name": "late", "pid": 1, "tid": 1, "ts": 3900000000000000, "dur": 1}']
+for i in range(5):
+    t = 1700000000000000 + 100 * i
+    ev.append('{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": %d, "dur": 2, "args": {"correlation": %d}}' % (t, i + 1))
+    ev.append('{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": %d, "dur": 50, "args": {"correlation": %d, "stream": 7}}' % (t + 10, i + 1))
+open(sys.argv[1], 'w').write('{"distributedInfo": {"rank": 0}, "traceEvents": [\n' + ',\n'.join(ev) + ']}\n')
+PY
+"$TRACETOP" --headless --size 120x10 --keys '7' "$D/far.json" >"$D/out" 2>"$D/err"
+check_rc "counters pane over 247 years" 0 $? && grep -q '^>    0  queue, stream 7 .*█' "$D/out" &&
+	pass "the counters pane's sparkline over 247 years shows the queue (it was blank)" ||
+	fail "counters pane sparkline: $(grep stream "$D/out") $(cat "$D/err")"
+Z=$(python3 -c 'print("+" * 70)')
+"$TRACETOP" --headless --size 80x24 --keys "9$Z<End>----<Home>llll<PageDown>hhhh=$(echo "$Z" | tr + -)HHLL" "$D/far.json" >"$D/out" 2>"$D/err"
+check_rc "timeline over 247 years" 0 $? && ! grep -q 'runtime error' "$D/err" &&
+	grep -Eq '^ window [0-9.]+ (ns|µs|ms|s) \.\. [0-9.]+ (ns|µs|ms|s) ' "$D/out" &&
+	pass "the timeline zoomed to 1 ns and out again over 247 years" ||
+	fail "timeline over 247 years: $(grep window "$D/out") $(head -c 300 "$D/err")"
 # a base that would put ts beyond 4e18 ns is ignored, with a warning
 printf '{"baseTimeNanoseconds": 4000000000000000000, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1000000000000000, "dur": 1}]}' >"$D/base.json"
 "$TRACETOP" report summary -f csv "$D/base.json" >"$D/out" 2>"$D/err"

@@ -51,8 +51,8 @@ static void mem_sparks(struct tt_pane *p)
 		int64_t a, b;
 		mem_window(p, d, &a, &b);
 		for (int k = 0; k < SLICES; k++) {
-			int64_t x = a + (b - a) * k / SLICES;
-			int64_t y = a + (b - a) * (k + 1) / SLICES;
+			int64_t x = tt_lerp_ns(a, b, k, SLICES);
+			int64_t y = tt_lerp_ns(a, b, k + 1, SLICES);
 			int64_t m = tt_mem_max(d, x, y > x ? y : x + 1, false);
 			v[k] = m > 0 ? (float)m : 0;
 		}
