@@ -508,25 +508,43 @@ python3 -c 'import json, sys; rows = json.load(open(sys.argv[1])); assert any(r[
 mkdir -p "$D/rbin" "$D/rstore/t/d" "$D/rstore/empty"
 cp "$SRCDIR/tests/fixtures/phases.json" "$D/rstore/t/my rank-1.json"
 cp "$SRCDIR/tests/fixtures/phases.json" "$D/rstore/t/d/a b.json"
-# stand-ins: objects are files under $RSTORE/KEY; every call is logged
+# stand-ins: objects are files under $RSTORE/KEY; every call is logged.
+# RMODE makes them hostile: a listing that names other places, a table
+# instead of JSON, a listing cut short by a failure.  An object whose name
+# holds "partial" comes out cut after 100 bytes, the tool failing.
 cat >"$D/rbin/aws" <<'SH'
 #!/bin/sh
 echo "aws $*" >>"$RLOG"
 if [ "$1" = s3api ]; then # list-objects-v2 --bucket B --prefix P ...
-	p=$6; sep='['
+	p=$6
+	case $RMODE in
+	outside) echo '["t/d/a b.json", "other/x.json"]'; exit 0 ;;
+	table) echo "2024-01-01 12:00:00       4096 t/my rank-1.json"; exit 0 ;;
+	cut) printf '["t/d/a b.json", "t/my'; exit 255 ;;
+	esac
+	sep='['
 	for f in "$RSTORE/$p"* "$RSTORE/$p"*/*; do [ -f "$f" ] && { printf '%s"%s"' "$sep" "${f#$RSTORE/}"; sep=','; }; done
 	[ "$sep" = '[' ] && echo null || echo ']'
 	exit 0
 fi
 key=${4#s3://*/}
-if [ "$key" = t/partial.json ]; then head -c 100 "$RSTORE/t/my rank-1.json"; exit 1; fi
+case $key in *partial*) head -c 100 "$RSTORE/t/my rank-1.json"; exit 1 ;; esac
 exec cat "$RSTORE/$key"
 SH
 cat >"$D/rbin/gcloud" <<'SH'
 #!/bin/sh
 echo "gcloud $*" >>"$RLOG"
-if [ "$2" = ls ]; then echo "$3my rank-1.json"; echo "s3://evil/x.json"; exit 0; fi
-exec cat "$RSTORE/${3#gs://*/}"
+if [ "$2" = ls ]; then
+	case $RMODE in
+	s3) echo "$3my rank-1.json"; echo "s3://evil/x.json" ;;
+	bucket) echo "$3my rank-1.json"; echo "gs://evil/t/x.json" ;;
+	*) echo "$3my rank-1.json"; echo "$3d/"; echo "$3d/a b.json" ;;
+	esac
+	exit 0
+fi
+key=${3#gs://*/}
+case $key in *partial*) head -c 100 "$RSTORE/t/my rank-1.json"; exit 1 ;; esac
+exec cat "$RSTORE/$key"
 SH
 cat >"$D/rbin/az" <<'SH'
 #!/bin/sh
@@ -535,12 +553,14 @@ if [ "$3" = list ]; then
 	while [ $# -gt 0 ]; do [ "$1" = --prefix ] && p=$2; shift; done
 	sep='['
 	for f in "$RSTORE/$p"* "$RSTORE/$p"*/*; do [ -f "$f" ] && { printf '%s"%s"' "$sep" "${f#$RSTORE/}"; sep=','; }; done
+	[ "$sep" = '[' ] && printf '['
 	echo ']'
 	exit 0
 fi
 while [ $# -gt 0 ]; do
 	if [ "$1" = --name ]; then
 		[ ${#2} -gt 1100 ] && exec cat "$RSTORE/t/d/a b.json"
+		case $2 in *partial*) head -c 100 "$RSTORE/t/my rank-1.json"; exit 2 ;; esac
 		exec cat "$RSTORE/$2"
 	fi
 	shift
@@ -548,8 +568,9 @@ done
 exit 3
 SH
 chmod +x "$D/rbin/"*
-export RSTORE="$D/rstore" RLOG="$D/rlog"
+export RSTORE="$D/rstore" RLOG="$D/rlog" RMODE=
 RP="$D/rbin:/usr/bin:/bin"
+# names with spaces: the whole name, never the part after the last space
 PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/ >"$D/out" 2>"$D/err"
 grep -q '^my rank-1.json,3,' "$D/out" && grep -q '^a b.json,3,' "$D/out" &&
 	pass "an s3 listing with spaces in names: each object fetched by its whole name" ||
@@ -561,25 +582,74 @@ grep -q '^a b.json,3,' "$D/out" && grep -Fq -- "--name t/d/a b.json" "$RLOG" &&
 : >"$RLOG"
 PATH=$RP "$TRACETOP" report summary -f csv gs://b/t/ >"$D/out" 2>"$D/err"
 rc=$?
-[ $rc -eq 2 ] && ! grep -q '^aws' "$RLOG" &&
+[ $rc -eq 0 ] && grep -q '^my rank-1.json,3,' "$D/out" && grep -q '^a b.json,3,' "$D/out" &&
+	grep -Fxq "gcloud storage cat gs://b/t/d/a b.json" "$RLOG" && [ "$(grep -c 'storage cat' "$RLOG")" = 2 ] &&
+	pass "a gs listing with spaces in names and a directory line: two objects, each by its whole URL" ||
+	fail "gs names with spaces (status $rc): $(cat "$D/out" "$D/err" "$RLOG")"
+# listings that name other places: refused whole, nothing fetched
+: >"$RLOG"
+RMODE=s3 PATH=$RP "$TRACETOP" report summary -f csv gs://b/t/ >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 2 ] && ! grep -q '^aws' "$RLOG" && ! grep -q 'storage cat' "$RLOG" &&
 	grep -Fxq "tracetop: gs://b/t/: gcloud listed 1 names outside this prefix (not followed)" "$D/err" &&
 	pass "a gs listing naming s3://evil/x.json: refused, aws never run" ||
 	fail "gs listing into s3 (status $rc): $(cat "$D/err" "$RLOG")"
+: >"$RLOG"
+RMODE=bucket PATH=$RP "$TRACETOP" report summary -f csv gs://b/t/ >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 2 ] && ! grep -q 'storage cat' "$RLOG" &&
+	grep -Fxq "tracetop: gs://b/t/: gcloud listed 1 names outside this prefix (not followed)" "$D/err" &&
+	pass "a gs listing naming another bucket: refused, nothing fetched" ||
+	fail "gs listing into another bucket (status $rc): $(cat "$D/err" "$RLOG")"
+: >"$RLOG"
+RMODE=outside PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/ >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 2 ] && ! grep -q 's3 cp' "$RLOG" &&
+	grep -Fxq "tracetop: s3://b/t/: aws listed 1 names outside this prefix (not followed)" "$D/err" &&
+	pass "an s3 listing naming a key outside the prefix: refused, nothing fetched" ||
+	fail "s3 listing outside the prefix (status $rc): $(cat "$D/err" "$RLOG")"
+# a listing as a table (aws s3 ls), or cut short by a failing tool
+RMODE=table PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/ "$G" >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^phases.json,3,' "$D/out" && [ "$(grep -c '^[a-z]' "$D/out")" = 2 ] &&
+	grep -Fxq "tracetop: s3://b/t/: aws printed a listing that is not a JSON list of names" "$D/err" &&
+	pass "a listing that is a table, not JSON: an error for it, the other file loads" ||
+	fail "listing as a table (status $rc): $(cat "$D/out" "$D/err")"
+: >"$RLOG"
+RMODE=cut PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/ "$G" >"$D/out" 2>"$D/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^phases.json,3,' "$D/out" && ! grep -q 's3 cp' "$RLOG" &&
+	grep -Fxq "tracetop: s3://b/t/: aws could not list this prefix (exit status 255)" "$D/err" &&
+	pass "a listing cut short by a failing aws: an error, no name of it fetched" ||
+	fail "listing cut short (status $rc): $(cat "$D/out" "$D/err" "$RLOG")"
+# URLs of any length
 LONG=$(python3 -c 'print("x" * 1200)')
 PATH=$RP "$TRACETOP" report summary -f csv "az://acct/cont/$LONG.json" >"$D/out" 2>"$D/err"
 grep -q "^$LONG.json,3," "$D/out" && pass "an az URL of 1,200 characters: not cut" ||
 	fail "long az URL: $(head -c 300 "$D/err")"
-PATH=$RP "$TRACETOP" report summary -f csv s3://b/t/partial.json "$G" >"$D/out" 2>"$D/err"
-rc=$?
-[ $rc -eq 0 ] && ! grep -q '^partial.json' "$D/out" && grep -q '^phases.json,3,' "$D/out" &&
-	grep -Fxq "tracetop: s3://b/t/partial.json: aws failed (exit status 1) after 100 bytes: the object is incomplete" "$D/err" &&
-	pass "a download that fails after some output: an error for that file, not a truncation" ||
-	fail "partial download (status $rc): $(cat "$D/err")"
-PATH=$RP "$TRACETOP" report summary -f csv s3://b/empty/ "$G" >"$D/out" 2>"$D/err"
-rc=$?
-[ $rc -eq 0 ] && grep -q '^phases.json,3,' "$D/out" &&
-	grep -Fxq "tracetop: s3://b/empty/: no trace files (*.json, *.json.gz, *.gz, *.tts) under this prefix" "$D/err" &&
-	pass "an empty prefix beside a good file: says so" || fail "empty prefix (status $rc): $(cat "$D/err")"
+# a download that fails after some output: an error for that file, with
+# every tool (it was a truncation warning)
+for t in "aws s3://b/t/partial.json 1" "gcloud gs://b/t/partial.json 1" "az az://acct/cont/t/partial.json 2"; do
+	set -- $t
+	PATH=$RP "$TRACETOP" report summary -f csv "$2" "$G" >"$D/out" 2>"$D/err"
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -q '^partial.json' "$D/out" && grep -q '^phases.json,3,' "$D/out" &&
+		grep -Fxq "tracetop: $2: $1 failed (exit status $3) after 100 bytes: the object is incomplete" "$D/err" &&
+		[ "$(grep -c "^tracetop: $2" "$D/err")" = 1 ] &&
+		pass "$1: a download that fails after 100 bytes: an error for that file, the other loads" ||
+		fail "$1 partial download (status $rc): $(cat "$D/err")"
+done
+# an empty prefix beside a good file says so
+for u in s3://b/empty/ az://acct/cont/empty/; do
+	PATH=$RP "$TRACETOP" report summary -f csv "$u" "$G" >"$D/out" 2>"$D/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '^phases.json,3,' "$D/out" &&
+		grep -Fxq "tracetop: $u: no trace files (*.json, *.json.gz, *.gz, *.tts) under this prefix" "$D/err" &&
+		pass "$u, an empty prefix beside a good file: says so" || fail "empty prefix $u (status $rc): $(cat "$D/err")"
+done
+PATH=$RP "$TRACETOP" report summary -f csv s3://b/empty/ >"$D/out" 2>"$D/err"
+[ $? -eq 2 ] && pass "an empty prefix alone: status 2" || fail "empty prefix alone: $(cat "$D/err")"
+unset RMODE
 
 # ---- the fuzzers' findings (tests/fixtures/bad/; tests/fuzz/replay.sh runs
 # them through every report and pane): each loads with exactly these lines ----
