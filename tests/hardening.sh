@@ -319,14 +319,17 @@ else
 fi
 rm -rf "$D/out2"
 
-# the explorer's w: a planted symlink under the CSV's name is not followed
+# the explorer's w: symlinks planted under the CSV's names are not followed,
+# neither one to a file nor one to a name not yet taken (it was created)
 mkdir "$D/wdir"
 echo precious >"$D/wdir/victim"
-ln -s "$D/wdir/victim" "$D/wdir/tracetop-overview.csv"
+ln -s "$D/wdir/created" "$D/wdir/tracetop-overview.csv"
+ln -s "$D/wdir/victim" "$D/wdir/tracetop-overview-1.csv"
 (cd "$D/wdir" && "$TRACETOP" --headless --size 100x30 --keys 'w' "$G") >"$D/out" 2>/dev/null
-[ "$(cat "$D/wdir/victim")" = precious ] && [ -f "$D/wdir/tracetop-overview-1.csv" ] &&
-	grep -q 'wrote 1 rows to' "$D/out" && pass "w beside a planted symlink: a fresh file, the link not followed" ||
-	fail "w and a symlink: $(ls -l "$D/wdir"; grep -E 'wrote|cannot' "$D/out")"
+[ "$(cat "$D/wdir/victim")" = precious ] && [ ! -e "$D/wdir/created" ] &&
+	[ -f "$D/wdir/tracetop-overview-2.csv" ] && [ ! -L "$D/wdir/tracetop-overview-2.csv" ] &&
+	grep -q 'wrote 1 rows to' "$D/out" && pass "w beside planted symlinks: a fresh file, no link followed" ||
+	fail "w and symlinks: $(ls -l "$D/wdir"; grep -E 'wrote|cannot' "$D/out")"
 
 # ---- write errors: /dev/full, a closed stdout ----
 if [ -w /dev/full ]; then
