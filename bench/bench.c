@@ -1,6 +1,8 @@
 /* bench/bench: the figures of `make bench` (issue 4), each next to its target.
  *
- *   bench [-r REPEAT] PLAIN.json GZIP.json.gz CACHE.tts
+ *   bench [-r REPEAT] [-c] PLAIN.json GZIP.json.gz CACHE.tts
+ *
+ * -c: only the critical path figures.
  *
  * Every measurement runs in a child process of its own (fork), so that the
  * peak RSS the parent reads back with wait4() belongs to that measurement
@@ -19,13 +21,15 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "tracetop/critpath.h"
 #include "tracetop/model.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
 
-#define MAX_REPORTS 16
+#define MAX_REPORTS 24
 
 /* what a child sends back through its pipe */
 struct result {
@@ -38,6 +42,9 @@ struct result {
 	uint64_t model_bytes; /* tt_rank_memsize, all ranks */
 	uint64_t rss_before, rss_after; /* current RSS around the load */
 	int nrep;
+	/* critical path (M_CRITPATH): wall and CPU seconds */
+	double cp_whole, cp_whole_cpu, cp_prep, cp_step_mean, cp_step_max, cp_step_cpu;
+	uint64_t cp_events, cp_steps, cp_path;
 	char rep_name[MAX_REPORTS][16];
 	double rep_secs[MAX_REPORTS];
 	/* filled by the parent */
@@ -45,7 +52,7 @@ struct result {
 	double cpu; /* user + system seconds of the measuring process */
 };
 
-enum kind { M_LOAD, M_ANALYSES, M_REOPEN };
+enum kind { M_LOAD, M_ANALYSES, M_REOPEN, M_CRITPATH };
 
 struct meas {
 	enum kind kind;
@@ -69,6 +76,59 @@ static uint64_t rss_now(void)
 static double secs_since(int64_t t0)
 {
 	return (double)(tt_now_ns() - t0) / 1e9;
+}
+
+/* CPU time of this thread, for figures on a busy machine */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The critical path of the rank with most events: the whole trace, then
+ * each ProfilerStep on its own (after one preparation). */
+static void critpath(const struct tt_model *m, struct result *res)
+{
+	size_t ri = 0;
+	for (size_t i = 1; i < m->nranks; i++)
+		if (m->ranks[i]->nev > m->ranks[ri]->nev)
+			ri = i;
+	res->cp_events = m->ranks[ri]->report.events_seen;
+	struct tt_cp_window all = {.kind = TT_CPW_ALL};
+	struct tt_cp_result cr;
+	int64_t t0 = tt_now_ns();
+	double c0 = thread_cpu();
+	tt_critical_path(m, ri, &all, NULL, &cr);
+	res->cp_whole = secs_since(t0);
+	res->cp_whole_cpu = thread_cpu() - c0;
+	res->cp_path = cr.nedges;
+	tt_cp_result_free(&cr);
+
+	t0 = tt_now_ns();
+	struct tt_cp *c = tt_cp_prepare(m, ri, NULL);
+	res->cp_prep = secs_since(t0);
+	const uint32_t *rows;
+	size_t n = tt_cp_instances(c, "ProfilerStep", &rows);
+	double sum = 0, cpu = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct tt_cp_window w = {.kind = TT_CPW_ANNOT, .annotation = "ProfilerStep",
+					 .first = (int64_t)i, .last = (int64_t)i};
+		int64_t t1 = tt_now_ns();
+		double c1 = thread_cpu();
+		tt_cp_run(c, &w, &cr);
+		double s = secs_since(t1);
+		cpu += thread_cpu() - c1;
+		tt_cp_result_free(&cr);
+		sum += s;
+		if (s > res->cp_step_max)
+			res->cp_step_max = s;
+	}
+	tt_cp_free(c);
+	res->cp_steps = n;
+	res->cp_step_mean = n ? sum / (double)n : 0;
+	res->cp_step_cpu = n ? cpu / (double)n : 0;
+	res->secs = res->cp_whole;
 }
 
 static void model_totals(const struct tt_model *m, struct result *res)
@@ -103,6 +163,8 @@ static void child(const struct meas *ms, struct result *res)
 	}
 	model_totals(m, res);
 	res->secs = load;
+	if (ms->kind == M_CRITPATH)
+		critpath(m, res);
 	if (ms->kind == M_ANALYSES) {
 		struct tt_report_opts ro;
 		tt_report_opts_init(&ro);
@@ -274,9 +336,12 @@ static void failed(const char *what, const struct result *r)
 int main(int argc, char **argv)
 {
 	int opt;
-	while ((opt = getopt(argc, argv, "r:")) != -1) {
+	bool only_cp = false;
+	while ((opt = getopt(argc, argv, "r:c")) != -1) {
 		if (opt == 'r')
 			repeat = atoi(optarg) > 0 ? atoi(optarg) : 1;
+		else if (opt == 'c')
+			only_cp = true;
 		else
 			return 2;
 	}
@@ -302,6 +367,8 @@ int main(int argc, char **argv)
 
 	struct result r1, rn, g1, gn, two, an, ro;
 	struct meas m = {M_LOAD, {plain}, 1, 1};
+	if (only_cp)
+		goto critical_path;
 
 	printf("\nLoad to a ready model (JSON text per second):\n");
 	int ok_r1 = run(&m, &r1) == 0;
@@ -376,6 +443,27 @@ int main(int argc, char **argv)
 	} else {
 		failed("analyses", &an);
 	}
+
+critical_path:
+	printf("\nCritical path (the rank with most events, from %s):\n", tts);
+	struct meas mc = {M_CRITPATH, {tts}, 1, 0};
+	struct result cp;
+	if (run(&mc, &cp) == 0) {
+		/* one thread, CPU-bound: its CPU time is its time on an idle machine */
+		double per_m = cp.cp_whole_cpu / ((double)cp.cp_events / 1e6);
+		printf("  %-30s %6.3f s (cpu %5.3f s) on %.2f M events, %llu path edges   "
+		       "target (cpu) <= 0.5 s per 1 M events: %s\n",
+		       "whole trace", cp.cp_whole, cp.cp_whole_cpu, (double)cp.cp_events / 1e6,
+		       (unsigned long long)cp.cp_path, verdict(per_m, 0.5, true));
+		printf("  %-30s %6.1f ms mean, %.1f ms worst (cpu %.1f ms mean) over %llu steps, "
+		       "after %.0f ms of preparation\n",
+		       "one step", cp.cp_step_mean * 1e3, cp.cp_step_max * 1e3, cp.cp_step_cpu * 1e3,
+		       (unsigned long long)cp.cp_steps, cp.cp_prep * 1e3);
+	} else {
+		failed("critical path", &cp);
+	}
+	if (only_cp)
+		return 0;
 
 	printf("\nReopen from the .tts cache (tracetop summarize, then load %s):\n", tts);
 	struct meas mr = {M_REOPEN, {tts}, 1, 0};

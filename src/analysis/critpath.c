@@ -836,6 +836,8 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 		uint32_t l0, l1;
 		if (!r->nlinks)
 			break;
+		if (r->ev[b->cpu[k].ev].corr == TT_NONE)
+			continue; /* (most ops: no partner to look for) */
 		tt_links_of_cpu(r, b->cpu[k].ev, &l0, &l1);
 		/* HTA links a launch to one GPU op, the last of its correlation
 		 * in the file (its index_correlation is overwritten by each), so

@@ -133,11 +133,10 @@ static int vpos_cmp(const void *a, const void *b, void *ctx)
 }
 
 /* networkx keeps one edge per (u, v): adding it again keeps its place and
- * takes the new data */
-static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes)
+ * takes the new data.  a: the successor lists; rebuilt when an edge goes. */
+static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes, struct adj *succ)
 {
-	struct adj a;
-	adj_build(g, nodes, false, &a);
+	struct adj a = *succ;
 	uint32_t n = 0;
 	struct vpos *tmp = NULL;
 	size_t ctmp = 0;
@@ -145,6 +144,24 @@ static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes)
 		uint32_t lo = a.off[u], hi = a.off[u + 1];
 		if (hi - lo < 2)
 			continue;
+		if (hi - lo <= 8) {
+			/* (the usual case: a few successors, compared pairwise) */
+			for (uint32_t i = lo + 1; i < hi; i++) {
+				struct cp_edge *dup = &g->e[a.e[i]];
+				for (uint32_t j = lo; j < i; j++) {
+					struct cp_edge *keep = &g->e[a.e[j]];
+					if (keep->dead || keep->v != dup->v)
+						continue;
+					keep->w = dup->w;
+					keep->attr = dup->attr;
+					keep->type = dup->type;
+					dup->dead = 1;
+					n++;
+					break;
+				}
+			}
+			continue;
+		}
 		TT_GROW(tmp, ctmp, hi - lo);
 		for (uint32_t i = lo; i < hi; i++)
 			tmp[i - lo] = (struct vpos){g->e[a.e[i]].v, a.e[i]};
@@ -163,7 +180,10 @@ static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes)
 		}
 	}
 	free(tmp);
-	adj_free(&a);
+	if (n) {
+		adj_free(succ);
+		adj_build(g, nodes, false, succ);
+	}
 	return n;
 }
 
@@ -265,21 +285,6 @@ static void classify_edge(struct classify *cl, const struct cp_edge *e, uint8_t 
 
 /* ---- top events ---- */
 
-struct topref {
-	uint32_t name, ev, pos;
-};
-
-static int topref_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct topref *x = a, *y = b;
-	(void)ctx;
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	if (x->ev != y->ev)
-		return x->ev < y->ev ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 static int top_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct tt_cp_top *x = a, *y = b;
@@ -293,39 +298,33 @@ static int top_cmp(const void *a, const void *b, void *ctx)
 static void make_top(struct tt_cp_result *out)
 {
 	const struct tt_rank *r = out->r;
-	size_t n = 0;
-	struct topref *v = tt_malloc((out->nedges + 1) * sizeof(*v));
+	uint32_t *slot = tt_calloc((size_t)r->strs.n + 1, sizeof(*slot)); /* name -> slot + 1 */
+	uint64_t *seen = tt_calloc((size_t)r->nev / 64 + 1, sizeof(*seen));
+	size_t cap = 0;
+	out->top = NULL;
+	out->ntop = 0;
 	for (size_t i = 0; i < out->nedges; i++) {
 		const struct tt_cp_edge *e = &out->edges[i];
 		if (e->type != TT_CPE_OPERATOR || e->attr == TT_NONE)
 			continue;
-		v[n++] = (struct topref){r->ev[e->attr].name, e->attr, (uint32_t)i};
-	}
-	tt_msort(v, n, sizeof(*v), topref_cmp, NULL);
-	out->top = tt_malloc((n + 1) * sizeof(*out->top));
-	out->ntop = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		struct tt_cp_top t = {.name = v[i].name, .first_ev = v[i].ev};
-		uint32_t first_pos = v[i].pos;
-		while (j < n && v[j].name == v[i].name) {
-			const struct tt_cp_edge *e = &out->edges[v[j].pos];
-			t.dur += e->weight;
-			t.edges++;
-			if (j == i || v[j].ev != v[j - 1].ev)
-				t.events++;
-			if (v[j].pos < first_pos) {
-				first_pos = v[j].pos;
-				t.first_ev = v[j].ev;
-			}
-			j++;
+		uint32_t name = r->ev[e->attr].name;
+		if (!slot[name]) {
+			TT_GROW(out->top, cap, out->ntop + 1);
+			out->top[out->ntop] = (struct tt_cp_top){.name = name, .bound = e->bound,
+								  .first_ev = e->attr};
+			slot[name] = (uint32_t)++out->ntop;
 		}
-		t.bound = out->edges[first_pos].bound;
-		out->top[out->ntop++] = t;
-		i = j;
+		struct tt_cp_top *t = &out->top[slot[name] - 1];
+		t->dur += e->weight;
+		t->edges++;
+		if (!(seen[e->attr >> 6] >> (e->attr & 63) & 1)) {
+			seen[e->attr >> 6] |= UINT64_C(1) << (e->attr & 63);
+			t->events++;
+		}
 	}
 	tt_msort(out->top, out->ntop, sizeof(*out->top), top_cmp, (void *)r);
-	free(v);
+	free(seen);
+	free(slot);
 }
 
 /* ---- what-if ---- */
@@ -392,7 +391,9 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		out->status = TT_CP_EMPTY;
 		return;
 	}
-	out->st.reinserted = merge_duplicates(g, nodes);
+	struct adj succ, pred;
+	adj_build(g, nodes, false, &succ);
+	out->st.reinserted = merge_duplicates(g, nodes, &succ);
 	out->st.nodes = g->nnx;
 	for (size_t i = 0; i < g->ne; i++) {
 		if (g->e[i].dead)
@@ -402,8 +403,6 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		if (g->e[i].w <= -1000)
 			out->st.zeroed++;
 	}
-	struct adj succ, pred;
-	adj_build(g, nodes, false, &succ);
 	adj_build(g, nodes, true, &pred);
 
 	/* Kahn's order, generation by generation */
@@ -487,15 +486,18 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		out->by_bound[pe->bound].count++;
 	}
 	out->span = out->nodes[np - 1].ts - out->nodes[0].ts;
-	/* distinct events of the path's nodes: each event's two nodes are
-	 * near each other on a path, but not always adjacent */
-	struct topref *ev = tt_malloc((np + 1) * sizeof(*ev));
-	for (size_t i = 0; i < np; i++)
-		ev[i] = (struct topref){out->nodes[i].ev, 0, 0};
-	tt_msort(ev, np, sizeof(*ev), topref_cmp, NULL);
-	for (size_t i = 0; i < np; i++)
-		out->critical_events += i == 0 || ev[i].name != ev[i - 1].name;
-	free(ev);
+	/* distinct events of the path's nodes (an event's nodes are 2k, 2k+1) */
+	uint64_t *seen = tt_calloc((size_t)g->nne / 64 + 1, sizeof(*seen));
+	for (uint32_t v2 = end;; v2 = g->e[from[v2]].u) {
+		uint32_t k = v2 >> 1;
+		if (!(seen[k >> 6] >> (k & 63) & 1)) {
+			seen[k >> 6] |= UINT64_C(1) << (k & 63);
+			out->critical_events++;
+		}
+		if (from[v2] == UINT32_MAX)
+			break;
+	}
+	free(seen);
 	make_top(out);
 	if (o && o->nwhatif)
 		whatif(g, o, &pred, topo, nt, &cl, out);

@@ -499,7 +499,7 @@ static struct tt_table *whatif_table(const struct ctx *x)
 }
 
 /* the graph behind each path: sizes and where ties could matter */
-static struct tt_table *graph_table(const struct ctx *x)
+static struct tt_table *graph_table(const struct ctx *x, int64_t base)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -540,9 +540,9 @@ static struct tt_table *graph_table(const struct ctx *x)
 			tt_table_set_int(t, k, 0, res->rank);
 			tt_table_set_str(t, k, 1, p->annotation);
 			tt_table_set_str(t, k, 2, p->inst);
-			tt_table_set_int(t, k, 3, res->t0 - m->ranks[ri]->t0);
+			tt_table_set_int(t, k, 3, res->t0 - base);
 			if (res->t1 != INT64_MAX)
-				tt_table_set_int(t, k, 4, res->t1 - m->ranks[ri]->t0);
+				tt_table_set_int(t, k, 4, res->t1 - base);
 			tt_table_set_int(t, k, 5, st->clipped);
 			tt_table_set_int(t, k, 6, st->kernels);
 			tt_table_set_int(t, k, 7, st->nodes);
@@ -634,28 +634,35 @@ int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
 	x.out = tt_calloc(m->nranks + 1, sizeof(*x.out));
 	tt_for_ranks(m, &o->a, rank_work, &x);
 
-	int64_t base = INT64_MAX;
-	for (size_t ri = 0; ri < m->nranks; ri++)
-		if (m->ranks[ri]->t0 < base)
-			base = m->ranks[ri]->t0;
-	if (base == INT64_MAX)
-		base = 0;
+	int64_t base = tt_model_origin(m);
 
 	bool text = o->format == TT_FMT_TABLE;
 	size_t top = o->top > 0 ? (size_t)o->top : 10;
 	struct tt_table **t = tt_malloc(7 * sizeof(*t));
 	size_t k = 0;
-	t[k++] = steps_table(&x);
-	add_notes(t[0], &x);
-	if (o->nwhatif)
-		t[k++] = whatif_table(&x);
-	t[k++] = top_table(&x, text ? top : 0);
-	/* the long tables when asked for by name, or as CSV/JSON */
-	if (!text || o->table) {
-		t[k++] = summary_table(&x);
-		t[k++] = path_table(&x, base);
-		t[k++] = graph_table(&x);
+	/* one table when one is asked for by name (the path can be long) */
+	const char *one = o->table;
+#define WANT(name) (!one || strcmp(one, name) == 0)
+	if (WANT("critical_path_steps")) {
+		t[k++] = steps_table(&x);
+		add_notes(t[k - 1], &x);
 	}
+	if (o->nwhatif && WANT("critical_path_what_if"))
+		t[k++] = whatif_table(&x);
+	if (WANT("critical_path_top"))
+		t[k++] = top_table(&x, text && !one ? top : 0);
+	/* the long tables when asked for by name, or as CSV/JSON */
+	if (!text || one) {
+		if (WANT("critical_path_summary"))
+			t[k++] = summary_table(&x);
+		if (WANT("critical_path"))
+			t[k++] = path_table(&x, base);
+		if (WANT("critical_path_graph"))
+			t[k++] = graph_table(&x, base);
+	}
+#undef WANT
+	if (!k) /* (an unknown name: the caller says which tables there are) */
+		t[k++] = steps_table(&x);
 	for (size_t ri = 0; ri < m->nranks; ri++) {
 		for (size_t i = 0; i < x.out[ri].n; i++)
 			tt_cp_result_free(&x.out[ri].w[i].res);
