@@ -106,4 +106,15 @@ print(f"a CPU path: {len(rows) // 23} window(s), cpu_bound = the whole length")
 PY
 	done
 done
+# a time window over a step's span is that step: diff-control's step 1
+# (ProfilerStep#1010) spans 75550-152490 µs after the first event
+if [ -f "$SHARED/reference-cpa/diff-control/critical_path_summary.csv" ]; then
+	want=$(awk -F, '$5 == "critical_path_length" { print $6 }' \
+		"$SHARED/reference-cpa/diff-control/critical_path_summary.csv")
+	got=$("$TRACETOP" report critical-path -q -f csv --table critical_path_summary \
+		--from 75.55ms --to 152.491ms "$SHARED/traces/diff-control" |
+		awk -F, '$5 == "critical_path_length" { print $6 }')
+	[ -n "$want" ] && [ "$got" = "$want" ] && pass "--from/--to over step 1's span: length $got" ||
+		fail "--from/--to over step 1's span: length $got, HTA's step $want"
+fi
 summary

@@ -48,7 +48,6 @@ static void run_one(struct tt_cp *c, struct ctx *x, struct rank_out *ro,
 	TT_GROW(ro->w, ro->cap, ro->n + 1);
 	struct cpw *p = &ro->w[ro->n++];
 	memset(p, 0, sizeof(*p));
-	(void)x;
 	tt_cp_run(c, w, &p->res);
 	snprintf(p->annotation, sizeof(p->annotation), "%s", annot);
 	p->fell_back = fell_back;
@@ -56,6 +55,15 @@ static void run_one(struct tt_cp *c, struct ctx *x, struct rank_out *ro,
 	if (w->kind == TT_CPW_ALL) {
 		snprintf(p->inst, sizeof(p->inst), "0");
 		snprintf(p->step, sizeof(p->step), "whole trace");
+	} else if (w->kind == TT_CPW_TIME) {
+		int64_t base = tt_model_origin(x->m);
+		char a[32] = "start", b[32] = "end";
+		if (w->t0 != INT64_MIN)
+			tt_fmt_dur(a, sizeof(a), w->t0 - base);
+		if (w->t1 != INT64_MAX)
+			tt_fmt_dur(b, sizeof(b), w->t1 - base);
+		snprintf(p->inst, sizeof(p->inst), "0");
+		snprintf(p->step, sizeof(p->step), "%s to %s", a, b);
 	} else {
 		if (p->res.status == TT_CP_OK && p->res.first == p->res.last)
 			snprintf(p->inst, sizeof(p->inst), "%lld", (long long)p->res.first);
@@ -84,6 +92,16 @@ static void rank_work(size_t ri, void *arg)
 	struct tt_cp *c = tt_cp_prepare(x->m, ri, &x->co);
 	const char *annot = o->annotation ? o->annotation : DEFAULT_ANNOTATION;
 	struct tt_cp_window w = {.kind = TT_CPW_ALL};
+	if (o->range_has_from || o->range_has_to) {
+		/* --from/--to: the ops that start in that time range */
+		int64_t base = tt_model_origin(x->m);
+		w.kind = TT_CPW_TIME;
+		w.t0 = o->range_has_from ? base + o->range_from : INT64_MIN;
+		w.t1 = o->range_has_to ? base + o->range_to : INT64_MAX;
+		run_one(c, x, ro, &w, "", false);
+		tt_cp_free(c);
+		return;
+	}
 	if (!*annot) {
 		run_one(c, x, ro, &w, "", false);
 		tt_cp_free(c);
