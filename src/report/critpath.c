@@ -466,13 +466,30 @@ static struct tt_table *whatif_table(const struct ctx *x)
 		{.name = "annotation", .type = TT_C_STR, .hidden_text = true},
 		{.name = "instance_id", .title = "inst", .type = TT_C_STR},
 		{.name = "step", .type = TT_C_STR, .width = 20},
-		{.name = "critical_path_length", .title = "now", .type = TT_C_DUR},
-		{.name = "what_if_length", .title = "then", .type = TT_C_DUR},
+		/* text: both lengths in one unit, so that they compare at a glance */
+		{.name = "now", .type = TT_C_NUM, .prec = 1, .hidden_csv = true},
+		{.name = "then", .type = TT_C_NUM, .prec = 1, .hidden_csv = true},
 		{.name = "change_pct", .title = "change %", .type = TT_C_NUM, .prec = 1},
 		{.name = "bound_1", .title = "bound most by", .type = TT_C_STR, .width = 24},
 		{.name = "edges_changed", .type = TT_C_INT, .hidden_text = true},
+		{.name = "critical_path_length", .type = TT_C_DUR, .hidden_text = true},
+		{.name = "what_if_length", .type = TT_C_DUR, .hidden_text = true},
 	};
 	struct tt_table *t = tt_table_new("critical_path_what_if", cols, (int)TT_ARRAY_SIZE(cols));
+	int64_t most = 0;
+	for (size_t ri = 0; ri < x->m->nranks; ri++)
+		for (size_t i = 0; i < x->out[ri].n; i++) {
+			const struct tt_cp_result *res = &x->out[ri].w[i].res;
+			if (res->status == TT_CP_OK && res->has_whatif)
+				most = TT_MAX(most, TT_MAX(res->length_graph, res->wi_length));
+		}
+	enum tt_unit u = tt_unit_pick(most);
+	static const double div[] = {1, 1e3, 1e6, 1e9};
+	char *titles = tt_arena_alloc(&t->strs, 64);
+	snprintf(titles, 32, "now (%s)", tt_unit_name(u));
+	snprintf(titles + 32, 32, "then (%s)", tt_unit_name(u));
+	t->cols[4].title = titles;
+	t->cols[5].title = titles + 32;
 	char desc[600];
 	whatif_desc(x->o, desc, sizeof(desc));
 	tt_table_set_title(t, "What if %s: the longest path again", desc);
@@ -489,8 +506,10 @@ static struct tt_table *whatif_table(const struct ctx *x)
 			tt_table_set_str(t, k, 1, p->annotation);
 			tt_table_set_str(t, k, 2, p->inst);
 			tt_table_set_str(t, k, 3, p->step);
-			tt_table_set_int(t, k, 4, res->length_graph);
-			tt_table_set_int(t, k, 5, res->wi_length);
+			tt_table_set_int(t, k, 9, res->length_graph);
+			tt_table_set_int(t, k, 10, res->wi_length);
+			tt_table_set_num(t, k, 4, (double)res->length_graph / div[u]);
+			tt_table_set_num(t, k, 5, (double)res->wi_length / div[u]);
 			tt_table_set_num(t, k, 6,
 					 res->length_graph ?
 						 100.0 * (double)(res->wi_length - res->length_graph) /

@@ -596,7 +596,7 @@ START_TEST(report)
 	for (size_t i = 0; i < steps->nnotes; i++)
 		said |= strstr(steps->notes[i], "no row named *ProfilerStep*") != NULL;
 	ck_assert(said);
-	ck_assert_int_eq(tt_table_cell(wi, 0, 5)->v.i, 15 * US);
+	ck_assert_int_eq(tt_table_cell(wi, 0, tt_table_col(wi, "what_if_length"))->v.i, 15 * US);
 	said = false;
 	for (size_t i = 0; i < wi->nnotes; i++)
 		said |= strstr(wi->notes[i], "assumes the graph's dependencies stay as recorded") !=
