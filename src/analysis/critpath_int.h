@@ -1,9 +1,14 @@
-/* critical path: what the graph builder (critpath.c) hands to the path
- * search (critpath_path.c) */
+/* critical path: what the per-rank preparation (critpath.c), the graph
+ * of a window (critpath_graph.c) and the path search (critpath_path.c)
+ * share */
 #ifndef TRACETOP_CRITPATH_INT_H
 #define TRACETOP_CRITPATH_INT_H
 
+#include <string.h>
+
 #include "tracetop/critpath.h"
+#include "tracetop/hmap.h"
+#include "tracetop/analysis.h"
 
 /* flags per string id */
 enum {
@@ -15,6 +20,66 @@ enum {
 	SF_DATA = 32,     /* contains a data_load_events string */
 	SF_ANNOT = 64,    /* contains the annotation asked for last */
 };
+
+/* uint32 -> uint32 maps (events, correlations) on the one hash map:
+ * TT_NONE when a key is absent; storing TT_NONE takes the value out */
+#define CP_GONE (UINT32_MAX - 1)
+
+static inline void map_init(struct tt_hmap *m, size_t n)
+{
+	memset(m, 0, sizeof(*m));
+	tt_hmap_reserve(m, n);
+}
+
+static inline void map_free(struct tt_hmap *m)
+{
+	tt_hmap_free(m);
+}
+
+static inline void map_put(struct tt_hmap *m, uint32_t key, uint32_t val)
+{
+	*tt_hmap_slot(m, key) = val == TT_NONE ? CP_GONE : val;
+}
+
+static inline uint32_t map_get(const struct tt_hmap *m, uint32_t key)
+{
+	uint32_t v = tt_hmap_get(m, key);
+	return v == CP_GONE ? TT_NONE : v;
+}
+
+/* what tt_cp_prepare computes for a rank */
+struct tt_cp {
+	const struct tt_model *m;
+	size_t ri;
+	const struct tt_rank *r;
+	struct tt_sel s;
+	bool exact;
+	struct tt_cp_opts o;
+	uint8_t *sf; /* flags per string id */
+	uint32_t id_event_sync, id_context_sync, id_stream_sync, id_swe, id_record, id_swe_call;
+	int32_t *qr, *qk;  /* per event: queue length at the launch of a GPU op
+			    * and at the op itself; INT32_MIN = none */
+	bool any_queue;    /* a launch with a kernel exists (HTA's queue) */
+	struct tt_hmap rec_src;  /* cudaEventRecord correlation -> kernel */
+	struct tt_hmap swe_dest; /* cudaStreamWaitEvent call -> next kernel */
+	uint32_t *swe;     /* Stream Wait Event rows */
+	size_t nswe;
+	int64_t min_ts;    /* first start of the rank (HTA's ts.min()) */
+	/* rows of the annotation asked for last */
+	char *annot;
+	uint32_t *arows;
+	size_t narows;
+};
+
+static inline int64_t ev_ts(const struct tt_cp *c, uint32_t i)
+{
+	return tt_sel_ts(&c->s, &c->r->ev[i]);
+}
+
+static inline int64_t ev_end(const struct tt_cp *c, uint32_t i)
+{
+	return tt_sel_end(&c->s, &c->r->ev[i]);
+}
 
 /* An edge as added.  Nodes: event k of the graph has start node 2k and end
  * node 2k+1. */

@@ -1,0 +1,782 @@
+/* Critical path analysis: the graph of one window (critical-path.md
+ * §4.3-4.7): the window's events clipped, two nodes for each CPU op,
+ * runtime call and kernel, and the edges of HTA's three phases -- the
+ * CUDA runtime lock, the call stacks, the kernels and their syncs; then
+ * the path search (critpath_path.c).  The per-rank preparation is in
+ * critpath.c. */
+#include "config.h"
+
+#include "critpath_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/util.h"
+
+/* ---- the graph of one window ---- */
+
+/* an event of the window */
+struct crow {
+	uint32_t ev;
+	uint32_t track;
+	int64_t ts, end;
+};
+
+struct build {
+	struct tt_cp *c;
+	const struct tt_rank *r;
+	struct cp_graph *g;
+	struct tt_cp_result *out;
+	struct tt_hmap node_of; /* event -> k (its nodes 2k, 2k+1) */
+	struct crow *cpu;      /* clipped CPU rows */
+	size_t ncpu, ccpu;
+	struct crow *gpu;      /* clipped GPU rows (launched in the window) */
+	size_t ngpu, cgpu;
+};
+
+static inline uint32_t node_k(const struct build *b, uint32_t ev)
+{
+	return map_get(&b->node_of, ev);
+}
+
+static void add_edge(struct build *b, uint32_t u, uint32_t v, enum tt_cp_etype type, int phase,
+		     bool zero, uint32_t attr)
+{
+	struct cp_graph *g = b->g;
+	TT_GROW(g->e, g->ce, g->ne + 1);
+	struct cp_edge *e = &g->e[g->ne++];
+	e->u = u;
+	e->v = v;
+	e->w = (type == TT_CPE_DEPENDENCY || type == TT_CPE_SYNC || zero) ? 0 : g->ts[v] - g->ts[u];
+	e->attr = attr;
+	e->type = (uint8_t)type;
+	e->phase = (uint8_t)phase;
+	e->dead = 0;
+	if (g->nx[u] == UINT32_MAX) {
+		g->nx[u] = g->nnx;
+		g->nx_node[g->nnx++] = u;
+	}
+	if (g->nx[v] == UINT32_MAX) {
+		g->nx[v] = g->nnx;
+		g->nx_node[g->nnx++] = v;
+	}
+}
+
+/* HTA attribution (cpa.py 294-354): start -> src's event; end -> end:
+ * dest's event; end -> start: the parent of the last event touched */
+static uint32_t attribute(const struct cp_graph *g, uint32_t u, uint32_t v, uint32_t parent)
+{
+	if (!(u & 1))
+		return g->ev[u >> 1];
+	if (v & 1)
+		return g->ev[v >> 1];
+	return parent;
+}
+
+static bool is_lock_node(const struct build *b, uint32_t node)
+{
+	return b->c->sf[b->r->ev[b->g->ev[node >> 1]].name] & SF_LOCK;
+}
+
+/* two consecutive nodes share the runtime lock: both lock calls and not an
+ * (end, start) pair (cpa.py 535-556) */
+static bool shares_lock(const struct build *b, uint32_t first, uint32_t second)
+{
+	return is_lock_node(b, first) && is_lock_node(b, second) && (!(first & 1) || (second & 1));
+}
+
+/* does HTA give this event nodes: cat exactly cpu_op, cuda_runtime or
+ * cuda_driver (its mask compares strings) */
+static bool hta_node_cat(const struct tt_rank *r, const struct tt_event *e)
+{
+	const struct tt_cat *k = &r->cats[e->cat];
+	return !k->legacy &&
+	       (k->kind == TT_K_CPU_OP || k->kind == TT_K_RUNTIME || k->kind == TT_K_DRIVER);
+}
+
+/* ... and ours: legacy spellings and MTIA's runtime too */
+static bool node_cat(const struct tt_rank *r, const struct tt_event *e)
+{
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	return k == TT_K_CPU_OP || k == TT_K_RUNTIME || k == TT_K_DRIVER || k == TT_K_MTIA_RUNTIME;
+}
+
+/* Clip (cpa.py 1867-1892): CPU rows starting in [t0, t1] with a duration,
+ * GPU rows whose launch is such a row. */
+static void clip(struct build *b, int64_t t0, int64_t t1)
+{
+	struct tt_cp *c = b->c;
+	const struct tt_rank *r = b->r;
+	/* a rounded start is at most 1 µs after the written one */
+	int64_t lo_raw = t0 > INT64_MIN + 1000 ? t0 - 1000 : INT64_MIN;
+	for (uint32_t t = 0; t < r->ntracks; t++) {
+		const struct tt_track *tr = &r->tracks[t];
+		if (tr->kind == TT_TRACK_GPU)
+			continue; /* (events with a stream live only there) */
+		uint32_t lo = tr->first, hi = tr->first + tr->count;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (r->ev[mid].ts < lo_raw)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint32_t i = lo; i < tr->first + tr->count && r->ev[i].ts <= t1; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if ((e->flags & TT_EF_STREAM) || !tt_sel_has(&c->s, i))
+				continue;
+			int64_t ts = ev_ts(c, i);
+			if (ts < t0 || ts > t1)
+				continue;
+			int64_t end = ev_end(c, i);
+			if (end <= ts)
+				continue;
+			TT_GROW(b->cpu, b->ccpu, b->ncpu + 1);
+			b->cpu[b->ncpu++] = (struct crow){i, t, ts, end};
+		}
+	}
+	struct tt_hmap seen = {0};
+	for (size_t k = 0; k < b->ncpu; k++) {
+		uint32_t l0, l1;
+		if (!r->nlinks)
+			break;
+		if (r->ev[b->cpu[k].ev].corr == TT_NONE)
+			continue; /* (most ops: no partner to look for) */
+		tt_links_of_cpu(r, b->cpu[k].ev, &l0, &l1);
+		/* HTA links a launch to one GPU op, the last of its correlation
+		 * in the file (its index_correlation is overwritten by each), so
+		 * of a graph launch's ops only the last one is in the window */
+		uint32_t only = TT_NONE, nparts = 0;
+		for (uint32_t l = l0; l < l1 && !c->o.graph_kernels; l++) {
+			uint32_t gi = r->links[l].gpu;
+			const struct tt_event *e = &r->ev[gi];
+			if (!(e->flags & TT_EF_STREAM) || !tt_hta_parsed(r, e))
+				continue;
+			nparts++;
+			if (only == TT_NONE || e->ts > r->ev[only].ts ||
+			    (e->ts == r->ev[only].ts && gi > only))
+				only = gi;
+		}
+		if (nparts > 1)
+			b->out->st.graph_left_out += nparts - 1;
+		for (uint32_t l = l0; l < l1; l++) {
+			uint32_t gi = r->links[l].gpu;
+			const struct tt_event *e = &r->ev[gi];
+			if (!(e->flags & TT_EF_STREAM) || !tt_sel_has(&c->s, gi))
+				continue;
+			if (nparts > 1 && gi != only)
+				continue;
+			if (map_get(&seen, gi) != TT_NONE)
+				continue;
+			map_put(&seen, gi, 1);
+			TT_GROW(b->gpu, b->cgpu, b->ngpu + 1);
+			b->gpu[b->ngpu++] = (struct crow){gi, e->track, ev_ts(c, gi), ev_end(c, gi)};
+		}
+	}
+	/* every Stream Wait Event row, whatever its time (1875-1890) */
+	for (size_t k = 0; k < c->nswe; k++) {
+		uint32_t gi = c->swe[k];
+		if (map_get(&seen, gi) != TT_NONE)
+			continue;
+		const struct tt_event *e = &r->ev[gi];
+		TT_GROW(b->gpu, b->cgpu, b->ngpu + 1);
+		b->gpu[b->ngpu++] = (struct crow){gi, e->track, ev_ts(c, gi), ev_end(c, gi)};
+	}
+	map_free(&seen);
+}
+
+/* Nodes (cpa.py 444-509): CPU ops, runtime and driver calls, data-loading
+ * ops, and GPU rows other than syncs (those nodes would be isolated). */
+static void make_nodes(struct build *b)
+{
+	struct tt_cp *c = b->c;
+	const struct tt_rank *r = b->r;
+	struct cp_graph *g = b->g;
+	size_t n = 0;
+	uint32_t *ev = tt_malloc((b->ncpu + b->ngpu + 1) * sizeof(*ev));
+	int64_t *ts = tt_malloc((2 * (b->ncpu + b->ngpu) + 1) * sizeof(*ts));
+	map_init(&b->node_of, b->ncpu + b->ngpu);
+	for (size_t k = 0; k < b->ncpu; k++) {
+		const struct tt_event *e = &r->ev[b->cpu[k].ev];
+		if (!node_cat(r, e) && !(c->sf[e->name] & SF_DATA))
+			continue;
+		map_put(&b->node_of, b->cpu[k].ev, (uint32_t)n);
+		ev[n] = b->cpu[k].ev;
+		ts[2 * n] = b->cpu[k].ts;
+		ts[2 * n + 1] = b->cpu[k].end;
+		n++;
+	}
+	for (size_t k = 0; k < b->ngpu; k++) {
+		const struct tt_event *e = &r->ev[b->gpu[k].ev];
+		if (tt_ev_kind(r, e) == TT_K_SYNC || e->corr == TT_NONE)
+			continue;
+		map_put(&b->node_of, b->gpu[k].ev, (uint32_t)n);
+		ev[n] = b->gpu[k].ev;
+		ts[2 * n] = b->gpu[k].ts;
+		ts[2 * n + 1] = b->gpu[k].end;
+		n++;
+	}
+	g->nne = (uint32_t)n;
+	g->ev = ev;
+	g->ts = ts;
+	g->nx = tt_malloc((2 * n + 1) * sizeof(*g->nx));
+	memset(g->nx, 0xff, (2 * n + 1) * sizeof(*g->nx));
+	g->nx_node = tt_malloc((2 * n + 1) * sizeof(*g->nx_node));
+}
+
+/* ---- phase 1: the CUDA runtime lock (cpa.py 523-627) ---- */
+
+struct lnode {
+	int64_t ts;
+	uint32_t ev;
+	uint32_t node; /* 2k or 2k+1 */
+};
+
+static int lnode_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct lnode *x = a, *y = b;
+	(void)ctx;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	return (x->node & 1) < (y->node & 1) ? -1 : (x->node & 1) > (y->node & 1);
+}
+
+static void phase_lock(struct build *b)
+{
+	struct cp_graph *g = b->g;
+	size_t n = 0, cap = 0;
+	struct lnode *v = NULL;
+	for (uint32_t k = 0; k < g->nne; k++) {
+		if (!(b->c->sf[b->r->ev[g->ev[k]].name] & SF_LOCK))
+			continue;
+		TT_GROW(v, cap, n + 2);
+		v[n++] = (struct lnode){g->ts[2 * k], g->ev[k], 2 * k};
+		v[n++] = (struct lnode){g->ts[2 * k + 1], g->ev[k], 2 * k + 1};
+	}
+	tt_msort(v, n, sizeof(*v), lnode_cmp, NULL);
+	uint32_t *stack = tt_malloc((n + 1) * sizeof(*stack));
+	size_t sp = 0;
+	uint32_t prev = TT_NONE;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t node = v[i].node;
+		if (!(node & 1)) {
+			stack[sp++] = node;
+		} else {
+			while (sp) {
+				uint32_t s = stack[--sp];
+				if (s == (node ^ 1))
+					add_edge(b, s, node, TT_CPE_OPERATOR, 0, false, v[i].ev);
+				else
+					add_edge(b, s, node, TT_CPE_DEPENDENCY, 0, false, TT_NONE);
+			}
+			if (prev != TT_NONE && (prev & 1))
+				add_edge(b, prev, node, TT_CPE_DEPENDENCY, 0, false, TT_NONE);
+		}
+		prev = node;
+	}
+	free(stack);
+	free(v);
+}
+
+/* ---- phase 2: call stacks (cpa.py 629-795, call_stack.py) ---- */
+
+struct srow {
+	int64_t ts, dur;
+	uint32_t ev;
+	int64_t end;
+};
+
+/* starts in HTA's stack order: time, longer first, lower index */
+static int srow_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct srow *x = a, *y = b;
+	(void)ctx;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* a binary min-heap of end times */
+struct heap {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static void heap_push(struct heap *h, int64_t x)
+{
+	TT_GROW(h->v, h->cap, h->n + 1);
+	size_t i = h->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (h->v[p] <= x)
+			break;
+		h->v[i] = h->v[p];
+		i = p;
+	}
+	h->v[i] = x;
+}
+
+static void heap_pop(struct heap *h)
+{
+	int64_t x = h->v[--h->n];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1;
+		if (l >= h->n)
+			break;
+		if (l + 1 < h->n && h->v[l + 1] < h->v[l])
+			l++;
+		if (h->v[l] >= x)
+			break;
+		h->v[i] = h->v[l];
+		i = l;
+	}
+	if (h->n)
+		h->v[i] = x;
+}
+
+/* the walk of one CPU thread's call stack */
+struct walk {
+	struct build *b;
+	uint32_t last;   /* last node touched */
+	uint32_t lparent; /* the stack parent of the event last touched */
+	int depth;       /* open events with nodes */
+};
+
+static void walk_enter(struct walk *w, uint32_t ev, uint32_t parent)
+{
+	struct build *b = w->b;
+	uint32_t k = node_k(b, ev);
+	if (k == TT_NONE)
+		return;
+	uint32_t sn = 2 * k;
+	if (w->last != TT_NONE && !shares_lock(b, w->last, sn)) {
+		enum tt_cp_etype t = w->depth == 0 ? TT_CPE_DEPENDENCY : TT_CPE_OPERATOR;
+		uint32_t attr = t == TT_CPE_OPERATOR ? attribute(b->g, w->last, sn, w->lparent) :
+						       TT_NONE;
+		add_edge(b, w->last, sn, t, 1, false, attr);
+	}
+	w->last = sn;
+	w->lparent = parent;
+	w->depth++;
+}
+
+static void walk_exit(struct walk *w, uint32_t ev, uint32_t parent)
+{
+	struct build *b = w->b;
+	uint32_t k = node_k(b, ev);
+	if (k == TT_NONE)
+		return;
+	uint32_t en = 2 * k + 1;
+	if (w->last != TT_NONE && !shares_lock(b, w->last, en)) {
+		bool blocking = b->c->sf[b->r->ev[ev].name] & SF_BLOCK;
+		add_edge(b, w->last, en, TT_CPE_OPERATOR, 1, blocking,
+			 attribute(b->g, w->last, en, w->lparent));
+	}
+	w->last = en;
+	w->lparent = parent;
+	w->depth--;
+}
+
+/* One thread: events in start order; an end pops the top of the stack
+ * whatever it is (call_stack.py 230-262), and that pop is the depth-first
+ * walk's exit of the popped event (413-431). */
+static void walk_thread(struct build *b, struct srow *v, size_t n)
+{
+	tt_msort(v, n, sizeof(*v), srow_cmp, NULL);
+	struct walk w = {b, TT_NONE, TT_NONE, 0};
+	struct heap h = {0};
+	uint32_t *stack = tt_malloc(2 * (n + 1) * sizeof(*stack)); /* (event, parent) */
+	size_t sp = 0;
+	for (size_t i = 0; i < n; i++) {
+		while (h.n && h.v[0] <= v[i].ts) {
+			heap_pop(&h);
+			if (sp) {
+				sp--;
+				walk_exit(&w, stack[2 * sp], stack[2 * sp + 1]);
+			}
+		}
+		uint32_t parent = sp ? stack[2 * (sp - 1)] : TT_NONE;
+		walk_enter(&w, v[i].ev, parent);
+		stack[2 * sp] = v[i].ev;
+		stack[2 * sp + 1] = parent;
+		sp++;
+		heap_push(&h, v[i].end);
+	}
+	while (sp) {
+		sp--;
+		walk_exit(&w, stack[2 * sp], stack[2 * sp + 1]);
+	}
+	free(h.v);
+	free(stack);
+}
+
+struct tkey {
+	int64_t pid, tid;
+	uint32_t track;
+};
+
+static int tkey_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tkey *x = a, *y = b;
+	(void)ctx;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->track < y->track ? -1 : x->track > y->track;
+}
+
+/* the one thread with rows of category cpu_op or user_annotation whose
+ * name has flag f, or -1 (several or none) */
+static bool one_tid(const struct build *b, uint8_t f, int64_t *tid)
+{
+	const struct tt_rank *r = b->r;
+	bool found = false;
+	for (size_t k = 0; k < b->ncpu; k++) {
+		const struct tt_event *e = &r->ev[b->cpu[k].ev];
+		const struct tt_cat *cat = &r->cats[e->cat];
+		if (cat->legacy || (cat->kind != TT_K_CPU_OP && cat->kind != TT_K_USER_ANNOT) ||
+		    !(b->c->sf[e->name] & f))
+			continue;
+		int64_t t = r->tracks[b->cpu[k].track].tid;
+		if (found && t != *tid)
+			return false;
+		found = true;
+		*tid = t;
+	}
+	return found;
+}
+
+static void phase_stacks(struct build *b)
+{
+	const struct tt_rank *r = b->r;
+	/* the backward thread joins the forward thread (cpa.py 629-697) */
+	int64_t fwd = 0, bwd = 0;
+	bool merge = one_tid(b, SF_FWD, &fwd) && one_tid(b, SF_AUTOGRAD, &bwd) && fwd != bwd;
+	/* CPU threads with rows, by (pid, tid) */
+	uint32_t *rows_of = tt_calloc((size_t)r->ntracks + 1, sizeof(*rows_of));
+	for (size_t k = 0; k < b->ncpu; k++)
+		rows_of[b->cpu[k].track]++;
+	size_t nt = 0;
+	struct tkey *tk = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*tk));
+	for (uint32_t t = 0; t < r->ntracks; t++) {
+		const struct tt_track *tr = &r->tracks[t];
+		if (tr->kind != TT_TRACK_CPU || !rows_of[t])
+			continue;
+		int64_t tid = merge && tr->tid == bwd ? fwd : tr->tid;
+		tk[nt++] = (struct tkey){tr->pid, tid, t};
+	}
+	tt_msort(tk, nt, sizeof(*tk), tkey_cmp, NULL);
+	/* first row of each track in b->cpu (rows are grouped by track) */
+	uint32_t *first = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*first));
+	for (size_t k = b->ncpu; k-- > 0;)
+		first[b->cpu[k].track] = (uint32_t)k;
+	struct srow *v = NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < nt;) {
+		size_t j = i, n = 0;
+		while (j < nt && tk[j].pid == tk[i].pid && tk[j].tid == tk[i].tid) {
+			uint32_t t = tk[j].track;
+			TT_GROW(v, cap, n + rows_of[t]);
+			for (uint32_t k = first[t]; k < first[t] + rows_of[t]; k++) {
+				const struct crow *cr = &b->cpu[k];
+				v[n++] = (struct srow){cr->ts, cr->end - cr->ts, cr->ev, cr->end};
+			}
+			j++;
+		}
+		walk_thread(b, v, n);
+		i = j;
+	}
+	free(v);
+	free(first);
+	free(tk);
+	free(rows_of);
+}
+
+/* ---- phase 3: kernels and syncs (cpa.py 1153-1439) ---- */
+
+struct krow {
+	int64_t key; /* ts, or the end of a sync */
+	uint32_t ev;
+	uint32_t track;
+	uint8_t sync;
+	uint8_t pad[7];
+};
+
+static int krow_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct krow *x = a, *y = b;
+	(void)ctx;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* the end node of the last kernel per (device, stream), in insertion order */
+struct lastk {
+	int64_t dev, stream;
+	uint32_t node;
+};
+
+struct lasts {
+	struct lastk *v;
+	size_t n, cap;
+	size_t hint;
+};
+
+static struct lastk *last_find(struct lasts *l, int64_t dev, int64_t stream)
+{
+	if (l->hint < l->n && l->v[l->hint].dev == dev && l->v[l->hint].stream == stream)
+		return &l->v[l->hint];
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].dev == dev && l->v[i].stream == stream) {
+			l->hint = i;
+			return &l->v[i];
+		}
+	return NULL;
+}
+
+static void last_set(struct lasts *l, int64_t dev, int64_t stream, uint32_t node)
+{
+	struct lastk *x = last_find(l, dev, stream);
+	if (x) {
+		x->node = node;
+		return;
+	}
+	TT_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = (struct lastk){dev, stream, node};
+}
+
+/* the end node of the runtime call a sync row is linked to, or TT_NONE */
+static uint32_t runtime_end(struct build *b, uint32_t sync_ev)
+{
+	uint32_t call = tt_launch_of(b->r, sync_ev);
+	if (call == TT_NONE)
+		return TT_NONE;
+	uint32_t k = node_k(b, call);
+	return k == TT_NONE ? TT_NONE : 2 * k + 1;
+}
+
+static void phase_kernels(struct build *b)
+{
+	struct tt_cp *c = b->c;
+	const struct tt_rank *r = b->r;
+	struct cp_graph *g = b->g;
+	size_t n = 0;
+	struct krow *v = tt_malloc((b->ngpu + b->ncpu + 1) * sizeof(*v));
+	for (size_t k = 0; k < b->ngpu; k++) {
+		const struct tt_event *e = &r->ev[b->gpu[k].ev];
+		if (e->corr == TT_NONE)
+			continue;
+		bool sync = tt_ev_kind(r, e) == TT_K_SYNC;
+		v[n++] = (struct krow){sync ? b->gpu[k].end : b->gpu[k].ts, b->gpu[k].ev,
+				       b->gpu[k].track, sync, {0}};
+	}
+	for (size_t k = 0; k < b->ncpu; k++) {
+		const struct tt_event *e = &r->ev[b->cpu[k].ev];
+		if (e->corr == TT_NONE || tt_ev_kind(r, e) != TT_K_SYNC ||
+		    (e->name != c->id_event_sync && e->name != c->id_context_sync))
+			continue;
+		v[n++] = (struct krow){b->cpu[k].end, b->cpu[k].ev, b->cpu[k].track, 1, {0}};
+	}
+	tt_msort(v, n, sizeof(*v), krow_cmp, NULL);
+
+	struct lasts last = {0};
+	struct tt_hmap ksync = {0}; /* kernel -> the kernel it waits for */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t ev = v[i].ev;
+		const struct tt_event *e = &r->ev[ev];
+		const struct tt_track *tr = &r->tracks[v[i].track];
+		if (v[i].sync) {
+			if (e->name == c->id_swe || e->name == c->id_event_sync) {
+				if (!(e->flags & TT_EF_SYNCINFO) || e->aux >= r->nsyncinfo)
+					continue;
+				int64_t wc = r->syncinfo[e->aux].wait_corr;
+				if (wc < 0 || wc >= UINT32_MAX)
+					continue;
+				uint32_t src = map_get(&c->rec_src, (uint32_t)wc);
+				if (src == TT_NONE)
+					continue;
+				if (e->name == c->id_swe) {
+					uint32_t call = tt_launch_of(r, ev);
+					uint32_t dest =
+						call == TT_NONE ? TT_NONE : map_get(&c->swe_dest, call);
+					if (dest != TT_NONE)
+						map_put(&ksync, dest, src);
+				} else {
+					uint32_t sk = node_k(b, src), re = runtime_end(b, ev);
+					if (sk != TT_NONE && re != TT_NONE)
+						add_edge(b, 2 * sk + 1, re, TT_CPE_SYNC, 2, false,
+							 TT_NONE);
+				}
+			} else if (e->name == c->id_stream_sync && (e->flags & TT_EF_STREAM)) {
+				uint32_t re = runtime_end(b, ev);
+				struct lastk *l = last_find(&last, tr->pid, tr->stream);
+				if (re != TT_NONE && l)
+					add_edge(b, l->node, re, TT_CPE_SYNC, 2, false, TT_NONE);
+			} else if (e->name == c->id_context_sync) {
+				uint32_t re = runtime_end(b, ev);
+				for (size_t j = 0; re != TT_NONE && j < last.n; j++)
+					add_edge(b, last.v[j].node, re, TT_CPE_SYNC, 2, false,
+						 TT_NONE);
+			}
+			continue;
+		}
+		uint32_t k = node_k(b, ev);
+		if (k == TT_NONE)
+			continue;
+		b->out->st.kernels++;
+		uint32_t sn = 2 * k, en = 2 * k + 1;
+		add_edge(b, sn, en, TT_CPE_OPERATOR, 2, false, ev);
+		bool added = false, has_sync = false;
+		int64_t sync_ts = 0;
+		uint32_t src = map_get(&ksync, ev);
+		if (src != TT_NONE) {
+			uint32_t sk = node_k(b, src);
+			const struct tt_track *st = &r->tracks[r->ev[src].track];
+			if (sk != TT_NONE && st->pid == tr->pid && st->stream == tr->stream) {
+				/* HTA: "Seeing a CUDA sync between kernels on same
+				 * stream", the graph is invalid; the stream's order
+				 * already holds */
+				b->out->hta_fails |= TT_CP_HTA_SAME_STREAM;
+			} else if (sk != TT_NONE) {
+				add_edge(b, 2 * sk + 1, sn, TT_CPE_SYNC, 2, false, TT_NONE);
+				added = has_sync = true;
+				sync_ts = g->ts[2 * sk + 1];
+			}
+			map_put(&ksync, ev, TT_NONE);
+		}
+		struct lastk *l = last_find(&last, tr->pid, tr->stream);
+		int64_t last_ts = l ? g->ts[l->node] : 0;
+		uint32_t launch = tt_launch_of(r, ev);
+		int64_t launch_ts = launch != TT_NONE ? ev_ts(c, launch) : 0;
+		if (launch != TT_NONE && c->qr[ev] == 1 && c->qk[ev] == 0 &&
+		    (!l || last_ts < launch_ts) && (!has_sync || sync_ts < launch_ts)) {
+			uint32_t lk = node_k(b, launch);
+			if (lk != TT_NONE) {
+				add_edge(b, 2 * lk, sn, TT_CPE_LAUNCH, 2, false, TT_NONE);
+				added = true;
+				if (!hta_node_cat(r, &r->ev[launch]))
+					b->out->hta_fails |= TT_CP_HTA_LAUNCH_NODE;
+			}
+		} else if (l && g->ts[sn] - last_ts < TT_CP_KK_CUT_NS &&
+			   (!has_sync || sync_ts < last_ts)) {
+			add_edge(b, l->node, sn, TT_CPE_KK, 2, false, g->ev[l->node >> 1]);
+			added = true;
+		}
+		if (!added)
+			b->out->st.no_edge++;
+		last_set(&last, tr->pid, tr->stream, en);
+	}
+	map_free(&ksync);
+	free(last.v);
+	free(v);
+}
+
+/* ---- running a window ---- */
+
+const char *tt_cp_status_text(enum tt_cp_status s)
+{
+	switch (s) {
+	case TT_CP_OK:
+		return "ok";
+	case TT_CP_NO_ANNOTATION:
+		return "no event's name contains the annotation";
+	case TT_CP_NO_INSTANCE:
+		return "no such instance of the annotation";
+	case TT_CP_EMPTY:
+		return "the window holds no CPU op, runtime call or kernel";
+	case TT_CP_CYCLE:
+		return "the graph has a cycle: no longest path";
+	}
+	return "?";
+}
+
+int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result *out)
+{
+	const struct tt_rank *r = c->r;
+	memset(out, 0, sizeof(*out));
+	out->r = r;
+	out->ri = c->ri;
+	out->rank = r->rank;
+	out->wkind = w->kind;
+	out->win_ev = TT_NONE;
+	if (!c->any_queue)
+		out->hta_fails |= TT_CP_HTA_NO_QUEUE;
+	int64_t t0, t1;
+	if (w->kind == TT_CPW_ANNOT) {
+		const uint32_t *rows;
+		size_t n = tt_cp_instances(c, w->annotation ? w->annotation : "", &rows);
+		out->ninstances = (uint32_t)n;
+		out->first = w->first;
+		out->last = w->last;
+		if (!n) {
+			out->status = TT_CP_NO_ANNOTATION;
+			return -1;
+		}
+		if (w->first < 0 || w->last < w->first || (uint64_t)w->first >= n) {
+			out->status = TT_CP_NO_INSTANCE;
+			return -1;
+		}
+		/* (HTA slices the rows: a range past the end stops at the end) */
+		size_t last = (uint64_t)w->last >= n ? n - 1 : (size_t)w->last;
+		out->last = (int64_t)last;
+		out->win_ev = rows[w->first];
+		t0 = INT64_MAX;
+		t1 = INT64_MIN;
+		for (size_t i = (size_t)w->first; i <= last; i++) {
+			int64_t a = ev_ts(c, rows[i]), z = ev_end(c, rows[i]);
+			if (a < t0)
+				t0 = a;
+			if (z > t1)
+				t1 = z;
+		}
+	} else if (w->kind == TT_CPW_TIME) {
+		t0 = w->t0;
+		t1 = w->t1;
+	} else {
+		/* from the first event on (HTA's end is the unshifted absolute
+		 * end: nothing is cut at the end) */
+		t0 = c->min_ts;
+		t1 = INT64_MAX;
+	}
+	out->t0 = t0;
+	out->t1 = t1;
+
+	struct cp_graph g = {.r = r, .sf = c->sf};
+	struct build b = {.c = c, .r = r, .g = &g, .out = out};
+	clip(&b, t0, t1);
+	out->st.clipped = (uint32_t)(b.ncpu + b.ngpu);
+	make_nodes(&b);
+	phase_lock(&b);
+	phase_stacks(&b);
+	phase_kernels(&b);
+	out->no_gpu = out->st.kernels == 0;
+	for (size_t i = 0; i < g.ne; i++)
+		out->st.by_phase[g.e[i].phase]++;
+	cp_path(&g, &c->o, out);
+
+	map_free(&b.node_of);
+	free(b.cpu);
+	free(b.gpu);
+	free(g.ev);
+	free(g.ts);
+	free(g.e);
+	free(g.nx);
+	free(g.nx_node);
+	return out->status == TT_CP_OK ? 0 : -1;
+}
+
+int tt_critical_path(const struct tt_model *m, size_t ri, const struct tt_cp_window *w,
+		     const struct tt_cp_opts *o, struct tt_cp_result *out)
+{
+	struct tt_cp *c = tt_cp_prepare(m, ri, o);
+	int rc = tt_cp_run(c, w, out);
+	tt_cp_free(c);
+	return rc;
+}
