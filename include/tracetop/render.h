@@ -127,6 +127,9 @@ struct tt_col {
 	int nstack;
 	uint8_t role[TT_STACK_MAX]; /* roles (grid.h) of the bar or of each segment */
 	const char *glyphs; /* TT_C_STACK: one ASCII glyph per segment ("#=:.") */
+	bool signed_bar;   /* TT_C_BAR: values of either sign, from a middle line:
+			    * right of it (role[0]) above 0, left (role[1])
+			    * below, scaled to the largest |value| */
 };
 
 enum tt_cell_kind { TT_CV_NONE = 0, TT_CV_S, TT_CV_I, TT_CV_D };
@@ -177,6 +180,34 @@ double tt_cell_num(const struct tt_cell *c);
 void tt_table_sort(struct tt_table *t, int col, bool desc);
 /* Keep the first n rows. */
 void tt_table_truncate(struct tt_table *t, size_t n);
+
+/* ---- two tables side by side ---- */
+
+struct tt_table_diff_opts {
+	int nkeys;          /* the first nkeys columns of both tables name a row */
+	const int *cols;    /* the value columns compared, the primary one first */
+	int ncols;
+	const char *la, *lb; /* the sides' names ("Control", "Test") */
+	/* optional: an integer key of b in a's numbering (the rank of the
+	 * other side paired with it); ctx is passed through */
+	int64_t (*map_key)(void *ctx, int col, int64_t v);
+	void *ctx;
+	uint8_t more_role, less_role; /* roles of the Δ bar above and below 0 */
+};
+
+/* a and b (tables of the same columns, e.g. one report of two traces) side
+ * by side: a's key columns; b's keys as hidden columns named "<lb>_<key>";
+ * for each value column x of o->cols, "<la>_x" (a's cell), "<lb>_x" (b's)
+ * and "diff_x" (b - a); a signed bar of the primary column's difference
+ * ("bar"); hidden "abs_diff" (|primary difference|, to sort by), "row_a"
+ * and "row_b" (the row of each side, -1 when it has none).  Rows are
+ * joined on the text of their key cells (each row of b at most once): a's
+ * rows in a's order, then the rows only b has.  A time or count (TT_C_DUR,
+ * TT_C_INT) a side does not have counts as 0 in the difference; other
+ * differences are empty then.  The columns of the first value are titled
+ * la, lb and Δ.  Columns of a table of another shape are skipped. */
+struct tt_table *tt_table_diff(const struct tt_table *a, const struct tt_table *b,
+			       const struct tt_table_diff_opts *o);
 
 /* Text of one cell as the text table shows it (unit = the column's). */
 size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,

@@ -46,6 +46,38 @@ static bool is_bar(const struct tt_col *c)
 	return c->type == TT_C_BAR || c->type == TT_C_STACK;
 }
 
+/* A bar of either sign: a middle line, the value's bar to its right when
+ * above 0 (role[0]), to its left when below (role[1]), whole cells only on
+ * the left (a partial block grows rightwards), scaled to the largest
+ * |value| of the column. */
+static void draw_signed_bar(const struct tt_table *t, const struct tt_col *col, size_t row,
+			    struct tt_grid *g, int x, int y, int w)
+{
+	double mx = col->bar_max;
+	if (!(mx > 0))
+		for (size_t i = 0; i < t->nrows; i++) {
+			double vv = fabs(tt_cell_num(tt_table_cell(t, i, col->bar_of)));
+			if (vv > mx)
+				mx = vv;
+		}
+	int half = (w - 1) / 2;
+	tt_grid_put(g, x + half, y, TT_ROLE_DIM, tt_render_ascii() ? "|" : "\xE2\x94\x82", 1);
+	double val = tt_cell_num(tt_table_cell(t, row, col->bar_of));
+	if (!(mx > 0) || isnan(val) || val == 0)
+		return;
+	double f = fabs(val) / mx;
+	if (val > 0) {
+		tt_grid_bar(g, x + half + 1, y, w - half - 1, f,
+			    col->role[0] ? (enum tt_role)col->role[0] : TT_ROLE_BAR);
+	} else {
+		int k = (int)lround(f * half);
+		if (k == 0)
+			k = 1; /* never hide a non-zero value */
+		tt_grid_fill(g, x + half - k, y, k, tt_render_ascii() ? '#' : 0x2588,
+			     col->role[1] ? (enum tt_role)col->role[1] : TT_ROLE_BAR);
+	}
+}
+
 static void col_title(const struct tt_table *t, int c, enum tt_unit u, const struct tt_table_view *v,
 		      char *buf, size_t n)
 {
@@ -425,7 +457,9 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		for (int d = 0; d < nd; d++) {
 			int c = dc[d], x = dx[d];
 			const struct tt_col *col = &t->cols[c];
-			if (col->type == TT_C_BAR) {
+			if (col->type == TT_C_BAR && col->signed_bar) {
+				draw_signed_bar(t, col, row, g, x, yy, dw[d]);
+			} else if (col->type == TT_C_BAR) {
 				double mx = col->bar_max;
 				if (!(mx > 0))
 					for (size_t i = 0; i < t->nrows; i++) {

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,10 +256,141 @@ START_TEST(table_names_distinct)
 }
 END_TEST
 
+/* ---- two tables side by side ---- */
+
+static struct tt_table *side(const char *name, const int64_t *rank, const int64_t *idle,
+			     const double *pct, size_t n)
+{
+	static const struct tt_col cols[] = {
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "idle", .type = TT_C_DUR},
+		{.name = "share", .type = TT_C_PCT, .prec = 1},
+		{.name = "top", .type = TT_C_STR},
+	};
+	struct tt_table *t = tt_table_new(name, cols, 4);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, rank[i]);
+		tt_table_set_int(t, k, 1, idle[i]);
+		tt_table_set_num(t, k, 2, pct[i]);
+		tt_table_set_str(t, k, 3, "k");
+	}
+	return t;
+}
+
+/* Test's rank 10 + r is Control's rank r */
+static int64_t minus10(void *ctx, int col, int64_t v)
+{
+	ck_assert_ptr_eq(ctx, (void *)minus10);
+	ck_assert_int_eq(col, 0);
+	return v - 10;
+}
+
+static double cell(const struct tt_table *t, size_t row, const char *col)
+{
+	int c = tt_table_col(t, col);
+	ck_assert_msg(c >= 0, "no column %s", col);
+	return tt_cell_num(tt_table_cell(t, row, c));
+}
+
+START_TEST(table_diff_join)
+{
+	/* Control ranks 0, 1, 2; Test ranks 11, 10, 13 (paired as 1, 0, 3):
+	 * rank 2 only in Control, 3 only in Test */
+	const int64_t ra[] = {0, 1, 2}, ia[] = {100, 200, 300};
+	const int64_t rb[] = {11, 10, 13}, ib[] = {250, 90, 40};
+	const double pa[] = {10, 20, 30}, pb[] = {25, 9, 4};
+	struct tt_table *a = side("t", ra, ia, pa, 3), *b = side("t", rb, ib, pb, 3);
+	const int cols[] = {1, 2, 3};
+	struct tt_table_diff_opts o = {.nkeys = 1, .cols = cols, .ncols = 3, .la = "Control",
+				       .lb = "Test", .map_key = minus10, .ctx = (void *)minus10};
+	struct tt_table *d = tt_table_diff(a, b, &o);
+	ck_assert_uint_eq(d->nrows, 4);
+	/* a's rows in a's order, then b's own */
+	const int64_t rank[] = {0, 1, 2, 13}, rank_b[] = {10, 11, -1, 13};
+	const double ca[] = {100, 200, 300, NAN}, cb[] = {90, 250, NAN, 40};
+	const double dd[] = {-10, 50, -300, 40}; /* a time missing on a side: 0 */
+	const double ds[] = {-1, 5, NAN, NAN};   /* a share missing: no difference */
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_int_eq((int64_t)cell(d, i, "rank"), rank[i]);
+		if (rank_b[i] >= 0)
+			ck_assert_int_eq((int64_t)cell(d, i, "Test_rank"), rank_b[i]);
+		else
+			ck_assert(isnan(cell(d, i, "Test_rank")));
+		double x = cell(d, i, "Control_idle"), y = cell(d, i, "Test_idle");
+		ck_assert(isnan(ca[i]) ? isnan(x) : x == ca[i]);
+		ck_assert(isnan(cb[i]) ? isnan(y) : y == cb[i]);
+		ck_assert_double_eq(cell(d, i, "diff_idle"), dd[i]);
+		ck_assert_double_eq(cell(d, i, "abs_diff"), fabs(dd[i]));
+		double s = cell(d, i, "diff_share");
+		ck_assert_msg(isnan(ds[i]) ? isnan(s) : fabs(s - ds[i]) < 1e-12, "row %zu share %g",
+			      i, s);
+		ck_assert_int_eq((int64_t)cell(d, i, "row_a"), i < 3 ? (int64_t)i : -1);
+	}
+	/* a text column is shown for each side, with no difference */
+	ck_assert_int_ge(tt_table_col(d, "Control_top"), 0);
+	ck_assert_int_lt(tt_table_col(d, "diff_top"), 0);
+	/* the primary value is titled by the sides, the bar beside its Δ */
+	int c = tt_table_col(d, "Control_idle");
+	ck_assert_str_eq(d->cols[c].title, "Control");
+	ck_assert_str_eq(d->cols[c + 1].title, "Test");
+	ck_assert_str_eq(d->cols[c + 2].title, "Δ");
+	ck_assert_int_eq(d->cols[c + 3].type, TT_C_BAR);
+	ck_assert(d->cols[c + 3].signed_bar);
+	ck_assert_int_eq(d->cols[c + 3].bar_of, c + 2);
+	tt_table_free(d);
+	tt_table_free(a);
+	tt_table_free(b);
+}
+END_TEST
+
+START_TEST(table_diff_signed_bar)
+{
+	/* +100 fills the right half, -50 half of the left half */
+	static const struct tt_col cols[] = {
+		{.name = "d", .type = TT_C_INT},
+		{.name = "bar", .type = TT_C_BAR, .bar_of = 0, .width = 21, .signed_bar = true},
+	};
+	struct tt_table *t = tt_table_new("t", cols, 2);
+	tt_table_set_int(t, tt_table_add_row(t), 0, 100);
+	tt_table_set_int(t, tt_table_add_row(t), 0, -50);
+	tt_render_set_ascii(true);
+	struct tt_grid g;
+	tt_grid_init(&g, 40, 4);
+	size_t rows[] = {0, 1};
+	struct tt_table_view v = {.rows = rows, .nrows = 2, .sort_col = -1};
+	tt_table_draw(t, &v, &g, 0, 4);
+	char line[3][200];
+	for (int y = 1; y < 3; y++)
+		tt_grid_row_text(&g, y, line[y], sizeof(line[y]));
+	/* the middle line, the bar right of it for +, left of it for - */
+	const char *bar1 = strchr(line[1], '|'), *bar2 = strchr(line[2], '|');
+	ck_assert_ptr_nonnull(bar1);
+	ck_assert_ptr_nonnull(bar2);
+	ck_assert_int_eq(bar1 - line[1], bar2 - line[2]);
+	ck_assert_msg(bar1[1] == '#' && bar1[-1] == ' ', "'%s'", line[1]);
+	ck_assert_msg(bar2[1] != '#' && bar2[-1] == '#', "'%s'", line[2]);
+	int right = 0, left = 0;
+	for (const char *p = bar1 + 1; *p == '#'; p++)
+		right++;
+	for (const char *p = bar2 - 1; p >= line[2] && *p == '#'; p--)
+		left++;
+	ck_assert_msg(right >= 2 * left - 1 && right <= 2 * left + 1, "right %d left %d", right,
+		      left);
+	tt_grid_free(&g);
+	tt_render_set_ascii(false);
+	tt_table_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	setenv("LC_ALL", "C.UTF-8", 1);
 	Suite *s = suite_create("render");
+	TCase *td = tcase_create("diff");
+	tcase_add_test(td, table_diff_join);
+	tcase_add_test(td, table_diff_signed_bar);
+	suite_add_tcase(s, td);
 	TCase *tc = tcase_create("names");
 	tcase_add_test(tc, name_fit_steps);
 	tcase_add_test(tc, names_stay_distinct);
