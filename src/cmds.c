@@ -363,8 +363,11 @@ int cmd_tui(struct cli *c)
 		tt_grid_free(&g);
 		a->status[0] = '\0';
 	}
-	if (c->diff)
+	if (c->diff) {
+		/* a diff: both sides in every pane, the Diff pane first */
+		tt_app_set_view(a, TT_VIEW_BOTH, true);
 		tt_app_show(a, 9);
+	}
 	if (c->headless) {
 		int w = c->size_w ? c->size_w : 100, h = c->size_h ? c->size_h : 30;
 		{

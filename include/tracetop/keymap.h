@@ -65,6 +65,7 @@
 	_(SPLIT, "split", "timeline (diff mode): Control above, Test below, aligned at a step") \
 	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric")              \
 	_(VIEWS, "views", "the menu of more views (utilisation, operators, heatmap, ...)") \
+	_(DIFF_VIEW, "diff-view", "diff: show Control, Test, or both side by side")   \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \
 	_(WARNINGS, "warnings", "the load warnings and keymap/theme errors")            \
 	_(HELP, "help", "show the help of this pane")                                   \

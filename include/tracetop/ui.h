@@ -66,8 +66,29 @@ struct tt_pane_ops {
 	 * the terminal, the pane says "computing" until they are there
 	 * instead of making the keys wait (0: open() is quick) */
 	unsigned needs;
+	/* NULL, or how the pane's table is shown side by side in a diff
+	 * (pane.c builds it: the pane's table of each side, joined) */
+	const struct tt_pane_diff *diff;
 };
 #define TT_NEED(kind) (1u << (kind))
+
+/* A list pane's table side by side (tt_table_diff): which of its columns
+ * name a row, which are compared (the primary one first: its |Δ| sorts the
+ * rows and draws the bar), and which holds rank numbers (paired across the
+ * sides as the diff pairs them; -1: none). */
+struct tt_pane_diff {
+	int nkeys;
+	int cols[12];
+	int ncols;
+	int rank_col;
+	/* +1: more of the primary value is better (overlap), -1: worse (time,
+	 * idle), 0: neither; colours the rows and the bar */
+	int more_is;
+	const char *what; /* "idle time per rank and stream" */
+};
+
+/* What the panes of a diff show (key d cycles): one side, or both. */
+enum tt_diff_view { TT_VIEW_CONTROL = 0, TT_VIEW_TEST, TT_VIEW_BOTH };
 
 struct tt_head_line {
 	uint8_t role;
@@ -99,6 +120,9 @@ struct tt_pane {
 	int page;            /* rows shown at the last draw */
 	int list_y;          /* screen row of the first table row at the last draw
 			      * (0: none drawn) */
+	/* side by side (ops->diff): the pane as opened over the Control side,
+	 * whose drill-downs Enter opens */
+	struct tt_pane *shadow;
 };
 
 struct tt_app {
@@ -127,6 +151,14 @@ struct tt_app {
 	struct tt_results *res;
 	bool async; /* a pane whose results are not ready waits, the keys do not
 		     * (the terminal); else opening a pane computes them (headless) */
+	/* a diff (m2 set): each side's model and results (side_res[0] also
+	 * holds the diff of the two), the view (enum tt_diff_view; m and res are
+	 * its side's, Control's for both), and whether the explorer was
+	 * started as a diff (--diff: the headline on every pane) */
+	const struct tt_model *side_m[2];
+	struct tt_results *side_res[2];
+	int view;
+	bool diff_mode;
 	struct tt_results *retired[8]; /* of earlier rank choices, still computing */
 	size_t nretired;
 	/* a pane's request, carried out once its handler has returned:
@@ -178,6 +210,11 @@ void tt_app_show(struct tt_app *a, int i);
 void tt_app_push(struct tt_app *a, struct tt_pane *p);
 /* Open the timeline of rank index ri at event ev (ev = TT_NONE: at time t). */
 void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
+
+/* A diff (m2 set): show the view v (enum tt_diff_view) in every pane; the
+ * panes are built again.  diff_mode: started as a diff (every pane states
+ * the headline).  Does nothing without a second trace set. */
+void tt_app_set_view(struct tt_app *a, int v, bool diff_mode);
 
 /* Wait until the background thread has computed the panes' results
  * (tests, benchmarks, the <Wait> key of --headless). */

@@ -99,6 +99,7 @@ const char tt_keymap_defaults[] =
 	"bind generic <C-c>      quit\n"
 	"bind generic m          next-metric\n"
 	"bind generic v          views\n"
+	"bind generic d          diff-view\n"
 	"bind generic W          warnings\n"
 	"bind timeline <Tab>     next-event\n"
 	"bind timeline <S-Tab>   prev-event\n"

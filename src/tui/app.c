@@ -20,23 +20,30 @@
 
 /* ---- the results of the ranks shown ---- */
 
-/* A new results object for the app's ranks, its panes' analyses computed
- * in the background at once, the Overview's first. */
+/* New results objects for the app's ranks, one per side of a diff (the
+ * Control side's also holds the diff), their panes' analyses computed in
+ * the background at once, the Overview's first. */
 static void results_start(struct tt_app *a)
 {
 	struct tt_results_opts ro;
 	tt_report_results_opts(&a->ropts, &ro);
-	a->res = tt_results_new(a->m, a->m2, &ro);
-	enum tt_rkind k[TT_RES_COUNT];
-	size_t n = 0;
-	k[n++] = TT_RES_BYRANK; /* and the four it joins */
-	k[n++] = TT_RES_IDLE;
-	k[n++] = TT_RES_LAUNCH;
-	k[n++] = TT_RES_COUNTERS;
-	k[n++] = TT_RES_PATTERNS;
-	if (a->m2)
-		k[n++] = TT_RES_DIFF;
-	tt_results_prefetch(a->res, k, n);
+	for (int s = 0; s < 2; s++) {
+		a->side_res[s] = NULL;
+		if (!a->side_m[s])
+			continue;
+		a->side_res[s] = tt_results_new(a->side_m[s], s == 0 ? a->m2 : NULL, &ro);
+		enum tt_rkind k[TT_RES_COUNT];
+		size_t n = 0;
+		k[n++] = TT_RES_BYRANK; /* and the four it joins */
+		k[n++] = TT_RES_IDLE;
+		k[n++] = TT_RES_LAUNCH;
+		k[n++] = TT_RES_COUNTERS;
+		k[n++] = TT_RES_PATTERNS;
+		if (s == 0 && a->m2)
+			k[n++] = TT_RES_DIFF;
+		tt_results_prefetch(a->side_res[s], k, n);
+	}
+	a->res = a->side_res[a->view == TT_VIEW_TEST ? 1 : 0];
 }
 
 /* The ranks changed: new results; the old ones are freed once their
@@ -51,17 +58,23 @@ static void results_restart(struct tt_app *a)
 			tt_results_free(a->retired[i]);
 	}
 	a->nretired = keep;
-	tt_results_stop(a->res);
-	if (a->nretired < TT_ARRAY_SIZE(a->retired))
-		a->retired[a->nretired++] = a->res;
-	else
-		tt_results_free(a->res); /* waits */
+	for (int s = 0; s < 2; s++) {
+		if (!a->side_res[s])
+			continue;
+		tt_results_stop(a->side_res[s]);
+		if (a->nretired < TT_ARRAY_SIZE(a->retired))
+			a->retired[a->nretired++] = a->side_res[s];
+		else
+			tt_results_free(a->side_res[s]); /* waits */
+	}
 	results_start(a);
 }
 
 void tt_app_wait_prefetch(struct tt_app *a)
 {
-	tt_results_wait(a->res);
+	for (int s = 0; s < 2; s++)
+		if (a->side_res[s])
+			tt_results_wait(a->side_res[s]);
 }
 
 /* ---- the app ---- */
@@ -72,6 +85,8 @@ struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
 	struct tt_app *a = tt_calloc(1, sizeof(*a));
 	a->m = m;
 	a->m2 = m2;
+	a->side_m[0] = m;
+	a->side_m[1] = m2;
 	a->keys = keys;
 	a->ropts = *o;
 	if (o->a.ranks && o->a.nranks) {
@@ -104,7 +119,8 @@ void tt_app_free(struct tt_app *a)
 	tt_pane_free(a->req_pane);
 	/* after every pane: the panes used them */
 	tt_ui_shared_free(a);
-	tt_results_free(a->res);
+	tt_results_free(a->side_res[0]);
+	tt_results_free(a->side_res[1]);
 	for (size_t i = 0; i < a->nretired; i++)
 		tt_results_free(a->retired[i]);
 	for (size_t i = 0; i < a->nnotes; i++)
@@ -213,6 +229,44 @@ static void ranks_changed(struct tt_app *a)
 					      (long long)a->ranks[i]);
 	}
 	tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s", buf);
+}
+
+static const char *view_name(const struct tt_app *a, int v)
+{
+	return v == TT_VIEW_TEST ? (a->ropts.label_b ? a->ropts.label_b : "Test") :
+	       v == TT_VIEW_CONTROL ? (a->ropts.label_a ? a->ropts.label_a : "Control") :
+				      "side by side";
+}
+
+void tt_app_set_view(struct tt_app *a, int v, bool diff_mode)
+{
+	if (!a->m2)
+		return;
+	a->diff_mode = diff_mode;
+	a->view = v;
+	a->m = a->side_m[v == TT_VIEW_TEST ? 1 : 0];
+	a->res = a->side_res[v == TT_VIEW_TEST ? 1 : 0];
+	/* every pane again, over its side (drill-downs point into the other) */
+	pop_all(a);
+	for (int i = 0; i < TT_NTOP; i++) {
+		tt_pane_free(a->top[i]);
+		a->top[i] = NULL;
+	}
+}
+
+/* d: Control, Test, side by side, Control, ... */
+static void next_view(struct tt_app *a)
+{
+	if (!a->m2) {
+		tt_ui_status(a, TT_ROLE_WARNING,
+			     "one trace set: start with --diff CONTROL TEST to compare two");
+		return;
+	}
+	int cur = a->cur;
+	tt_app_set_view(a, (a->view + 1) % 3, a->diff_mode);
+	tt_app_show(a, cur);
+	tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s (d: %s next)", view_name(a, a->view),
+		     view_name(a, (a->view + 1) % 3));
 }
 
 /* "0,2,4-7", or "all" (or nothing) for every rank */
@@ -335,6 +389,9 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 		a->ranks = NULL;
 		a->nranks = 0;
 		ranks_changed(a);
+		return TT_R_REDRAW;
+	case TT_ACT_DIFF_VIEW:
+		next_view(a);
 		return TT_R_REDRAW;
 	case TT_ACT_WRITE_CSV:
 		tt_pane_write_csv(p);
@@ -630,6 +687,21 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 			      a->stack[i]->subtitle[0] ? a->stack[i]->subtitle : a->stack[i]->ops->title);
 	if (!a->depth && p->subtitle[0])
 		snprintf(sub + k, sizeof(sub) - (size_t)k, ": %s", p->subtitle);
+	if (tt_ui_diffing(a)) {
+		/* which side the numbers are of */
+		k = (int)strlen(sub);
+		/* (the diff's own tables are of both, whichever side is shown) */
+		bool both = (a->view == TT_VIEW_BOTH && p->ops->diff) ||
+			    strcmp(p->source, "diff") == 0;
+		char tag[200];
+		if (both)
+			snprintf(tag, sizeof(tag), "%.60s | %.60s | Δ", view_name(a, TT_VIEW_CONTROL),
+				 view_name(a, TT_VIEW_TEST));
+		else
+			snprintf(tag, sizeof(tag), "%.60s",
+				 view_name(a, a->view == TT_VIEW_TEST ? TT_VIEW_TEST : TT_VIEW_CONTROL));
+		snprintf(sub + k, sizeof(sub) - (size_t)k, "  [%s]", tag);
+	}
 	if (p->filter[0]) {
 		k = (int)strlen(sub);
 		snprintf(sub + k, sizeof(sub) - (size_t)k, "   filter: %s", p->filter);

@@ -88,6 +88,15 @@ static int counters_open(struct tt_pane *p)
 	return 0;
 }
 
+static const struct tt_pane_diff counters_diff = {
+	.nkeys = 2,
+	.cols = {3, 4, 2, 5},
+	.ncols = 4,
+	.rank_col = 0,
+	.more_is = 0,
+	.what = "mean per counter series",
+};
+
 const struct tt_pane_ops tt_counters_ops = {
 	.name = "counters",
 	.title = "Counters",
@@ -98,4 +107,5 @@ const struct tt_pane_ops tt_counters_ops = {
 		"OUT.json.gz` writes them into the trace for Perfetto.",
 	.open = counters_open,
 	.needs = TT_NEED(TT_RES_COUNTERS),
+	.diff = &counters_diff,
 };

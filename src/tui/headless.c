@@ -62,6 +62,15 @@ static void cells(struct tt_app *a, FILE *out)
 	}
 	fputs(", \"table\": ", out);
 	json_str(out, t->name);
+	/* a diff's table side by side: its columns are "<label>_x" of each
+	 * side and "diff_x" (tt_table_diff) */
+	if (a->m2 && a->view == TT_VIEW_BOTH && p->ops->diff) {
+		fputs(", \"both\": [", out);
+		json_str(out, a->ropts.label_a ? a->ropts.label_a : "Control");
+		fputs(", ", out);
+		json_str(out, a->ropts.label_b ? a->ropts.label_b : "Test");
+		fprintf(out, "], \"nkeys\": %d", p->ops->diff->nkeys);
+	}
 	fputs(", \"report\": ", out);
 	json_str(out, p->source);
 	fprintf(out, ", \"header_y\": %d, \"cols\": [", l->header_y);

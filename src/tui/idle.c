@@ -151,6 +151,15 @@ static struct tt_pane *idle_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+static const struct tt_pane_diff idle_diff = {
+	.nkeys = 2,
+	.cols = {C_IDLE, C_HOST, C_KERNEL, C_OTHER, C_GAPS, C_LARGEST},
+	.ncols = 6,
+	.rank_col = C_RANK,
+	.more_is = -1,
+	.what = "GPU idle time per stream",
+};
+
 const struct tt_pane_ops tt_idle_ops = {
 	.name = "idle",
 	.title = "Idle",
@@ -162,4 +171,5 @@ const struct tt_pane_ops tt_idle_ops = {
 	.open = idle_open,
 	.drill = idle_drill,
 	.needs = TT_NEED(TT_RES_IDLE),
+	.diff = &idle_diff,
 };

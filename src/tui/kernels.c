@@ -169,6 +169,15 @@ static struct tt_pane *kernels_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+static const struct tt_pane_diff kernels_diff = {
+	.nkeys = 1, /* (the name; its type is the same on both sides) */
+	.cols = {TT_ACROSS_TOTAL, TT_ACROSS_RANKS, TT_ACROSS_MIN, TT_ACROSS_MEDIAN, TT_ACROSS_MAX},
+	.ncols = 5,
+	.rank_col = -1,
+	.more_is = -1,
+	.what = "total time per kernel",
+};
+
 const struct tt_pane_ops tt_kernels_ops = {
 	.name = "kernels",
 	.title = "Kernels",
@@ -181,4 +190,5 @@ const struct tt_pane_ops tt_kernels_ops = {
 	.close = kernels_close,
 	.drill = kernels_drill,
 	.needs = TT_NEED(TT_RES_KBREAK),
+	.diff = &kernels_diff,
 };

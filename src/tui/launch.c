@@ -144,6 +144,17 @@ static struct tt_pane *launch_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+static const struct tt_pane_diff launch_diff = {
+	.nkeys = 1,
+	.cols = {TT_LSUM_DELAY_MEAN, TT_LSUM_ROWS, TT_LSUM_CPU_MEAN, TT_LSUM_GPU_MEAN,
+		 TT_LSUM_DELAY_MAX, TT_LSUM_DELAY_SUM, TT_LSUM_CPU_SUM, TT_LSUM_GPU_SUM,
+		 TT_LSUM_RUNTIME_OUTLIERS, TT_LSUM_DELAY_OUTLIERS},
+	.ncols = 10,
+	.rank_col = TT_LSUM_RANK,
+	.more_is = -1,
+	.what = "mean launch delay per rank",
+};
+
 const struct tt_pane_ops tt_launch_ops = {
 	.name = "launch",
 	.title = "Launch",
@@ -154,4 +165,5 @@ const struct tt_pane_ops tt_launch_ops = {
 	.open = launch_open,
 	.drill = launch_drill,
 	.needs = TT_NEED(TT_RES_LAUNCH),
+	.diff = &launch_diff,
 };

@@ -38,6 +38,15 @@ static struct tt_pane *overlap_drill(struct tt_pane *p, size_t row)
 	return row < r->n ? tt_rank_pane(p->app, r->rows[row].rank) : NULL;
 }
 
+static const struct tt_pane_diff overlap_diff = {
+	.nkeys = 1,
+	.cols = {TT_OVERLAP_PCT, TT_OVERLAP_COMM, TT_OVERLAP_COMP, TT_OVERLAP_TIME},
+	.ncols = 4,
+	.rank_col = TT_OVERLAP_RANK,
+	.more_is = 1,
+	.what = "overlap % per rank",
+};
+
 const struct tt_pane_ops tt_overlap_ops = {
 	.name = "overlap",
 	.title = "Overlap",
@@ -48,4 +57,5 @@ const struct tt_pane_ops tt_overlap_ops = {
 	.open = overlap_open,
 	.drill = overlap_drill,
 	.needs = TT_NEED(TT_RES_OVERLAP),
+	.diff = &overlap_diff,
 };

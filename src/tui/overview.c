@@ -59,6 +59,16 @@ static struct tt_pane *overview_drill(struct tt_pane *p, size_t row)
 	return row < v->n ? tt_rank_pane(p->app, v->rows[row].rank) : NULL;
 }
 
+static const struct tt_pane_diff overview_diff = {
+	.nkeys = 1,
+	.cols = {TT_BYRANK_IDLE, TT_BYRANK_BUSY, TT_BYRANK_COMPUTE, TT_BYRANK_COMM, TT_BYRANK_MEM,
+		 TT_BYRANK_OVERLAP, TT_BYRANK_SPAN},
+	.ncols = 7,
+	.rank_col = TT_BYRANK_RANK,
+	.more_is = -1,
+	.what = "GPU idle % per rank",
+};
+
 const struct tt_pane_ops tt_overview_ops = {
 	.name = "overview",
 	.title = "Overview",
@@ -71,4 +81,5 @@ const struct tt_pane_ops tt_overview_ops = {
 	.open = overview_open,
 	.drill = overview_drill,
 	.needs = TT_NEED(TT_RES_BYRANK),
+	.diff = &overview_diff,
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tracetop/diff.h"
 #include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
@@ -47,6 +48,8 @@ static void pane_clear(struct tt_pane *p)
 	p->nhead = 0;
 	p->msg[0] = '\0';
 	p->opened = false;
+	tt_pane_free(p->shadow);
+	p->shadow = NULL;
 }
 
 void tt_pane_free(struct tt_pane *p)
@@ -59,17 +62,173 @@ void tt_pane_free(struct tt_pane *p)
 
 /* Whether the results p's open() reads are computed; when not, the
  * background thread is asked for them first. */
-static bool needs_ready(struct tt_pane *p)
+static bool results_ready(struct tt_results *res, unsigned needs)
 {
-	struct tt_results *res = p->app->res;
 	enum tt_rkind k[TT_RES_COUNT];
 	size_t n = 0;
 	for (int i = 0; i < TT_RES_COUNT; i++)
-		if ((p->ops->needs & TT_NEED(i)) && !tt_results_ready(res, (enum tt_rkind)i))
+		if ((needs & TT_NEED(i)) && !tt_results_ready(res, (enum tt_rkind)i))
 			k[n++] = (enum tt_rkind)i;
 	if (n)
 		tt_results_want(res, k, n);
 	return n == 0;
+}
+
+static bool needs_ready(struct tt_pane *p)
+{
+	struct tt_app *a = p->app;
+	bool ok = results_ready(a->res, p->ops->needs);
+	/* side by side: the other side's too; a diff: the diff (the headline,
+	 * the rank pairs) */
+	if (a->m2 && a->view == TT_VIEW_BOTH && p->ops->diff && a->side_res[1])
+		ok &= results_ready(a->side_res[1], p->ops->needs);
+	if (tt_ui_diffing(a) && !p->ops->draw)
+		ok &= results_ready(tt_ui_diff_results(a), TT_NEED(TT_RES_DIFF));
+	return ok;
+}
+
+/* ---- a diff: the headline, and panes side by side ---- */
+
+static const char *label_of(const struct tt_app *a, int s)
+{
+	const char *l = s ? a->ropts.label_b : a->ropts.label_a;
+	return l ? l : s ? "Test" : "Control";
+}
+
+struct tt_results *tt_ui_diff_results(struct tt_app *a)
+{
+	return a->side_res[0] ? a->side_res[0] : a->res;
+}
+
+bool tt_ui_diffing(const struct tt_app *a)
+{
+	return a->m2 && (a->diff_mode || a->view != TT_VIEW_CONTROL);
+}
+
+/* the rank of the Control side paired with rank v of the Test side */
+static int64_t paired_rank(void *ctx, int col, int64_t v)
+{
+	struct tt_pane *p = ctx;
+	if (col != p->ops->diff->rank_col)
+		return v;
+	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(p->app), NULL);
+	for (size_t i = 0; d && i < d->nranks; i++)
+		if (d->ranks[i].rank[1] == v)
+			return d->ranks[i].rank[0];
+	return v;
+}
+
+/* p's ops opened over side s: a pane that is not the app's, or NULL with
+ * why in msg */
+static struct tt_pane *open_side(struct tt_pane *p, int s, char *msg, size_t n)
+{
+	struct tt_app *a = p->app;
+	const struct tt_model *m = a->m;
+	struct tt_results *res = a->res;
+	a->m = a->side_m[s];
+	a->res = a->side_res[s];
+	struct tt_pane *q = tt_pane_new(a, p->ops);
+	q->opened = true;
+	int rc = p->ops->open(q);
+	a->m = m;
+	a->res = res;
+	if (rc != 0 || !q->table) {
+		snprintf(msg, n, "%s: %.200s", label_of(a, s), q->msg[0] ? q->msg : "nothing to show");
+		tt_pane_free(q);
+		return NULL;
+	}
+	return q;
+}
+
+/* The pane's table of both sides, joined (tt_table_diff), by |Δ| of the
+ * primary column; Enter drills in on the Control side. */
+static int open_both(struct tt_pane *p)
+{
+	struct tt_app *a = p->app;
+	const struct tt_pane_diff *pd = p->ops->diff;
+	char why[2][300];
+	struct tt_pane *q[2];
+	for (int s = 0; s < 2; s++)
+		q[s] = open_side(p, s, why[s], sizeof(why[s]));
+	if (!q[0] && !q[1]) {
+		snprintf(p->msg, sizeof(p->msg), "%s", why[0]);
+		return -1;
+	}
+	/* a side without rows: an empty table of the other's columns */
+	struct tt_table *t[2];
+	for (int s = 0; s < 2; s++) {
+		if (q[s]) {
+			t[s] = q[s]->table;
+		} else {
+			t[s] = tt_table_copy(q[!s]->table);
+			tt_table_truncate(t[s], 0);
+		}
+	}
+	struct tt_table_diff_opts o = {
+		.nkeys = pd->nkeys,
+		.cols = pd->cols,
+		.ncols = pd->ncols,
+		.la = label_of(a, 0),
+		.lb = label_of(a, 1),
+		.map_key = pd->rank_col >= 0 ? paired_rank : NULL,
+		.ctx = p,
+		.more_role = pd->more_is < 0 ? TT_ROLE_WORSE : pd->more_is > 0 ? TT_ROLE_BETTER : TT_ROLE_BAR,
+		.less_role = pd->more_is < 0 ? TT_ROLE_BETTER : pd->more_is > 0 ? TT_ROLE_WORSE : TT_ROLE_BAR,
+	};
+	struct tt_table *j = tt_table_diff(t[0], t[1], &o);
+	snprintf(p->source, sizeof(p->source), "%s", q[0] ? q[0]->source : q[1]->source);
+	for (int s = 0; s < 2; s++)
+		if (!q[s])
+			tt_table_free(t[s]);
+	tt_pane_set_table(p, j);
+	int absc = tt_table_col(j, "abs_diff"), bc = tt_table_col(j, "bar");
+	int dc = j->cols[bc].type == TT_C_BAR ? j->cols[bc].bar_of : -1;
+	for (size_t i = 0; i < j->nrows && pd->more_is && dc >= 0; i++) {
+		double d = tt_cell_num(tt_table_cell(j, i, dc));
+		if (d > 0 || d < 0)
+			p->row_role[i] = (uint8_t)((d > 0) == (pd->more_is > 0) ? TT_ROLE_BETTER :
+										 TT_ROLE_WORSE);
+	}
+	tt_pane_sort(p, absc, true);
+	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s", pd->what, o.la, o.lb,
+		     q[0] && p->ops->drill ? "; Enter: Control's" : "");
+	if (q[0]) {
+		/* the Control side's pane stays: Enter drills into it */
+		q[0]->table = NULL;
+		p->shadow = q[0];
+		q[0] = NULL;
+	}
+	for (int s = 0; s < 2; s++)
+		if (q[s]) {
+			q[s]->table = NULL;
+			tt_pane_free(q[s]);
+		}
+	return j->nrows ? 0 : -1;
+}
+
+/* The headline of the diff as the pane's first line. */
+static void head_headline(struct tt_pane *p)
+{
+	struct tt_app *a = p->app;
+	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(a), NULL);
+	if (!d)
+		return;
+	char buf[600];
+	tt_diff_headline_text(d, label_of(a, 0), label_of(a, 1), buf, sizeof(buf));
+	for (size_t i = 0; i < p->nhead; i++)
+		if (strcmp(p->head[i].text, buf) == 0) {
+			/* the table's own title: moved first, not said twice */
+			struct tt_head_line h = p->head[i];
+			memmove(p->head + 1, p->head, i * sizeof(*p->head));
+			p->head[0] = h;
+			p->head[0].role = TT_ROLE_MARKED;
+			return;
+		}
+	tt_pane_head(p, TT_ROLE_MARKED, "%s", buf);
+	/* first */
+	struct tt_head_line h = p->head[p->nhead - 1];
+	memmove(p->head + 1, p->head, (p->nhead - 1) * sizeof(*p->head));
+	p->head[0] = h;
 }
 
 void tt_pane_open(struct tt_pane *p)
@@ -88,8 +247,15 @@ void tt_pane_open(struct tt_pane *p)
 		p->msg[0] = '\0';
 	}
 	p->opened = true;
-	if (p->ops->open && p->ops->open(p) != 0 && !p->msg[0])
+	int rc = 0;
+	if (p->ops->diff && p->app->m2 && p->app->view == TT_VIEW_BOTH)
+		rc = open_both(p);
+	else if (p->ops->open)
+		rc = p->ops->open(p);
+	if (rc != 0 && !p->msg[0])
 		snprintf(p->msg, sizeof(p->msg), "nothing to show");
+	if (tt_ui_diffing(p->app) && !p->ops->draw)
+		head_headline(p);
 	/* a pane opens on its first row, whatever sorting open() did */
 	p->cursor = 0;
 	p->top = 0;
@@ -207,7 +373,9 @@ struct tt_table *tt_pane_table(struct tt_pane *p, const char *name, const char *
 	size_t n;
 	struct tt_err err;
 	tt_err_clear(&err);
-	if (tt_report_tables(p->app->res, name, &o, &t, &n, &err)) {
+	/* (the diff is of both sides, whichever is shown) */
+	struct tt_results *res = strcmp(name, "diff") == 0 ? tt_ui_diff_results(p->app) : p->app->res;
+	if (tt_report_tables(res, name, &o, &t, &n, &err)) {
 		snprintf(p->msg, sizeof(p->msg), "%s", err.msg[0] ? err.msg : "nothing to show");
 		return NULL;
 	}
@@ -324,6 +492,21 @@ int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
 		size_t row = tt_pane_row(p);
 		if (row == SIZE_MAX || !p->ops->drill)
 			return TT_R_UNHANDLED;
+		if (p->ops->diff && p->app->view == TT_VIEW_BOTH && p->app->m2) {
+			/* side by side: the Control side's drill-down */
+			int64_t ra = (int64_t)tt_cell_num(
+				tt_table_cell(p->table, row, tt_table_col(p->table, "row_a")));
+			if (!p->shadow || ra < 0) {
+				tt_ui_status(p->app, TT_ROLE_WARNING,
+					     "only in %s: press d for its view to see more",
+					     label_of(p->app, 1));
+				return TT_R_REDRAW;
+			}
+			struct tt_pane *np = p->ops->drill(p->shadow, (size_t)ra);
+			if (np)
+				tt_ui_open(p->app, np);
+			return TT_R_REDRAW;
+		}
 		struct tt_pane *np = p->ops->drill(p, row);
 		if (np)
 			tt_ui_open(p->app, np);

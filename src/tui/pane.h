@@ -111,6 +111,13 @@ bool tt_ui_share(struct tt_app *a, const void *tag, void *data, void (*drop)(voi
 /* Warnings and errors to show: the load report's warnings and failed files,
  * and the messages of tt_app_note. */
 size_t tt_ui_warnings(const struct tt_app *a);
+/* The results that hold the diff of the two sides (the Control side's),
+ * whichever side is shown; the app's results without a second trace. */
+struct tt_results *tt_ui_diff_results(struct tt_app *a);
+/* Is the explorer showing a diff (started with --diff, or showing the
+ * Test side or both)?  Every table pane's first line is then the diff's
+ * headline. */
+bool tt_ui_diffing(const struct tt_app *a);
 /* Free the shared data (app.c, when the app ends). */
 void tt_ui_shared_free(struct tt_app *a);
 
@@ -176,6 +183,8 @@ bool tt_heatmap_wanted(const struct tt_app *a, int rows);
 extern const struct tt_pane_ops tt_overview_ops, tt_temporal_ops, tt_idle_ops, tt_kernels_ops,
 	tt_overlap_ops, tt_launch_ops, tt_counters_ops, tt_patterns_ops, tt_timeline_ops,
 	tt_diff_ops, tt_heatmap_ops, tt_load_ops;
+/* the diff's steps and rank pairs (diff.c) */
+extern const struct tt_pane_ops tt_diff_steps_ops, tt_diff_ranks_ops;
 /* the TensorBoard profiler's views (tbpanes.c; memory and source: tbmem.c) */
 extern const struct tt_pane_ops tt_steptime_ops, tt_util_ops, tt_dist_ops, tt_operators_ops,
 	tt_memory_ops, tt_source_ops, tt_steps_ops, tt_advice_ops;

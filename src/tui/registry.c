@@ -38,6 +38,10 @@ static const struct tt_view views[] = {
 	{0, "Advc", "findings with their numbers, and where to look", &tt_advice_ops},
 	{0, "Heat", "one cell per rank shaded by a metric, the outliers first", &tt_heatmap_ops},
 	{0, "Load", "load warnings of every file, keymap and theme errors (key W)", &tt_load_ops},
+	{0, "DStp", "two traces: each step both have, its time on each side, Δ",
+	 &tt_diff_steps_ops},
+	{0, "DRnk", "two traces: per rank pair, time per step by kind, both sides",
+	 &tt_diff_ranks_ops},
 };
 
 const struct tt_view *tt_view_top(int i)

@@ -33,6 +33,16 @@ static struct tt_pane *temporal_drill(struct tt_pane *p, size_t row)
 	return row < r->n ? tt_rank_pane(p->app, r->rows[row].rank) : NULL;
 }
 
+static const struct tt_pane_diff temporal_diff = {
+	.nkeys = 1,
+	.cols = {TT_TEMPORAL_IDLE, TT_TEMPORAL_COMPUTE, TT_TEMPORAL_NON_COMPUTE, TT_TEMPORAL_SPAN,
+		 TT_TEMPORAL_IDLE_PCT, TT_TEMPORAL_COMPUTE_PCT, TT_TEMPORAL_NON_COMPUTE_PCT},
+	.ncols = 7,
+	.rank_col = TT_TEMPORAL_RANK,
+	.more_is = -1,
+	.what = "GPU idle time per rank",
+};
+
 const struct tt_pane_ops tt_temporal_ops = {
 	.name = "temporal",
 	.title = "Temporal",
@@ -43,4 +53,5 @@ const struct tt_pane_ops tt_temporal_ops = {
 	.open = temporal_open,
 	.drill = temporal_drill,
 	.needs = TT_NEED(TT_RES_TEMPORAL),
+	.diff = &temporal_diff,
 };
