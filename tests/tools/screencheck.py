@@ -105,6 +105,7 @@ MAPS.update({
 TABLE_REPORT = {
     "compare_traces": "diff",
     "idle_gaps": "idle",
+    "kernels_across_ranks": "kernels",
 }
 
 # the pane keys, then the drill-down of the first row of each
@@ -271,6 +272,81 @@ def check_report(where, cells, reps, row):
             fail(f"{where}: {c} is {v}, the report's {r[c]}")
 
 
+def side_b_paths(paths):
+    """the second side of a diff: the second path, or the demo's regressed run"""
+    if paths == ["--demo"]:
+        return ["--demo", "--variant", "regressed"]
+    return paths[1:]
+
+
+def split_sides(cells, row):
+    """a side-by-side row (tt_table_diff) as the row of each side: key
+    columns, and "<label>_x" -> x; None for a side the row is not on"""
+    la, lb = cells["both"]
+    types = cells["types"]
+    names = list(types)
+    keys = names[:cells["nkeys"]]
+    csv_ = row["csv"]
+    out = []
+    for s, lab in enumerate((la, lb)):
+        have = csv_.get("row_a" if s == 0 else "row_b", "")
+        if have == "-1":
+            out.append(None)
+            continue
+        r = {}
+        for k in keys:
+            r[k] = csv_.get(k, "") if s == 0 else csv_.get(f"{lb}_{k}", "")
+        pre = lab + "_"
+        for c in names[cells["nkeys"]:]:
+            if c.startswith(pre) and not (s == 0 and c.startswith(lb + "_")):
+                base = c[len(pre):]
+                if base not in keys:
+                    r[base] = csv_[c]
+        out.append(r)
+    return out
+
+
+def check_both(where, cells, reps, row):
+    """a side-by-side row: Control's values are Control's report, Test's are
+    Test's, and each difference is Test - Control (a time or count missing
+    on one side counts as 0)"""
+    la, lb = cells["both"]
+    types = cells["types"]
+    sides = split_sides(cells, row)
+    for s, r in enumerate(sides):
+        if r is None:
+            continue
+        sub = dict(cells)
+        sub["types"] = {}
+        for c, t in types.items():
+            for pre in (la + "_", lb + "_", ""):
+                if c.startswith(pre):
+                    sub["types"].setdefault(c[len(pre):], t)
+        check_report(f"{where} [{cells['both'][s]}]", sub, reps[s], {"csv": r})
+    csv_ = row["csv"]
+    for c in types:
+        if not c.startswith("diff_"):
+            continue
+        base = c[len("diff_"):]
+        d = num(csv_.get(c, ""))
+        a = num(csv_.get(f"{la}_{base}", ""))
+        b = num(csv_.get(f"{lb}_{base}", ""))
+        if d is None or a is None or b is None:
+            continue
+        if math.isnan(a) and math.isnan(b):
+            if not math.isnan(d):
+                fail(f"{where}: {c} is {d} with neither side having a value")
+            continue
+        if types.get(c) in ("dur", "int"):
+            a = 0.0 if math.isnan(a) else a
+            b = 0.0 if math.isnan(b) else b
+        if math.isnan(d):
+            if not (math.isnan(a) or math.isnan(b)):
+                fail(f"{where}: {c} is empty, {lb} - {la} is {b - a}")
+        elif not close(d, b - a, 1e-9 * max(1.0, abs(b), abs(a))):
+            fail(f"{where}: {c} is {d}, {lb} - {la} is {b - a}")
+
+
 def check_parts(where, cells, row):
     groups = [list(s) for s in cells.get("stacks", [])] + PARTS.get(cells["table"], [])
     for g in groups:
@@ -361,6 +437,10 @@ def main():
         print(f"FAIL {a.label}: the explorer exited {rc}")
         return 1
     reps = Reports(a.tracetop, a.paths, a.diff)
+    # side by side: each side against its own report
+    sides = [Reports(a.tracetop, a.paths[:1], False),
+             Reports(a.tracetop, side_b_paths(a.paths), False)] if a.diff else None
+    nboth = 0
     screens = out.split("\n----\n")
     ncells = nrows = ntables = 0
     seen = set()
@@ -388,13 +468,18 @@ def main():
                 if col["type"] in ("int", "num", "dur", "pct"):
                     ncells += 1
                     check_drawn(where, screen, width, col, row)
-            check_report(where, cells, reps, row)
-            check_parts(where, cells, row)
+            if cells.get("both"):
+                nboth += 1
+                check_both(where, cells, sides, row)
+            else:
+                check_report(where, cells, reps, row)
+                check_parts(where, cells, row)
     for f in failures[:40]:
         print("FAIL " + f)
     if len(failures) > 40:
         print(f"FAIL ... and {len(failures) - 40} more")
-    print(f"{a.label} {a.size}: {ntables} tables, {nrows} rows, {ncells} numbers drawn; "
+    both = f" ({nboth} rows side by side)" if nboth else ""
+    print(f"{a.label} {a.size}: {ntables} tables, {nrows} rows{both}, {ncells} numbers drawn; "
           f"{len(failures)} failures")
     return 1 if failures else 0
 

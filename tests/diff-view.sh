@@ -1,0 +1,154 @@
+#!/bin/sh
+# A diff in every pane (tracetop --diff A B, and the demo with its regressed
+# run): each pane's first line is the headline of `report diff`; the key d
+# shows Control, then Test, then both again, and the Control and Test views
+# are the panes of each trace set opened alone; side by side, each row's
+# Control, Test and Δ columns are the reports of each side and their
+# difference, checked by tests/tools/screencheck.py (as tests/consistency.sh
+# does for every pane); the rank x metric table (the Diff ranks view) is
+# `report diff --table diff_ranks`.  The shared diff pair is skipped when
+# ../shared is absent; the demo pair always runs.
+. "${SRCDIR:-.}/tests/lib.sh"
+[ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
+command -v python3 >/dev/null || { echo "skip: python3 reads the cells"; exit 77; }
+CHECK="$SRCDIR/tests/tools/screencheck.py"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-diffview.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+HOME=$tmp/home
+mkdir -p "$HOME"
+export HOME
+unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR
+
+# the table rows of a screen: from the header line (it has "rank") to the
+# first blank line
+rows() {
+	awk '/^  rank / { on = 1 } on && /^ *$/ { exit } on { sub(/^[> ]/, " "); print }' "$1"
+}
+
+# views LABEL CONTROL_ARGS TEST_ARGS DIFF_ARGS...: d cycles the views, and
+# the Control and Test views are the panes of each side alone
+views() {
+	label=$1 ca=$2 ta=$3
+	shift 3
+	for k in 1 2 3 5 6; do
+		# shellcheck disable=SC2086
+		"$TRACETOP" --headless -q --size 120x40 --keys "$k" $ca >"$tmp/c.screen" 2>&1
+		# shellcheck disable=SC2086
+		"$TRACETOP" --headless -q --size 120x40 --keys "$k" $ta >"$tmp/t.screen" 2>&1
+		for v in "" d dd ddd; do
+			"$TRACETOP" --headless -q --size 120x40 --keys "$k$v" "$@" >"$tmp/v$v.screen" 2>&1
+		done
+		sed -n 2p "$tmp/v.screen" | grep -q '\[Control | Test | Δ\]' &&
+			sed -n 2p "$tmp/vd.screen" | grep -q '\[Control\]' &&
+			sed -n 2p "$tmp/vdd.screen" | grep -q '\[Test\]' &&
+			sed -n 2p "$tmp/vddd.screen" | grep -q '\[Control | Test | Δ\]' ||
+			{ fail "$label pane $k: d does not cycle Control, Test, both"; continue; }
+		rows "$tmp/c.screen" >"$tmp/c.rows"
+		rows "$tmp/vd.screen" >"$tmp/vd.rows"
+		rows "$tmp/t.screen" >"$tmp/t.rows"
+		rows "$tmp/vdd.screen" >"$tmp/vdd.rows"
+		if [ -s "$tmp/c.rows" ] && cmp -s "$tmp/c.rows" "$tmp/vd.rows" &&
+			[ -s "$tmp/t.rows" ] && cmp -s "$tmp/t.rows" "$tmp/vdd.rows"; then
+			pass "$label pane $k: d shows Control's rows, then Test's"
+		else
+			fail "$label pane $k: the Control or Test view is not the side's own pane"
+			diff "$tmp/c.rows" "$tmp/vd.rows" | head -5
+			diff "$tmp/t.rows" "$tmp/vdd.rows" | head -5
+		fi
+	done
+}
+
+# headline LABEL REPORT_ARGS -- DIFF_ARGS: line 3 of every pane is the
+# title of report diff's diff_steps table
+headline() {
+	label=$1 ra=$2
+	shift 2
+	# shellcheck disable=SC2086
+	want=$("$TRACETOP" report diff -q --table diff_steps $ra | head -1)
+	bad=0
+	for k in 1 2 3 4 5 6 7 0; do
+		got=$("$TRACETOP" --headless -q --size 200x60 --keys "$k" "$@" | sed -n 3p | sed 's/^ //; s/ *$//')
+		[ "$got" = "$want" ] || { bad=1; echo "    pane $k: '$got'"; }
+	done
+	case $want in
+	"Test is "*" slower per step"*) ;;
+	*) bad=1; echo "    headline: '$want'" ;;
+	esac
+	if [ $bad = 0 ]; then pass "$label: every pane's first line is the headline: $want"; else fail "$label: headline"; fi
+}
+
+# side LABEL SIZE DIFF_ARGS...: every side-by-side cell is its side's report
+side() {
+	label=$1 size=$2
+	shift 2
+	if python3 "$CHECK" --tracetop "$TRACETOP" --size "$size" --label "$label" --diff -- "$@" >"$tmp/out" 2>&1 &&
+		grep -q 'rows side by side' "$tmp/out"; then
+		pass "$(tail -1 "$tmp/out")"
+	else
+		fail "$label $size:"
+		sed 's/^/    /' "$tmp/out"
+	fi
+}
+
+# ranks LABEL REPORT_ARGS -- DIFF_ARGS: the Diff ranks view's cells are
+# report diff's diff_ranks
+ranks() {
+	label=$1 ra=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$TRACETOP" report diff -q --table diff_ranks -f csv $ra >"$tmp/ranks.csv"
+	"$TRACETOP" --headless -q --size 120x40 --keys 'v/Diff ranks<Enter><Enter><Cells>' "$@" >"$tmp/ranks.out"
+	if python3 - "$tmp/ranks.csv" "$tmp/ranks.out" <<'EOF'; then
+import csv, json, sys
+rep = list(csv.DictReader(open(sys.argv[1])))
+cells = [json.loads(l[len("@@cells "):]) for l in open(sys.argv[2]) if l.startswith("@@cells ")][-1]
+assert cells["pane"] == "diffranks", cells["pane"]
+rows = cells["rows"]
+assert rows and len(rows) == len(rep), (len(rows), len(rep))
+for r in rows:
+    c = r["csv"]
+    m = [x for x in rep if x["Control_rank"] == c["Control_rank"]]
+    assert len(m) == 1, c["Control_rank"]
+    for k, v in m[0].items():
+        assert c[k] == v, (k, c[k], v)
+    for met in ("step", "gpu_busy", "computation", "communication", "memory", "gpu_idle"):
+        a, b, d = (float(c[f"Control_{met}"]), float(c[f"Test_{met}"]), float(c[f"diff_{met}"]))
+        assert abs(b - a - d) <= 1e-6 * max(1, abs(a), abs(b)), (met, a, b, d)
+# the ranks whose time moved most first: the headline's rank on top
+print(f"{len(rows)} rank pairs x 6 metrics")
+EOF
+		pass "$label: the rank x metric table is report diff's diff_ranks"
+	else
+		fail "$label: the rank x metric table"
+	fi
+}
+
+"$TRACETOP" demo-trace -q -o "$tmp/base" >/dev/null 2>&1 &&
+	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 ||
+	{ echo "demo-trace failed"; exit 99; }
+headline demo "--demo" --demo --diff
+views demo "$tmp/base" "$tmp/regressed" --diff "$tmp/base" "$tmp/regressed"
+side demo-diff 80x24 --demo
+ranks demo "--demo" --demo --diff
+# d without a second trace says so
+"$TRACETOP" --headless -q --size 80x24 --keys 'd' "$tmp/base" >"$tmp/one.screen" 2>&1
+if grep -q 'one trace set: start with --diff CONTROL TEST' "$tmp/one.screen"; then
+	pass "d on one trace set says how to start a diff"
+else
+	fail "d on one trace set"
+	cat "$tmp/one.screen"
+fi
+
+SHARED="${SHARED:-$SRCDIR/../shared}"
+A="$SHARED/traces/diff-control" B="$SHARED/traces/diff-test"
+if [ -d "$A" ] && [ -d "$B" ]; then
+	headline diff "$A $B" --diff "$A" "$B"
+	views diff "$A" "$B" --diff "$A" "$B"
+	side diff 80x24 "$A" "$B"
+	side diff 120x40 "$A" "$B"
+	ranks diff "$A $B" --diff "$A" "$B"
+else
+	echo "skip: $SHARED/traces is absent (the demo pair was checked)"
+fi
+
+summary
