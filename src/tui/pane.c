@@ -192,17 +192,9 @@ static int open_both(struct tt_pane *p)
 	tt_pane_sort(p, absc, true);
 	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s", pd->what, o.la, o.lb,
 		     q[0] && p->ops->drill ? "; Enter: Control's" : "");
-	if (q[0]) {
-		/* the Control side's pane stays: Enter drills into it */
-		q[0]->table = NULL;
-		p->shadow = q[0];
-		q[0] = NULL;
-	}
-	for (int s = 0; s < 2; s++)
-		if (q[s]) {
-			q[s]->table = NULL;
-			tt_pane_free(q[s]);
-		}
+	/* the Control side's pane stays, with its table: Enter drills into it */
+	p->shadow = q[0];
+	tt_pane_free(q[1]);
 	return j->nrows ? 0 : -1;
 }
 
