@@ -9,21 +9,6 @@
 
 #include "uitest.h"
 
-/* ---- traces ---- */
-
-static struct tt_model *demo_model; /* loaded once, before the tests fork */
-
-static void setup_demo(void)
-{
-	if (!demo_model)
-		demo_model = tl_load_demo();
-}
-
-static void teardown_demo(void)
-{
-	tt_model_free(demo_model);
-	demo_model = NULL;
-}
 
 /* ---- the panes on the demo ---- */
 

@@ -26,6 +26,23 @@
 /* src/tui/tui.h is private to the tui room; this is its headless driver */
 int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out, bool time_keys);
 
+/* ---- the demo job, loaded once before the tests fork (an unchecked
+ * fixture: tcase_add_unchecked_fixture(tc, setup_demo, teardown_demo)) ---- */
+
+static struct tt_model *demo_model __attribute__((unused));
+
+static inline void setup_demo(void)
+{
+	if (!demo_model)
+		demo_model = tl_load_demo();
+}
+
+static inline void teardown_demo(void)
+{
+	tt_model_free(demo_model);
+	demo_model = NULL;
+}
+
 /* ---- an app and its screen ---- */
 
 struct ui {
