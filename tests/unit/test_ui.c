@@ -9,7 +9,6 @@
 
 #include "uitest.h"
 
-
 /* ---- the panes on the demo ---- */
 
 START_TEST(overview_demo)

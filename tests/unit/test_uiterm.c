@@ -7,7 +7,6 @@
 
 #include "tracetop/results.h"
 
-
 /* ---- terminals ---- */
 
 START_TEST(too_small)
