@@ -344,6 +344,9 @@ static inline int64_t tt_ev_end(const struct tt_event *e)
 int64_t tt_model_origin(const struct tt_model *m);
 /* Track holding event index i. */
 uint32_t tt_track_of(const struct tt_rank *r, uint32_t i);
+/* The first event of track t starting at or after ts (t->first + t->count
+ * when none): binary search over the track's sorted starts. */
+uint32_t tt_track_lower_ts(const struct tt_rank *r, const struct tt_track *t, int64_t ts);
 /* Events of a track overlapping [t0, t1): [*lo, *hi) as event indices.
  * Binary search; events longer than the window start are found through the
  * track's sorted starts, so the first result may start before t0. */

@@ -113,15 +113,7 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 		const struct tt_track *tr = &r->tracks[t];
 		if (tr->kind == TT_TRACK_GPU)
 			continue; /* (events with a stream live only there) */
-		uint32_t lo = tr->first, hi = tr->first + tr->count;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (r->ev[mid].ts < lo_raw)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (uint32_t i = lo; i < tr->first + tr->count && r->ev[i].ts <= t1; i++) {
+		for (uint32_t i = tt_track_lower_ts(r, tr, lo_raw); i < tr->first + tr->count && r->ev[i].ts <= t1; i++) {
 			const struct tt_event *e = &r->ev[i];
 			if ((e->flags & TT_EF_STREAM) || !tt_sel_has(&c->s, i))
 				continue;

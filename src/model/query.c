@@ -41,8 +41,7 @@ uint32_t tt_track_of(const struct tt_rank *r, uint32_t i)
 	return TT_NONE;
 }
 
-/* first event of the track with ts >= t */
-static uint32_t lower_ts(const struct tt_rank *r, const struct tt_track *t, int64_t ts)
+uint32_t tt_track_lower_ts(const struct tt_rank *r, const struct tt_track *t, int64_t ts)
 {
 	uint32_t lo = t->first, hi = t->first + t->count;
 	while (lo < hi) {
@@ -61,8 +60,8 @@ void tt_track_window(const struct tt_rank *r, const struct tt_track *t, int64_t 
 	int64_t from = t0 - t->max_dur;
 	if (from > t0) /* overflow */
 		from = INT64_MIN;
-	uint32_t a = lower_ts(r, t, from);
-	uint32_t b = lower_ts(r, t, t1);
+	uint32_t a = tt_track_lower_ts(r, t, from);
+	uint32_t b = tt_track_lower_ts(r, t, t1);
 	/* skip leading events that end before the window */
 	while (a < b && r->ev[a].ts + r->ev[a].dur <= t0 && r->ev[a].dur > 0)
 		a++;
