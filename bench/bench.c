@@ -2,7 +2,7 @@
  *
  *   bench [-r REPEAT] [-c] PLAIN.json GZIP.json.gz CACHE.tts
  *
- * -c: only the critical path figures.
+ * -c: only the critical path figures; -a: only the analyses' figures.
  *
  * Every measurement runs in a child process of its own (fork), so that the
  * peak RSS the parent reads back with wait4() belongs to that measurement
@@ -336,17 +336,19 @@ static void failed(const char *what, const struct result *r)
 int main(int argc, char **argv)
 {
 	int opt;
-	bool only_cp = false;
-	while ((opt = getopt(argc, argv, "r:c")) != -1) {
+	bool only_cp = false, only_an = false;
+	while ((opt = getopt(argc, argv, "r:ca")) != -1) {
 		if (opt == 'r')
 			repeat = atoi(optarg) > 0 ? atoi(optarg) : 1;
 		else if (opt == 'c')
 			only_cp = true;
+		else if (opt == 'a')
+			only_an = true;
 		else
 			return 2;
 	}
 	if (argc - optind != 3) {
-		fprintf(stderr, "usage: bench [-r REPEAT] PLAIN.json GZIP.json.gz CACHE.tts\n");
+		fprintf(stderr, "usage: bench [-r REPEAT] [-c|-a] PLAIN.json GZIP.json.gz CACHE.tts\n");
 		return 2;
 	}
 	const char *plain = argv[optind], *gz = argv[optind + 1], *tts = argv[optind + 2];
@@ -369,6 +371,8 @@ int main(int argc, char **argv)
 	struct meas m = {M_LOAD, {plain}, 1, 1};
 	if (only_cp)
 		goto critical_path;
+	if (only_an)
+		goto analyses;
 
 	printf("\nLoad to a ready model (JSON text per second):\n");
 	int ok_r1 = run(&m, &r1) == 0;
@@ -430,6 +434,7 @@ int main(int argc, char **argv)
 		       "peak RSS, split load", mb(rn.peak_rss), over, verdict(over, 64, true));
 	}
 
+analyses:
 	printf("\nAnalyses after load (every report but diff/load/summary, all ranks):\n");
 	struct meas ma = {M_ANALYSES, {plain}, 1, 0};
 	if (run(&ma, &an) == 0) {
@@ -443,6 +448,8 @@ int main(int argc, char **argv)
 	} else {
 		failed("analyses", &an);
 	}
+	if (only_an)
+		return 0;
 
 critical_path:
 	printf("\nCritical path (the rank with most events, from %s):\n", tts);
