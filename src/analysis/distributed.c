@@ -240,13 +240,13 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 {
 	size_t cap = 0;
 	uint32_t *node_of = NULL;
+	const uint16_t *nf = tt_tb_name_flags(r);
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 			continue;
 		enum tt_cat_kind k = tt_ev_kind(r, e);
-		if ((k != TT_K_CPU_OP && k != TT_K_USER_ANNOT) ||
-		    !tt_tb_is_comm_op_name(tt_ev_name(r, e), NULL))
+		if ((k != TT_K_CPU_OP && k != TT_K_USER_ANNOT) || !(nf[e->name] & TT_NF_COMM))
 			continue;
 		if (!node_of)
 			node_of = tt_tb_none_array(r->nev);

@@ -219,7 +219,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		if (p != TT_NONE)
 			ns->child[p] += r->ev[i].dur;
 		ns->tc_eligible[i] = t->kind[i] != TT_TBN_STEP &&
-				     tt_tb_op_tc_eligible(tt_ev_name(r, &r->ev[i]));
+				     (t->nflags[r->ev[i].name] & TT_NF_TC_ELIGIBLE);
 	}
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/operators.h"
 #include "tracetop/util.h"
 
 bool tt_tb_is_op(const struct tt_rank *r, const struct tt_event *e)
@@ -208,27 +209,73 @@ bool tt_tb_is_runtime(const struct tt_rank *r, const struct tt_event *e)
 	return k == TT_K_RUNTIME || k == TT_K_MTIA_RUNTIME;
 }
 
-enum tt_tbn tt_tbn_kind(const struct tt_rank *r, const struct tt_event *e)
+static uint16_t name_flags(const char *nm)
+{
+	uint16_t f = 0;
+	bool gloo = false;
+	if (starts_with(nm, "ProfilerStep#")) {
+		f |= TT_NF_STEP_PREFIX;
+		if (tt_step_number(nm) >= 0)
+			f |= TT_NF_STEP;
+	}
+	if ((starts_with(nm, "enumerate(DataLoader)#") && ends_with(nm, ".__next__")) ||
+	    starts_with(nm, "enumerate(DataPipe)#"))
+		f |= TT_NF_DATALOADER;
+	if (starts_with(nm, "Optimizer.step"))
+		f |= TT_NF_OPT_STEP;
+	if (starts_with(nm, "Optimizer."))
+		f |= TT_NF_OPT;
+	if (strcmp(nm, "DataParallel.forward") == 0)
+		f |= TT_NF_DP_FWD;
+	if (strcmp(nm, "DistributedDataParallel.forward") == 0)
+		f |= TT_NF_DDP_FWD;
+	if (tt_tb_is_comm_op_name(nm, &gloo))
+		f |= TT_NF_COMM | (gloo ? TT_NF_GLOO : 0);
+	if (tt_tb_op_tc_eligible(nm))
+		f |= TT_NF_TC_ELIGIBLE;
+	return f;
+}
+
+static void *name_flags_build(const struct tt_rank *r, void *ctx)
+{
+	(void)ctx;
+	uint16_t *f = tt_malloc(((size_t)r->strs.n + 1) * sizeof(*f));
+	for (uint32_t id = 0; id < r->strs.n; id++)
+		f[id] = name_flags(tt_str(r, id));
+	f[r->strs.n] = 0;
+	return f;
+}
+
+const uint16_t *tt_tb_name_flags(const struct tt_rank *r)
+{
+	return tt_rank_memo(r, TT_MEMO_TB_NAMES, name_flags_build, NULL, free);
+}
+
+static enum tt_tbn tbn_kind(const struct tt_rank *r, const struct tt_event *e,
+			    const uint16_t *nf)
 {
 	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 		return TT_TBN_NONE;
 	enum tt_cat_kind k = tt_ev_kind(r, e);
 	if (k != TT_K_CPU_OP && k != TT_K_USER_ANNOT)
 		return TT_TBN_NONE;
-	const char *nm = tt_ev_name(r, e);
-	if (starts_with(nm, "ProfilerStep#"))
+	uint16_t f = nf[e->name];
+	if (f & TT_NF_STEP_PREFIX)
 		return TT_TBN_STEP;
-	if ((starts_with(nm, "enumerate(DataLoader)#") && ends_with(nm, ".__next__")) ||
-	    starts_with(nm, "enumerate(DataPipe)#"))
+	if (f & TT_NF_DATALOADER)
 		return TT_TBN_DATALOADER;
-	if (starts_with(nm, "Optimizer.step"))
+	if (f & TT_NF_OPT_STEP)
 		return TT_TBN_OPTIMIZER;
 	if (k == TT_K_USER_ANNOT)
-		return tt_tb_is_comm_op_name(nm, NULL) ? TT_TBN_COMM : TT_TBN_NONE;
-	if (starts_with(nm, "Optimizer.") || strcmp(nm, "DataParallel.forward") == 0 ||
-	    strcmp(nm, "DistributedDataParallel.forward") == 0)
+		return (f & TT_NF_COMM) ? TT_TBN_COMM : TT_TBN_NONE;
+	if (f & (TT_NF_OPT | TT_NF_DP_FWD | TT_NF_DDP_FWD))
 		return TT_TBN_OP_HIDDEN;
 	return TT_TBN_OP;
+}
+
+enum tt_tbn tt_tbn_kind(const struct tt_rank *r, const struct tt_event *e)
+{
+	return tbn_kind(r, e, tt_tb_name_flags(r));
 }
 
 /* cpu_op nodes other than ProfilerStep (the plugin's EventTypes.OPERATOR) */
@@ -252,6 +299,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	t->parent = tt_tb_none_array(r->nev);
 	t->owner = tt_tb_none_array(r->nev);
 	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
+	t->nflags = tt_tb_name_flags(r);
 	struct stack st = {0};
 	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
 		const struct tt_track *tr = &r->tracks[ti];
@@ -263,7 +311,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 			if (e->flags & TT_EF_MARKER)
 				continue;
 			pop_ended(r, &st, e->ts);
-			enum tt_tbn k = tt_tbn_kind(r, e);
+			enum tt_tbn k = tbn_kind(r, e, t->nflags);
 			if (k == TT_TBN_NONE) {
 				t->owner[i] = top(&st);
 				continue;
@@ -330,7 +378,7 @@ uint32_t tt_tbtree_comm_op(const struct tt_rank *r, const struct tt_tbtree *t, u
 		return TT_NONE;
 	for (uint32_t a = t->owner[l]; a != TT_NONE; a = t->parent[a])
 		if (t->kind[a] == TT_TBN_COMM ||
-		    (t->kind[a] == TT_TBN_OP && tt_tb_is_comm_op_name(tt_ev_name(r, &r->ev[a]), NULL)))
+		    (t->kind[a] == TT_TBN_OP && (t->nflags[r->ev[a].name] & TT_NF_COMM)))
 			return a;
 	return TT_NONE;
 }

@@ -67,6 +67,30 @@ static inline uint32_t tt_tb_intern(struct tt_strtab *t, const char *s)
 	return tt_strtab_intern(t, s, n);
 }
 
+/* ---- what each name is to the plugin's views ---- */
+
+/* Flags of a string by its text (the plugin's tests on op names). */
+enum {
+	TT_NF_STEP_PREFIX = 1 << 0, /* starts with "ProfilerStep#" */
+	TT_NF_STEP = 1 << 1,        /* ProfilerStep#N (tt_step_number >= 0) */
+	TT_NF_DATALOADER = 1 << 2,  /* enumerate(DataLoader)#...__next__, enumerate(DataPipe)#... */
+	TT_NF_OPT_STEP = 1 << 3,    /* starts with "Optimizer.step" */
+	TT_NF_OPT = 1 << 4,         /* starts with "Optimizer." */
+	TT_NF_DP_FWD = 1 << 5,      /* DataParallel.forward */
+	TT_NF_DDP_FWD = 1 << 6,     /* DistributedDataParallel.forward */
+	TT_NF_COMM = 1 << 7,        /* tt_tb_is_comm_op_name */
+	TT_NF_GLOO = 1 << 8,        /* ... of gloo */
+	TT_NF_TC_ELIGIBLE = 1 << 9, /* tt_tb_op_tc_eligible */
+};
+
+/* (slots of tt_rank_memo: common.c uses 0 to 3) */
+#define TT_MEMO_TB_NAMES 4
+
+/* The TT_NF_* flags of every string id of rank r (r->strs.n of them),
+ * computed once per rank and kept in its memo: tests on an event's name
+ * become one lookup. */
+const uint16_t *tt_tb_name_flags(const struct tt_rank *r);
+
 /* ---- the TensorBoard plugin's op tree (op_tree.py, node.py) ---- */
 
 /* What an event is in the plugin's tree. */
@@ -108,6 +132,7 @@ struct tt_tbtree {
 	uint32_t *order;   /* the nodes, parents before children */
 	uint32_t norder;
 	uint32_t ndropped, nmerged;
+	const uint16_t *nflags; /* tt_tb_name_flags of the rank (not owned) */
 };
 
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);

@@ -31,14 +31,6 @@ static void iv_add(struct ivs *s, const struct tt_event *e)
 	s->v[s->n++] = (struct tt_iv){e->ts, tt_ev_end(e)};
 }
 
-static bool is_dataloader(const char *nm)
-{
-	size_t n = strlen(nm);
-	return (strncmp(nm, "enumerate(DataLoader)#", 22) == 0 && n >= 9 &&
-		strcmp(nm + n - 9, ".__next__") == 0) ||
-	       strncmp(nm, "enumerate(DataPipe)#", 20) == 0;
-}
-
 struct ov_out {
 	bool sel;
 	struct tt_ov_rank row;
@@ -81,12 +73,12 @@ static void ov_rank(size_t ri, void *vctx)
 		if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 			continue;
 		enum tt_cat_kind k = tt_ev_kind(r, e);
-		const char *nm = tt_ev_name(r, e);
+		uint16_t nf = t.nflags[e->name];
 		switch (k) {
 		case TT_K_KERNEL: {
 			bool linked = tt_tbtree_comm_op(r, &t, i) != TT_NONE;
 			bool named = (ktype[e->name] >= 0 ? ktype[e->name]
-							   : (int8_t)tt_kernel_type(nm, NULL)) ==
+							   : (int8_t)tt_kernel_type(tt_ev_name(r, e), NULL)) ==
 				     TT_KT_COMM;
 			w->comm_kernels_linked += linked;
 			w->comm_kernels_by_name += !linked && named;
@@ -106,12 +98,12 @@ static void ov_rank(size_t ri, void *vctx)
 		case TT_K_CPU_OP:
 		case TT_K_USER_ANNOT:
 		case TT_K_GPU_ANNOT: {
-			bool gloo;
-			if (is_dataloader(nm)) {
+			if (nf & TT_NF_DATALOADER) {
 				iv_add(&role[TT_OV_DATALOADER], e);
-			} else if (k != TT_K_GPU_ANNOT && nm[0] == 'P' && tt_step_number(nm) >= 0) {
+			} else if (k != TT_K_GPU_ANNOT && (nf & TT_NF_STEP)) {
 				/* steps are windows, not work */
-			} else if (tt_tb_is_comm_op_name(nm, &gloo)) {
+			} else if (nf & TT_NF_COMM) {
+				bool gloo = nf & TT_NF_GLOO;
 				iv_add(&role[TT_OV_COMM], e);
 				w->ncomm_ops++;
 				w->gloo |= gloo;
@@ -119,9 +111,9 @@ static void ov_rank(size_t ri, void *vctx)
 			} else {
 				iv_add(&role[TT_OV_CPU_EXEC], e);
 			}
-			if (strcmp(nm, "DataParallel.forward") == 0)
+			if (nf & TT_NF_DP_FWD)
 				w->use_dp = true;
-			if (strcmp(nm, "DistributedDataParallel.forward") == 0)
+			if (nf & TT_NF_DDP_FWD)
 				w->use_ddp = true;
 			break;
 		}

@@ -32,15 +32,15 @@ static int rt_cmp(const void *a, const void *b)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
-static bool is_step_event(const struct tt_rank *r, const struct tt_event *e)
+static bool is_step_event(const struct tt_rank *r, const struct tt_event *e,
+			  const uint16_t *nf)
 {
 	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 		return false;
 	enum tt_cat_kind k = tt_ev_kind(r, e);
 	if (k != TT_K_CPU_OP && k != TT_K_USER_ANNOT)
 		return false;
-	const char *nm = tt_ev_name(r, e);
-	return nm[0] == 'P' && tt_step_number(nm) >= 0;
+	return nf[e->name] & TT_NF_STEP;
 }
 
 size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu, size_t ngpu,
@@ -49,9 +49,10 @@ size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *
 	size_t n = 0, cap = 0;
 	struct tt_step *s = NULL;
 	int64_t cpu0 = INT64_MAX, cpu1 = INT64_MIN;
+	const uint16_t *nf = tt_tb_name_flags(r);
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		bool step = is_step_event(r, e);
+		bool step = is_step_event(r, e, nf);
 		if (step || (e->ph == 'X' && !(e->flags & TT_EF_MARKER) &&
 			     tt_ev_kind(r, e) == TT_K_CPU_OP)) {
 			cpu0 = TT_MIN(cpu0, e->ts);
