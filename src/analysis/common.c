@@ -226,20 +226,67 @@ void tt_sel_free(struct tt_sel *s)
 
 /* ---- intervals ---- */
 
-static int iv_cmp(const void *a, const void *b, void *ctx)
+/* a before b or equal: by start, then end */
+static inline bool iv_le(const struct tt_iv *a, const struct tt_iv *b)
 {
-	(void)ctx;
-	const struct tt_iv *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
+	return a->ts < b->ts || (a->ts == b->ts && a->end <= b->end);
+}
+
+/* Sort v by (start, end): its sorted runs (typically one per stream) merged
+ * pairwise, without a comparison function (intervals that compare equal are
+ * equal, so no order among them is lost). */
+static void iv_sort(struct tt_iv *v, size_t n)
+{
+	if (n < 2)
+		return;
+	size_t nr = 0, cap = 0, *run = NULL; /* run starts, then n */
+	TT_GROW(run, cap, 2);
+	run[nr++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (!iv_le(&v[i - 1], &v[i])) {
+			TT_GROW(run, cap, nr + 2);
+			run[nr++] = i;
+		}
+	run[nr] = n;
+	if (nr == 1) {
+		free(run);
+		return;
+	}
+	struct tt_iv *tmp = tt_malloc(n * sizeof(*tmp)), *src = v, *dst = tmp;
+	while (nr > 1) {
+		size_t w = 0;
+		for (size_t k = 0; k < nr; k += 2) {
+			size_t a = run[k], am = run[k + 1];
+			if (k + 1 < nr) {
+				size_t b = am, bm = run[k + 2], o = a;
+				while (a < am && b < bm)
+					dst[o++] = iv_le(&src[b], &src[a]) ? src[b++] : src[a++];
+				while (a < am)
+					dst[o++] = src[a++];
+				while (b < bm)
+					dst[o++] = src[b++];
+			} else {
+				memcpy(dst + a, src + a, (am - a) * sizeof(*dst));
+			}
+			run[w++] = run[k];
+		}
+		run[w] = n;
+		nr = w;
+		struct tt_iv *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	free(run);
 }
 
 size_t tt_iv_merge(struct tt_iv *v, size_t n)
 {
 	if (!n)
 		return 0;
-	tt_msort(v, n, sizeof(*v), iv_cmp, NULL); /* (a few sorted runs: one per stream) */
+	iv_sort(v, n);
 	size_t k = 0;
 	int64_t m = v[0].end;
 	for (size_t i = 1; i < n; i++) {

@@ -221,6 +221,9 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		ns->tc_eligible[i] = t->kind[i] != TT_TBN_STEP &&
 				     (t->nflags[r->ev[i].name] & TT_NF_TC_ELIGIBLE);
 	}
+	/* (the links are sorted by launching event: one sweep finds each
+	 * call's) */
+	uint32_t lnk = 0;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		uint32_t o = t->owner[i];
@@ -237,9 +240,9 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 			o = t->parent[o];
 		if (o == TT_NONE)
 			continue;
-		uint32_t lo, hi;
-		tt_links_of_cpu(r, i, &lo, &hi);
-		for (uint32_t l = lo; l < hi; l++) {
+		while (lnk < r->nlinks && r->links[lnk].cpu < i)
+			lnk++;
+		for (uint32_t l = lnk; l < r->nlinks && r->links[l].cpu == i; l++) {
 			const struct tt_event *g = &r->ev[r->links[l].gpu];
 			if (!tt_tb_is_gpu_op(r, g))
 				continue;

@@ -22,10 +22,12 @@ static int step_cmp(const void *a, const void *b)
 struct rt {
 	int64_t ts, end;
 	uint32_t ev;
+	uint32_t lo, hi; /* its links */
 };
 
-static int rt_cmp(const void *a, const void *b)
+static int rt_cmp(const void *a, const void *b, void *ctx)
 {
+	(void)ctx;
 	const struct rt *x = a, *y = b;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -87,16 +89,23 @@ size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *
 	*out = s;
 	if (!n)
 		return 0;
-	/* the runtime calls by start, and the GPU ops each launched */
+	/* the runtime calls by start, and the GPU ops each launched (the links
+	 * are sorted by launching event: one sweep finds each call's; the calls
+	 * are sorted runs, one per thread) */
 	size_t nrt = 0, crt = 0;
 	struct rt *rt = NULL;
+	uint32_t lnk = 0;
 	for (uint32_t i = 0; i < r->nev; i++)
 		if (tt_tb_is_runtime(r, &r->ev[i])) {
 			TT_GROW(rt, crt, nrt + 1);
-			rt[nrt++] = (struct rt){r->ev[i].ts, tt_ev_end(&r->ev[i]), i};
+			while (lnk < r->nlinks && r->links[lnk].cpu < i)
+				lnk++;
+			uint32_t hi = lnk;
+			while (hi < r->nlinks && r->links[hi].cpu == i)
+				hi++;
+			rt[nrt++] = (struct rt){r->ev[i].ts, tt_ev_end(&r->ev[i]), i, lnk, hi};
 		}
-	if (nrt > 1)
-		qsort(rt, nrt, sizeof(*rt), rt_cmp);
+	tt_msort(rt, nrt, sizeof(*rt), rt_cmp, NULL);
 	uint8_t *matched = tt_calloc((size_t)r->nev + 1, 1);
 	int64_t *dmin = tt_malloc(n * sizeof(*dmin)), *dmax = tt_malloc(n * sizeof(*dmax));
 	for (size_t k = 0; k < n; k++) {
@@ -110,9 +119,7 @@ size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *
 		if (rt[j].ts < a) {
 			j++;
 		} else if (rt[j].end <= b) {
-			uint32_t lo, hi;
-			tt_links_of_cpu(r, rt[j].ev, &lo, &hi);
-			for (uint32_t l = lo; l < hi; l++) {
+			for (uint32_t l = rt[j].lo; l < rt[j].hi; l++) {
 				const struct tt_event *g = &r->ev[r->links[l].gpu];
 				if (!tt_tb_is_gpu_op(r, g))
 					continue;
