@@ -200,17 +200,15 @@ static void advise_overlap(const struct tt_model *m, const struct tt_aopts *o,
 
 /* kernels: low occupancy and low SM efficiency (utilisation); communication
  * kernels are left out (NCCL runs few blocks on purpose) */
-static void advise_util(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+static void advise_util(const struct tt_util *u, struct findings *f)
 {
-	struct tt_util u;
-	tt_util_compute(m, o, 1, &u);
 	int64_t total = 0, low = 0;
 	uint32_t nlow = 0;
 	const char *worst = NULL;
 	int64_t worst_ns = 0;
 	double acc = 0, cover = 0;
-	for (size_t i = 0; i < u.nkernels; i++) {
-		const struct tt_util_kernel *k = &u.kernels[i];
+	for (size_t i = 0; i < u->nkernels; i++) {
+		const struct tt_util_kernel *k = &u->kernels[i];
 		if (tt_kernel_type(k->name, NULL) == TT_KT_COMM)
 			continue;
 		total += k->sum_ns;
@@ -242,7 +240,6 @@ static void advise_util(const struct tt_model *m, const struct tt_aopts *o, stru
 						   "Utilisation", -1);
 		x->x[0] = acc / cover;
 	}
-	tt_util_free(&u);
 }
 
 /* launches: short kernels (HTA launch stats) */
@@ -394,23 +391,22 @@ static void advise_ops(const struct tt_model *m, const struct tt_aopts *o, struc
 }
 
 /* the plugin's recommendations (data.py RunProfileData.analyze) */
-static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
+			  const struct tt_util *u, struct findings *f)
 {
 	/* GPU Utilization under 50 % */
-	struct tt_util u;
-	tt_util_compute(m, o, 1, &u);
 	size_t low = 0, ndev = 0, worst = SIZE_MAX;
 	char detail[200] = "";
 	size_t dl = 0;
-	for (size_t i = 0; i < u.ndevs; i++) {
-		const struct tt_util_dev *d = &u.devs[i];
+	for (size_t i = 0; i < u->ndevs; i++) {
+		const struct tt_util_dev *d = &u->devs[i];
 		if (isnan(d->gpu_util_pct))
 			continue;
 		ndev++;
 		if (d->gpu_util_pct >= TT_UTIL_LOW_PCT)
 			continue;
 		low++;
-		if (worst == SIZE_MAX || d->gpu_util_pct < u.devs[worst].gpu_util_pct)
+		if (worst == SIZE_MAX || d->gpu_util_pct < u->devs[worst].gpu_util_pct)
 			worst = i;
 		if (low <= 4 && dl < sizeof(detail))
 			dl += (size_t)snprintf(detail + dl, sizeof(detail) - dl, "%srank %lld GPU %lld %.1f %%",
@@ -418,7 +414,7 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 					       (long long)d->device, d->gpu_util_pct);
 	}
 	if (low) {
-		const struct tt_util_dev *w = &u.devs[worst];
+		const struct tt_util_dev *w = &u->devs[worst];
 		struct tt_finding *x =
 			add_finding(f, TT_FIND_LOW_GPU_UTIL, TT_SEV_MEDIUM, 100 - w->gpu_util_pct,
 				    "utilization", "Utilisation", low == 1 ? w->rank : -1);
@@ -428,8 +424,8 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 		snprintf(x->detail, sizeof(x->detail), "%s%s", detail, low > 4 ? ", ..." : "");
 	}
 	/* tensor cores: eligible ops, no tensor-core kernel, a capable GPU */
-	for (size_t i = 0; i < u.nranks; i++) {
-		const struct tt_util_rank *r = &u.ranks[i];
+	for (size_t i = 0; i < u->nranks; i++) {
+		const struct tt_util_rank *r = &u->ranks[i];
 		if (r->compute_major < 7 || isnan(r->tc_kernel_pct) || r->tc_kernel_pct != 0 ||
 		    !(r->tc_eligible_pct > 0))
 			continue;
@@ -439,7 +435,6 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o, st
 		x->n[0] = r->compute_major;
 		break; /* one rank says it for the job */
 	}
-	tt_util_free(&u);
 	/* shares of the step time, DataParallel, DDP without NCCL */
 	struct tt_overview v;
 	tt_overview_compute(m, o, &v);
@@ -518,13 +513,16 @@ void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
 	advise_idle(m, o, ao, tr, nt, &f);
 	advise_overlap(m, o, tr, nt, &f);
 	tt_temporal_free(tr);
-	advise_util(m, o, &f);
+	struct tt_util u; /* (utilisation and the plugin's rules use it) */
+	tt_util_compute(m, o, 1, &u);
+	advise_util(&u, &f);
 	advise_launch(m, o, ao, &f);
 	advise_dist(m, o, &f);
 	advise_steps(m, o, &f);
 	advise_ops(m, o, &f);
 	advise_memory(m, o, &f);
-	advise_plugin(m, o, &f);
+	advise_plugin(m, o, &u, &f);
+	tt_util_free(&u);
 	if (f.n > 1)
 		qsort(f.v, f.n, sizeof(*f.v), finding_cmp);
 	out->v = f.v;
