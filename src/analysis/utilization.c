@@ -172,11 +172,19 @@ static void kop_add(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t
 	uint32_t op = launch_op(r, t, i, &kind);
 	struct tt_kinfo z = {.blocks_per_sm = -1, .occupancy = -1};
 	const struct tt_kinfo *k = (e->flags & TT_EF_KINFO) ? &r->kinfo[e->aux] : &z;
-	char key[96];
-	int n = snprintf(key, sizeof(key), "%u/%u/%d/%d,%d,%d/%d,%d,%d/%d/%d", e->name,
-			 op != TT_NONE ? r->ev[op].name : TT_NONE, kind, k->grid[0], k->grid[1],
-			 k->grid[2], k->block[0], k->block[1], k->block[2], k->regs, k->shmem);
-	uint32_t id = tt_tb_key_index(&ur->keys, key, (size_t)n, map, mcap);
+	/* the key: the fields themselves, as bytes */
+	const int32_t key[11] = {(int32_t)e->name,
+				 (int32_t)(op != TT_NONE ? r->ev[op].name : TT_NONE),
+				 kind,
+				 k->grid[0],
+				 k->grid[1],
+				 k->grid[2],
+				 k->block[0],
+				 k->block[1],
+				 k->block[2],
+				 k->regs,
+				 k->shmem};
+	uint32_t id = tt_tb_key_index(&ur->keys, (const char *)key, sizeof(key), map, mcap);
 	if ((*map)[id] == TT_NONE) {
 		TT_GROW(ur->kop, *cap, ur->nkop + 1);
 		struct kopacc *a = &ur->kop[ur->nkop];
