@@ -165,6 +165,10 @@ struct tt_diff_rank {
 	int64_t rank[2];
 	uint32_t idx[2];                /* index in each model's ranks */
 	uint32_t nsteps;                /* steps compared */
+	/* the step numbers compared, on each side (nsteps each, the j-th of
+	 * one side with the j-th of the other; owned by the result); -1: the
+	 * side's whole trace (it has no ProfilerStep) */
+	const int64_t *steps[2];
 	double v[2][TT_DM_COUNT];       /* ns per step */
 	uint8_t verdict[TT_DM_COUNT];
 	/* how much its time moved between computation, communication, memory
@@ -205,6 +209,9 @@ struct tt_diff {
 	bool steps_by_order;      /* no step number in common: paired in order */
 	double threshold;         /* the verdict rule used */
 	int64_t floor_ns;
+	/* the selection used (opts): which events, whose names, which times */
+	uint8_t device;           /* enum tt_diff_device */
+	bool short_names, exact;
 	struct tt_diff_headline head;
 	struct tt_arena strs;
 };

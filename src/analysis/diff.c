@@ -716,6 +716,9 @@ int tt_diff(struct tt_diff *d, const struct tt_model *a, const struct tt_model *
 	d->iteration = o->iteration;
 	d->threshold = o->threshold;
 	d->floor_ns = o->floor_ns;
+	d->device = (uint8_t)o->device;
+	d->short_names = o->short_names;
+	d->exact = o->exact;
 	for (int s = 0; s < 2; s++)
 		d->side[s].iteration = -1;
 	for (int s = 0; s < 2; s++)
@@ -792,6 +795,10 @@ int tt_diff(struct tt_diff *d, const struct tt_model *a, const struct tt_model *
 		for (int s = 0; s < 2; s++) {
 			rr->rank[s] = r[s]->rank;
 			rr->idx[s] = (uint32_t)pairs[p][s];
+			int64_t *sv = tt_arena_alloc(&d->strs, k * sizeof(*sv));
+			for (size_t j = 0; j < k; j++)
+				sv[j] = whole[s] ? -1 : nums[s][j];
+			rr->steps[s] = sv;
 			for (size_t j = 0; j < k; j++)
 				for (int mm = 0; mm < TT_DM_COUNT; mm++)
 					rr->v[s][mm] += c.smp[c.nsmp + j].v[s][mm] / (double)k;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tracetop/diff.h"
+#include "tracetop/diffinst.h"
 #include "tracetop/report.h"
 
 #define US 1000 /* ns */
@@ -361,6 +362,92 @@ START_TEST(report_tables)
 }
 END_TEST
 
+/* One row's instances on both sides: the events the diff counts for it
+ * (the common steps 1 and 2 only: the test's step 3 and its A are left
+ * out), longest first, with each side's figures and the histograms.
+ *   A: control 20 (step 1), 20 (step 2); test 30, 10 (step 1), 40 (step 2)
+ *   sorted: test 40, test 30, control 20, control 20, test 10
+ *   control: n 2, total 40, mean 20, median 20, max 20
+ *   test: n 3, total 80, mean 26.67, median 30, min 10, max 40
+ *   bins from 10 to 40 µs, 3.75 µs each: 10 -> 0, 20 -> 2, 30 -> 5,
+ *   40 -> 7 (the last bin holds the longest) */
+START_TEST(row_instances)
+{
+	const char *n0[] = {"control/rank0.json"}, *n1[] = {"test/rank0.json"};
+	const char *c[] = {control0}, *t[] = {test0};
+	struct tt_model *a = load(c, n0, 1), *b = load(t, n1, 1);
+	struct tt_diff_opts o;
+	tt_diff_opts_init(&o);
+	struct tt_diff d;
+	ck_assert_int_eq(tt_diff(&d, a, b, &o, NULL), 0);
+	struct tt_dinsts k;
+	tt_dinsts_of_row(&d, a, b, "A", &k);
+	ck_assert_uint_eq(k.n, 5);
+	ck_assert_uint_eq(k.side[0].n, 2);
+	ck_assert_uint_eq(k.side[1].n, 3);
+	ck_assert_int_eq(k.side[0].total, 40 * US);
+	ck_assert_int_eq(k.side[1].total, 80 * US);
+	near(k.side[1].mean, 80.0 * US / 3);
+	ck_assert_int_eq(k.side[0].median, 20 * US);
+	ck_assert_int_eq(k.side[1].median, 30 * US);
+	ck_assert_int_eq(k.side[1].min, 10 * US);
+	ck_assert_int_eq(k.side[1].max, 40 * US);
+	static const int64_t durs[] = {40, 30, 20, 20, 10};
+	static const uint8_t sides[] = {1, 1, 0, 0, 1};
+	static const int64_t steps[] = {2, 1, 1, 2, 1};
+	for (size_t i = 0; i < 5; i++) {
+		ck_assert_int_eq(k.v[i].dur, durs[i] * US);
+		ck_assert_int_eq(k.v[i].side, sides[i]);
+		ck_assert_int_eq(k.v[i].step, steps[i]);
+		ck_assert_int_eq(k.v[i].pair_step, steps[i]);
+		ck_assert_uint_eq(k.v[i].pair_ri, 0);
+		ck_assert_int_eq(k.v[i].rank, 0);
+	}
+	/* test's A at 160 µs: from the side's first event (the step at 0) */
+	ck_assert_int_eq(k.v[0].start, 160 * US);
+	ck_assert_int_eq(k.lo, 10 * US);
+	ck_assert_int_eq(k.hi, 40 * US);
+	ck_assert_int_eq(k.nbins, TT_DI_BINS);
+	ck_assert_uint_eq(k.side[0].bins[2], 2);
+	ck_assert_uint_eq(k.side[1].bins[0], 1);
+	ck_assert_uint_eq(k.side[1].bins[5], 1);
+	ck_assert_uint_eq(k.side[1].bins[7], 1);
+	near(k.share_max, 1); /* control: both in one bin */
+	tt_dinsts_free(&k);
+	/* every row: each side's count and total are the row's */
+	for (size_t i = 0; i < d.n; i++) {
+		tt_dinsts_of_row(&d, a, b, d.rows[i].name, &k);
+		for (int s = 0; s < 2; s++) {
+			ck_assert_int_eq((int64_t)k.side[s].n, d.rows[i].count[s]);
+			ck_assert_int_eq(k.side[s].total, d.rows[i].dur[s]);
+		}
+		tt_dinsts_free(&k);
+	}
+	/* a name the diff has not: nothing */
+	tt_dinsts_of_row(&d, a, b, "nothing", &k);
+	ck_assert_uint_eq(k.n, 0);
+	tt_dinsts_free(&k);
+
+	/* the kernel gemm, every instance (exact): two a side, paired by step */
+	struct tt_aopts ao = {.exact = true};
+	const struct tt_model *m[2] = {a, b};
+	const struct tt_aopts *oo[2] = {&ao, &ao};
+	tt_dinsts_of_kernel(m, oo, &d, "gemm", &k);
+	ck_assert_uint_eq(k.side[0].n, 2);
+	ck_assert_uint_eq(k.side[1].n, 2);
+	ck_assert_int_eq(k.side[1].total, 60 * US);
+	ck_assert_int_eq(k.nbins, 1); /* all 30 µs */
+	for (size_t i = 0; i < k.n; i++) {
+		ck_assert_int_ge(k.v[i].step, 1);
+		ck_assert_int_eq(k.v[i].pair_step, k.v[i].step);
+	}
+	tt_dinsts_free(&k);
+	tt_diff_free(&d);
+	tt_model_free(a);
+	tt_model_free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff");
@@ -370,6 +457,7 @@ int main(void)
 	tcase_add_test(tc, rank_pairs);
 	tcase_add_test(tc, steps_in_order);
 	tcase_add_test(tc, report_tables);
+	tcase_add_test(tc, row_instances);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
