@@ -69,6 +69,8 @@ struct tt_pane_ops {
 	/* NULL, or how the pane's table is shown side by side in a diff
 	 * (pane.c builds it: the pane's table of each side, joined) */
 	const struct tt_pane_diff *diff;
+	/* the pane shows both sides of a diff (its title says so) */
+	bool both_sides;
 };
 #define TT_NEED(kind) (1u << (kind))
 
@@ -85,6 +87,12 @@ struct tt_pane_diff {
 	 * idle), 0: neither; colours the rows and the bar */
 	int more_is;
 	const char *what; /* "idle time per rank and stream" */
+	/* Enter on a row side by side: a pane over both sides, or NULL (then
+	 * the Control side's drill-down opens).  side[s] is the pane as
+	 * opened over side s (NULL when that side has nothing to show) and
+	 * row[s] the row's index in its table (SIZE_MAX: not on that side). */
+	struct tt_pane *(*drill_both)(struct tt_pane *p, struct tt_pane *const side[2],
+				      const size_t row[2]);
 };
 
 /* What the panes of a diff show (key d cycles): one side, or both. */
@@ -121,8 +129,8 @@ struct tt_pane {
 	int list_y;          /* screen row of the first table row at the last draw
 			      * (0: none drawn) */
 	/* side by side (ops->diff): the pane as opened over the Control side,
-	 * whose drill-downs Enter opens */
-	struct tt_pane *shadow;
+	 * whose drill-downs Enter opens, and over the Test side (drill_both) */
+	struct tt_pane *shadow, *shadow_b;
 };
 
 struct tt_app {

@@ -692,7 +692,7 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 		k = (int)strlen(sub);
 		/* (the diff's own tables are of both, whichever side is shown) */
 		bool both = (a->view == TT_VIEW_BOTH && p->ops->diff) ||
-			    strcmp(p->source, "diff") == 0;
+			    strcmp(p->source, "diff") == 0 || p->ops->both_sides;
 		char tag[200];
 		if (both)
 			snprintf(tag, sizeof(tag), "%.60s | %.60s | Δ", view_name(a, TT_VIEW_CONTROL),

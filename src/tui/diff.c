@@ -20,6 +20,7 @@ static int diff_open(struct tt_pane *p)
 	struct tt_table *t;
 	size_t *order;
 	struct tt_err err;
+	p->state = NULL;
 	tt_err_clear(&err);
 	if (tt_report_diff_table(tt_ui_diff_results(a), &a->ropts, &t, &order, &err)) {
 		snprintf(p->msg, sizeof(p->msg), "%s", err.msg);
@@ -40,12 +41,22 @@ static int diff_open(struct tt_pane *p)
 		p->row_role[i] = dd > 0 ? TT_ROLE_WORSE : dd < 0 ? TT_ROLE_BETTER : 0;
 		tt_table_set_int(t, i, ic, dd < 0 ? -dd : dd);
 	}
-	free(order);
+	p->state = order; /* table row i is d->rows[order[i]] (Enter) */
 	tt_pane_set_table(p, t);
 	tt_pane_sort(p, ic, true);
-	tt_pane_head(p, TT_ROLE_DIM, "largest change first, more time highlighted; v: Diff steps, "
-				     "Diff ranks");
+	tt_pane_head(p, TT_ROLE_DIM, "largest change first, more time highlighted; Enter: the "
+				     "instances on both sides; v: Diff steps, Diff ranks");
 	return 0;
+}
+
+/* Enter: the row's instances on both sides */
+static struct tt_pane *diff_drill(struct tt_pane *p, size_t row)
+{
+	const size_t *order = p->state;
+	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(p->app), NULL);
+	if (!order || !d || row >= d->n)
+		return NULL;
+	return tt_dinst_pane(p->app, d->rows[order[row]].name, TT_DINST_ROW);
 }
 
 /* ---- the steps and the rank pairs (views) ---- */
@@ -126,7 +137,10 @@ const struct tt_pane_ops tt_diff_ops = {
 	.title = "Diff",
 	.help = "HTA's trace diff of two traces (start with --diff CONTROL TEST): for the first "
 		"rank and iteration of each side, every op and kernel name with its count and "
-		"total time on both sides and the difference, sorted by the size of the change.",
+		"total time on both sides and the difference, sorted by the size of the change.  "
+		"Enter opens the name's instances on both sides.",
 	.open = diff_open,
+	.close = pane_free_state,
+	.drill = diff_drill,
 	.needs = TT_NEED(TT_RES_DIFF),
 };

@@ -169,6 +169,22 @@ static struct tt_pane *kernels_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+/* side by side: the kernel's instances on both sides */
+static struct tt_pane *kernels_drill_both(struct tt_pane *p, struct tt_pane *const side[2],
+					  const size_t row[2])
+{
+	for (int s = 0; s < 2; s++) {
+		if (row[s] == SIZE_MAX)
+			continue;
+		struct kernels_state *ks = side[s]->state;
+		const char *name = ks->k->across[ks->order[row[s]]].name;
+		if (strcmp(name, "others") == 0)
+			return NULL;
+		return tt_dinst_pane(p->app, name, TT_DINST_KERNEL);
+	}
+	return NULL;
+}
+
 static const struct tt_pane_diff kernels_diff = {
 	.nkeys = 1, /* (the name; its type is the same on both sides) */
 	.cols = {TT_ACROSS_TOTAL, TT_ACROSS_RANKS, TT_ACROSS_MIN, TT_ACROSS_MEDIAN, TT_ACROSS_MAX},
@@ -176,6 +192,7 @@ static const struct tt_pane_diff kernels_diff = {
 	.rank_col = -1,
 	.more_is = -1,
 	.what = "total time per kernel",
+	.drill_both = kernels_drill_both,
 };
 
 const struct tt_pane_ops tt_kernels_ops = {
@@ -185,7 +202,8 @@ const struct tt_pane_ops tt_kernels_ops = {
 		"takes least, the median and the most time.  Above: the time by kernel type "
 		"(computation, communication, memory, and their overlaps).  `tracetop report "
 		"kernels --explain` tells which rule classified each kernel.  Enter shows a "
-		"kernel's durations and slowest instances.",
+		"kernel's durations and slowest instances (side by side in a diff: on both "
+		"sides).",
 	.open = kernels_open,
 	.close = kernels_close,
 	.drill = kernels_drill,

@@ -49,7 +49,8 @@ static void pane_clear(struct tt_pane *p)
 	p->msg[0] = '\0';
 	p->opened = false;
 	tt_pane_free(p->shadow);
-	p->shadow = NULL;
+	tt_pane_free(p->shadow_b);
+	p->shadow = p->shadow_b = NULL;
 }
 
 void tt_pane_free(struct tt_pane *p)
@@ -98,6 +99,12 @@ static const char *label_of(const struct tt_app *a, int s)
 struct tt_results *tt_ui_diff_results(struct tt_app *a)
 {
 	return a->side_res[0] ? a->side_res[0] : a->res;
+}
+
+const struct tt_aopts *tt_ui_side_aopts(struct tt_app *a, int s)
+{
+	(void)s;
+	return &a->ropts.a;
 }
 
 bool tt_ui_diffing(const struct tt_app *a)
@@ -191,10 +198,14 @@ static int open_both(struct tt_pane *p)
 	}
 	tt_pane_sort(p, absc, true);
 	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s", pd->what, o.la, o.lb,
+		     pd->drill_both ? "; Enter: both sides' instances" :
 		     q[0] && p->ops->drill ? "; Enter: Control's" : "");
-	/* the Control side's pane stays, with its table: Enter drills into it */
+	/* the sides' panes stay, with their tables: Enter drills into them */
 	p->shadow = q[0];
-	tt_pane_free(q[1]);
+	if (pd->drill_both)
+		p->shadow_b = q[1];
+	else
+		tt_pane_free(q[1]);
 	return j->nrows ? 0 : -1;
 }
 
@@ -485,9 +496,21 @@ int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
 		if (row == SIZE_MAX || !p->ops->drill)
 			return TT_R_UNHANDLED;
 		if (p->ops->diff && p->app->view == TT_VIEW_BOTH && p->app->m2) {
-			/* side by side: the Control side's drill-down */
 			int64_t ra = (int64_t)tt_cell_num(
 				tt_table_cell(p->table, row, tt_table_col(p->table, "row_a")));
+			int64_t rb = (int64_t)tt_cell_num(
+				tt_table_cell(p->table, row, tt_table_col(p->table, "row_b")));
+			if (p->ops->diff->drill_both) {
+				/* side by side: a pane over both sides */
+				struct tt_pane *side[2] = {p->shadow, p->shadow_b};
+				size_t rows[2] = {ra >= 0 && p->shadow ? (size_t)ra : SIZE_MAX,
+						  rb >= 0 && p->shadow_b ? (size_t)rb : SIZE_MAX};
+				struct tt_pane *np = p->ops->diff->drill_both(p, side, rows);
+				if (np)
+					tt_ui_open(p->app, np);
+				return TT_R_REDRAW;
+			}
+			/* side by side: the Control side's drill-down */
 			if (!p->shadow || ra < 0) {
 				tt_ui_status(p->app, TT_ROLE_WARNING,
 					     "only in %s: press d for its view to see more",

@@ -118,6 +118,10 @@ struct tt_results *tt_ui_diff_results(struct tt_app *a);
  * Test side or both)?  Every table pane's first line is then the diff's
  * headline. */
 bool tt_ui_diffing(const struct tt_app *a);
+/* The analysis options of side s of a diff (0: Control, 1: Test): the
+ * app's, with the ranks shown on that side (the Test side's are the ones
+ * the diff pairs with the Control's). */
+const struct tt_aopts *tt_ui_side_aopts(struct tt_app *a, int s);
 /* Free the shared data (app.c, when the app ends). */
 void tt_ui_shared_free(struct tt_app *a);
 
@@ -164,6 +168,21 @@ struct tt_pane *tt_timeline_like(struct tt_app *a, size_t ri);
  * the same ProfilerStep -- the Control's step at time t (ns, absolute; 0:
  * its first) when the Test has it, else the first both have (tlsplit.c). */
 struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t);
+
+/* The split timeline at event ev of side `side` (0: Control, 1: Test): the
+ * side's rank index ri[side] from the start of its ProfilerStep
+ * step[side], the other side's rank ri[!side] (SIZE_MAX: the one paired
+ * with it, else its first) from step[!side] (-1: the same number, else the
+ * first both have); the cursor on the event, the window around it
+ * (tlsplit.c). */
+struct tt_pane *tt_split_at(struct tt_app *a, int side, const size_t ri[2], const int64_t step[2],
+			    uint32_t ev);
+
+/* One name's instances on both sides of a diff (diffinst.c): the events
+ * the Diff pane's row `name` counts, or the kernels named `name` as the
+ * Kernels pane counts them. */
+enum tt_dinst_kind { TT_DINST_ROW, TT_DINST_KERNEL };
+struct tt_pane *tt_dinst_pane(struct tt_app *a, const char *name, enum tt_dinst_kind kind);
 
 /* What ran in [t0, t1) (ns, absolute) on the ranks of model indices
  * ri[0..n) (range.c). */

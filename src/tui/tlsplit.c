@@ -12,6 +12,7 @@
 
 #include "timeline_int.h"
 #include "tracetop/analysis.h"
+#include "tracetop/diff.h"
 #include "tracetop/raster.h"
 #include "tracetop/util.h"
 
@@ -31,6 +32,13 @@ struct sp_state {
   int cur;          /* the half of the cursor's row */
   size_t ri;        /* where to open: Control rank index, time (0: none) */
   int64_t t;
+  /* or at an event (tt_split_at): its side, each side's rank index and
+   * step, the event */
+  bool at;
+  int at_side;
+  size_t at_ri[2];
+  int64_t at_step[2];
+  uint32_t at_ev;
 };
 
 /* ---- steps ---- */
@@ -174,24 +182,66 @@ static size_t same_rank(const struct tt_model *m, int64_t rank) {
   return i == SIZE_MAX ? 0 : i;
 }
 
+/* Rank index of side s's partner of rank index ri of side !s: the one the
+ * diff pairs with it, else the same number, else the side's first. */
+static size_t partner(struct tt_app *a, int s, size_t ri) {
+  const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(a), NULL);
+  for (size_t i = 0; d && i < d->nranks; i++)
+    if (d->ranks[i].idx[!s] == ri)
+      return d->ranks[i].idx[s];
+  return same_rank(a->side_m[s], a->side_m[!s]->ranks[ri]->rank);
+}
+
+/* Put the cursor on event ev of half i, the window around it. */
+static void go_event(struct sp_state *st, int i, uint32_t ev) {
+  struct sp_half *h = &st->h[i];
+  const struct tt_rank *r = h->s.rks[0]->r;
+  if (ev >= r->nev)
+    return;
+  size_t row = tl_row_of(&h->s, r, r->ev[ev].track);
+  if (row == SIZE_MAX)
+    return;
+  st->cur = i;
+  h->s.row = row;
+  const struct tt_event *e = &r->ev[ev];
+  int64_t lo = e->ts - h->start, len = TT_MAX(e->dur, 1);
+  /* the event a sixth of the window or more, never wider than the steps */
+  long double span = (long double)TT_MAX(len * 6, 2000);
+  if (span < st->v.span)
+    st->v.span = span;
+  st->v.v0 = (long double)lo + (long double)len / 2 - st->v.span / 2;
+  st->v.tc = lo;
+  tl_clamp(&st->v);
+  h->s.sel = ev;
+}
+
 static int sp_open(struct tt_pane *p) {
   struct sp_state *st = p->state;
   struct tt_app *a = p->app;
+  const struct tt_model *m[2] = {a->side_m[0], a->side_m[1]};
   if (!a->m2) {
     snprintf(p->msg, sizeof(p->msg),
              "the split timeline compares two traces: start with --diff "
              "CONTROL TEST");
     return -1;
   }
-  if (!a->m->nranks || !a->m2->nranks) {
+  if (!m[0]->nranks || !m[1]->nranks) {
     snprintf(p->msg, sizeof(p->msg), "no ranks loaded on the %s side",
-             a->m->nranks ? "Test" : "Control");
+             m[0]->nranks ? "Test" : "Control");
     return -1;
   }
-  size_t ri = st->ri < a->m->nranks ? st->ri : 0;
-  half_init(&st->h[0], p, a->m, ri,
+  size_t ri[2];
+  if (st->at) {
+    int s = st->at_side;
+    ri[s] = st->at_ri[s] < m[s]->nranks ? st->at_ri[s] : 0;
+    ri[!s] = st->at_ri[!s] < m[!s]->nranks ? st->at_ri[!s] : partner(a, !s, ri[s]);
+  } else {
+    ri[0] = st->ri < m[0]->nranks ? st->ri : 0;
+    ri[1] = partner(a, 1, ri[0]);
+  }
+  half_init(&st->h[0], p, m[0], ri[0],
             a->ropts.label_a ? a->ropts.label_a : "Control");
-  half_init(&st->h[1], p, a->m2, same_rank(a->m2, a->m->ranks[ri]->rank),
+  half_init(&st->h[1], p, m[1], ri[1],
             a->ropts.label_b ? a->ropts.label_b : "Test");
   if (!st->h[0].s.nrows || !st->h[1].s.nrows) {
     snprintf(p->msg, sizeof(p->msg),
@@ -205,14 +255,27 @@ static int sp_open(struct tt_pane *p) {
   int64_t at = st->t ? st->t : INT64_MIN;
   int64_t n = step_at(rc, at, &st->h[0].first, &st->h[0].last);
   step_at(rt, INT64_MIN, &st->h[1].first, &st->h[1].last);
-  if (n >= 0 && tl_find_step(rt, n) == TT_NONE)
-    n = common_step(st, TT_MAX(st->h[0].first, st->h[1].first) - 1, 1);
-  if (n < 0)
-    n = st->h[0].first;
-  half_step(&st->h[0], n);
-  if (!half_step(&st->h[1], n))
-    half_step(&st->h[1], st->h[1].first);
-  fit_steps(st, st->t ? st->t - st->h[0].start : 0);
+  if (st->at && st->at_step[st->at_side] >= 0) {
+    /* at an event: its step, and the one compared with it */
+    int s = st->at_side;
+    int64_t other = st->at_step[!s] >= 0 ? st->at_step[!s] : st->at_step[s];
+    half_step(&st->h[s], st->at_step[s]);
+    if (!half_step(&st->h[!s], other))
+      half_step(&st->h[!s], common_step(st, st->at_step[s] - 1, 1) >= 0
+                                ? common_step(st, st->at_step[s] - 1, 1)
+                                : st->h[!s].first);
+  } else {
+    if (n >= 0 && tl_find_step(rt, n) == TT_NONE)
+      n = common_step(st, TT_MAX(st->h[0].first, st->h[1].first) - 1, 1);
+    if (n < 0)
+      n = st->h[0].first;
+    half_step(&st->h[0], n);
+    if (!half_step(&st->h[1], n))
+      half_step(&st->h[1], st->h[1].first);
+  }
+  fit_steps(st, !st->at && st->t ? st->t - st->h[0].start : 0);
+  if (st->at)
+    go_event(st, st->at_side, st->at_ev);
   snprintf(p->subtitle, sizeof(p->subtitle),
            "split: %s rank %lld above, %s rank %lld below", st->h[0].side,
            (long long)rc->rank, st->h[1].side, (long long)rt->rank);
@@ -568,6 +631,20 @@ static const struct tt_pane_ops split_ops = {
     .draw = sp_draw,
     .key = sp_key,
 };
+
+struct tt_pane *tt_split_at(struct tt_app *a, int side, const size_t ri[2],
+                            const int64_t step[2], uint32_t ev) {
+  struct tt_pane *p = tt_split_new(a, 0, 0);
+  struct sp_state *st = p->state;
+  st->at = true;
+  st->at_side = side ? 1 : 0;
+  for (int s = 0; s < 2; s++) {
+    st->at_ri[s] = ri[s];
+    st->at_step[s] = step[s];
+  }
+  st->at_ev = ev;
+  return p;
+}
 
 struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t) {
   struct tt_pane *p = tt_pane_new(a, &split_ops);

@@ -1,0 +1,191 @@
+#!/bin/sh
+# Enter on a diff row opens the name's instances on both sides, headless:
+# each side's count and total are those of separate reports -- from the
+# Kernels pane side by side, `report kernels` of each side (every kernel
+# name kept); from the Diff pane, the row's counts and durations in
+# `report diff` -- and the instances come longest first; Enter on an
+# instance opens the split timeline at the instance's step, its side's
+# rank and the paired one, the cursor on the instance.  On the demo pair
+# (always) and the shared diff pair (skipped when ../shared is absent).
+. "${SRCDIR:-.}/tests/lib.sh"
+[ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-drill.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+HOME=$tmp/home
+mkdir -p "$HOME"
+export HOME
+unset TRACETOP_KEYMAP TRACETOP_THEME TRACETOP_THEMES NO_COLOR
+
+shot() { # NAME KEYS ARGS...: the 80x24 screen after KEYS in $tmp/NAME
+	n=$1 keys=$2
+	shift 2
+	"$TRACETOP" --headless -q --size 80x24 --keys "$keys" "$@" >"$tmp/$n" 2>"$tmp/$n.err"
+	check_rc "$n" 0 $? || cat "$tmp/$n.err"
+}
+
+# the figures line of SIDE: "COUNT TOTAL_US DECIMALS_US" (the total as
+# shown, in µs, and half its last digit: how far the rounding may be off)
+figs() { # FILE SIDE
+	awk -v s="$2" '$1 == s && $2 ~ /^[0-9]+$/ && NF >= 10 {
+		f = $4 == "ns" ? 0.001 : $4 == "ms" ? 1000 : $4 == "s" ? 1000000 : 1
+		d = index($3, ".") ? length($3) - index($3, ".") : 0
+		printf "%d %.3f %.3f\n", $2, $3 * f, 0.5 * f / 10 ^ d + 0.001; exit }' "$1"
+}
+# compare the figures of SIDE in FILE with COUNT and TOTAL_US
+same() { # LABEL FILE SIDE COUNT TOTAL_US
+	f=$(figs "$2" "$3")
+	if [ -z "$f" ] || [ -z "$4" ]; then
+		fail "$1: $3: no figures ('$f') or no report value ('$4')"
+		cat "$2"
+		return
+	fi
+	n=${f%% *} rest=${f#* }
+	shown=${rest%% *} tol=${rest#* }
+	if [ "$n" = "$4" ] && awk -v a="$shown" -v b="$5" -v e="$tol" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= e) }'; then
+		pass "$1: $3: $n instances, $shown µs shown for $5 µs reported"
+	else
+		fail "$1: $3: $n instances, $shown µs shown; the report: $4, $5 µs"
+		cat "$2"
+	fi
+}
+# the instances' durations (µs) in table order, one a line
+durs() { # FILE
+	awk '/^  side  *rank  *step/ { on = 1; f = /duration \(ms\)/ ? 1000 : /duration \(s\)/ ? 1e6 : /duration \(ns\)/ ? 0.001 : 1; next }
+		on && /^[> ] *(Control|Test) / { sub(/^>/, " "); print $5 * f }' "$1"
+}
+longest_first() { # LABEL FILE
+	if durs "$2" | awk 'NR > 1 && $1 > prev + 1e-9 { bad = 1 } { prev = $1; n++ } END { exit bad || n < 2 }'; then
+		pass "$1: the instances come longest first"
+	else
+		fail "$1: the instances are not longest first"
+		cat "$2"
+	fi
+}
+# CSV rows as NAME<tab>the other fields, space-separated (a quoted name
+# may hold commas; the other fields are numbers and words)
+csvtab() {
+	awk '{ if (substr($0, 1, 1) == "\"") { i = index(substr($0, 2), "\","); n = substr($0, 2, i - 1); r = substr($0, i + 3) }
+		else { i = index($0, ","); n = substr($0, 1, i - 1); r = substr($0, i + 1) }
+		gsub(/""/, "\"", n); gsub(/,/, " ", r); print n "\t" r }'
+}
+# a kernel's count and total (µs) on one side: report kernels, every name
+kreport() { # NAME PATH...
+	k=$1
+	shift
+	"$TRACETOP" report kernels -q --format csv --num-kernels 100000 --duration-ratio 1 \
+		--table kernel_breakdown "$@" 2>/dev/null | csvtab |
+		awk -F'\t' -v k="$k" '$1 == k { split($2, f, " "); n += f[8]; t += f[1] } END { if (n) printf "%d %d\n", n, t }'
+}
+
+# kernels LABEL A B: Enter on the Kernels pane's first row side by side
+kernels() {
+	label=$1 a=$2 b=$3
+	shot "$label.k" '4<Enter>' --diff "$a" "$b"
+	name=$(sed -n 2p "$tmp/$label.k" | sed 's/^ Kernels > \(.*\)  \[Control | Test | Δ\] *$/\1/')
+	if [ -z "$name" ] || [ "$name" = "$(sed -n 2p "$tmp/$label.k")" ]; then
+		fail "$label: Enter on a kernel side by side opens no drill-down over both sides"
+		cat "$tmp/$label.k"
+		return
+	fi
+	# (the subtitle may be the name shortened: the report's row that starts so)
+	full=$("$TRACETOP" report kernels -q --format csv --table kernels_across_ranks "$a" 2>/dev/null |
+		csvtab | awk -F'\t' -v k="$name" 'index($1, k) == 1 { print $1; exit }')
+	[ -n "$full" ] || full=$name
+	# shellcheck disable=SC2046
+	set -- $(kreport "$full" "$a") $(kreport "$full" "$b")
+	same "$label kernels ($full)" "$tmp/$label.k" Control "$1" "$2"
+	same "$label kernels ($full)" "$tmp/$label.k" Test "$3" "$4"
+	longest_first "$label kernels" "$tmp/$label.k"
+}
+
+# diffrow LABEL KEYS A B: Enter on a row of the Diff pane (KEYS get to it)
+diffrow() {
+	label=$1 keys=$2 a=$3 b=$4
+	shot "$label.d" "0$keys<Enter>" --diff "$a" "$b"
+	name=$(sed -n 2p "$tmp/$label.d" | sed 's/^ Diff > \(.*\)  \[Control | Test | Δ\] *$/\1/')
+	# compare_traces: name, A counts, A duration, B counts, B duration
+	# shellcheck disable=SC2046
+	set -- $("$TRACETOP" report diff -q --format csv --table compare_traces "$a" "$b" 2>/dev/null |
+		csvtab | awk -F'\t' -v k="$name" 'index($1, k) == 1 { print $2; exit }')
+	same "$label diff row ($name)" "$tmp/$label.d" Control "$1" "$2"
+	same "$label diff row ($name)" "$tmp/$label.d" Test "$3" "$4"
+	longest_first "$label diff row" "$tmp/$label.d"
+}
+
+# split LABEL KEYS SIDE ARGS...: Enter on an instance opens the split
+# timeline at its step, the cursor on it on its side
+split() {
+	label=$1 keys=$2 side=$3
+	shift 3
+	shot "$label.i" "$keys" "$@"
+	shot "$label.s" "$keys<Enter>" "$@"
+	row=$(awk '/^> *(Control|Test) / { print; exit }' "$tmp/$label.i")
+	# shellcheck disable=SC2086
+	set -- $row
+	rank=$3 step=$4
+	title=$(grep -E "^ $side  .*  rank $rank  ProfilerStep#$step  " "$tmp/$label.s")
+	other=$( [ "$side" = Control ] && echo Test || echo Control)
+	if [ -n "$title" ] && grep -qE "^ $other  .*  rank [0-9]+  ProfilerStep#[0-9]+  " "$tmp/$label.s"; then
+		pass "$label: the split timeline at $side rank $rank, step $step, both halves"
+	else
+		fail "$label: no split timeline at $side rank $rank step $step"
+		cat "$tmp/$label.s"
+		return
+	fi
+	# the cursor: on the instance's side, the event its name and duration
+	cur=$(grep -E "^ cursor " "$tmp/$label.s")
+	y_title=$(grep -nE "^ $side  " "$tmp/$label.s" | head -1 | cut -d: -f1)
+	y_other=$(grep -nE "^ $other  " "$tmp/$label.s" | head -1 | cut -d: -f1)
+	y_cur=$(grep -n '^>' "$tmp/$label.s" | head -1 | cut -d: -f1)
+	if [ "$side" = Control ]; then
+		ok=$([ "$y_cur" -gt "$y_title" ] && [ "$y_cur" -lt "$y_other" ] && echo y)
+	else
+		ok=$([ "$y_cur" -gt "$y_title" ] && echo y)
+	fi
+	if [ -n "$ok" ] && echo "$cur" | grep -q " $side: "; then
+		pass "$label: the cursor is on the $side half, on an event"
+	else
+		fail "$label: cursor row $y_cur, titles $y_title/$y_other: '$cur'"
+		cat "$tmp/$label.s"
+	fi
+	dur=$(durs "$tmp/$label.i" | head -1)
+	shown=$(echo "$cur" | sed -n 's/.*  \([0-9.]*\) \([nµm]*s\) at .*/\1 \2/p' |
+		awk '{ f = $2 == "ms" ? 1000 : $2 == "s" ? 1e6 : $2 == "ns" ? 0.001 : 1; print $1 * f }')
+	if [ -n "$shown" ] && awk -v a="$shown" -v b="$dur" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.01 * b + 0.5) }'; then
+		pass "$label: the event under the cursor lasts the instance's $dur µs"
+	else
+		fail "$label: the cursor's event lasts '$shown' µs, the instance $dur µs"
+		cat "$tmp/$label.s"
+	fi
+}
+
+"$TRACETOP" demo-trace -q -o "$tmp/base" >/dev/null 2>&1 &&
+	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 ||
+	{ echo "demo-trace failed"; exit 99; }
+kernels demo "$tmp/base" "$tmp/regressed"
+diffrow demo "" "$tmp/base" "$tmp/regressed"
+diffrow demo-2 "j" "$tmp/base" "$tmp/regressed"
+split demo-test '4<Enter>' Test --diff "$tmp/base" "$tmp/regressed"
+split demo-control '4<Enter>/Control<Enter>' Control --diff "$tmp/base" "$tmp/regressed"
+# a row only one side has: its instances on that side, none on the other
+shot demo-added '0/Pageable<Enter><Enter>' --diff "$tmp/base" "$tmp/regressed"
+if grep -qE '^ Control +0 +- +- +- +-' "$tmp/demo-added" && grep -qE '^ Test +[1-9]' "$tmp/demo-added"; then
+	pass "a name only in Test: no Control instance, its figures a dash"
+else
+	fail "a name only in Test"
+	cat "$tmp/demo-added"
+fi
+
+SHARED="${SHARED:-$SRCDIR/../shared}"
+A="$SHARED/traces/diff-control" B="$SHARED/traces/diff-test"
+if [ -d "$A" ] && [ -d "$B" ]; then
+	kernels diff "$A" "$B"
+	diffrow diff "/Memcpy<Space>DtoD<Enter>" "$A" "$B"
+	# rank 3 of the control with rank 1 of the test, as the diff pairs them
+	split diff-test '4<Enter>' Test --diff "$A" "$B"
+	split diff-control '4<Enter>/Control<Enter>' Control --diff "$A" "$B"
+else
+	echo "skip: $SHARED/traces is absent (the demo pair was checked)"
+fi
+
+summary
