@@ -270,4 +270,79 @@ int tt_critical_path(const struct tt_model *m, size_t ri, const struct tt_cp_win
 
 void tt_cp_result_free(struct tt_cp_result *res);
 
+/* ---- every rank and step: what `report critical-path` and its pane show ---- */
+
+/* the annotation of the windows when none is given */
+#define TT_CP_DEFAULT_ANNOTATION "ProfilerStep"
+
+struct tt_cp_steps_opts {
+	struct tt_cp_opts cp;      /* the analysis' options (cp.a: the ranks too) */
+	const char *annotation;    /* NULL: ProfilerStep; "": the whole trace */
+	int64_t inst_first, inst_last; /* instances, inclusive; -1: each one */
+	bool has_from, has_to;     /* a time range instead of instances */
+	int64_t from, to;          /* ns since the job's origin (tt_model_origin) */
+};
+
+/* one analysed window of one rank */
+struct tt_cp_step {
+	struct tt_cp_result res;
+	size_t ri;            /* rank index in the model */
+	char annotation[64];  /* as used ("" = the whole trace or a time range) */
+	char inst[48];        /* the instances: "1", "0-3" ("0" for the rest) */
+	char step[96];        /* the window's name: its first instance's name (" +"
+			       * for a range), "whole trace", "" for a time
+			       * range (t0, t1 say it) */
+	int64_t t0, t1;       /* a time range as asked (INT64_MIN, INT64_MAX:
+			       * open), model time */
+	bool fell_back;       /* the rank has no row of the annotation: the
+			       * whole trace instead (as HTA) */
+	bool longest;         /* the longest path among the ranks' windows of
+			       * the same instances (several ranks only) */
+};
+
+/* across ranks, per instance: the rank whose path is longest */
+struct tt_cp_straggler {
+	size_t step;      /* index into steps[] of the longest path */
+	uint32_t ranks;   /* ranks with a path in this instance */
+	int64_t median;   /* median length over them, ns (rounded) */
+	double over_pct;  /* (longest - median) / median * 100 */
+};
+
+/* the groups of the bar: what bounds a path, in four */
+enum tt_cp_group {
+	TT_CPG_CPU = 0,  /* CPU work and data loading */
+	TT_CPG_GPU,      /* GPU compute */
+	TT_CPG_COMM,     /* communication */
+	TT_CPG_OVERHEAD, /* launch overhead and kernel-to-kernel gaps */
+	TT_CPG_COUNT
+};
+/* "CPU", "GPU compute", "communication", "launch overhead, kernel gaps" */
+const char *tt_cp_group_label(enum tt_cp_group g);
+/* the bound_by sums of res in the four groups, ns */
+void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT]);
+/* The k-th largest bound of res (k = 0, 1, ...; TT_CPB_NONE left out), or
+ * -1 when there are fewer. */
+int tt_cp_bound_rank(const struct tt_cp_result *res, int k);
+
+struct tt_cp_steps {
+	struct tt_cp_step *steps; /* by rank (model order), then window */
+	size_t n;
+	size_t longest;           /* index of the longest path of all, or
+				   * SIZE_MAX when there is no path */
+	struct tt_cp_straggler *strag; /* per instance with two ranks or more,
+					* in the order first met */
+	size_t nstrag;
+	size_t nranks;            /* ranks analysed */
+};
+
+void tt_cp_steps_opts_init(struct tt_cp_steps_opts *o);
+
+/* Every selected rank's critical path per window: each instance of the
+ * annotation (or the instances asked for, or the time range, or the whole
+ * trace when the rank has no row of the annotation).  Ranks in parallel.
+ * Free with tt_cp_steps_free. */
+void tt_cp_steps_compute(const struct tt_model *m, const struct tt_cp_steps_opts *o,
+			 struct tt_cp_steps *out);
+void tt_cp_steps_free(struct tt_cp_steps *s);
+
 #endif

@@ -258,9 +258,38 @@ struct tt_finding;
 void tt_finding_text(const struct tt_finding *x, char *buf, size_t n);
 int tt_report_advice(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
-/* Critical path per rank and step (report/critpath.c) */
-int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
+/* the columns of critical_path_steps (row i is step i of tt_cp_steps) */
+enum {
+	TT_CPS_RANK,
+	TT_CPS_ANNOTATION,
+	TT_CPS_INSTANCE,
+	TT_CPS_STEP,
+	TT_CPS_LENGTH,
+	TT_CPS_BOUND_1,
+	TT_CPS_BOUND_2,
+	TT_CPS_BY_BOUND, /* + enum tt_cp_bound, up to TT_CPB_NONE */
+	TT_CPS_EDGES = TT_CPS_BY_BOUND + TT_CPB_NONE,
+	TT_CPS_NO_GPU,
+	TT_CPS_STATUS,
+	TT_CPS_RANK_INDEX,
+	TT_CPS_WINDOW_EVENT,
+	TT_CPS_GROUP, /* + enum tt_cp_group: the pane's bar */
+	TT_CPS_NCOLS = TT_CPS_GROUP + TT_CPG_COUNT
+};
+/* Critical path per rank and step (report/critpath.c), from the typed
+ * result tt_res_critpath; the Critical path pane draws the same. */
+int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
+/* What a window is, in words: the step's name, "whole trace", or
+ * "1.2 ms to 3.4 ms" since the job's origin. */
+void tt_report_cp_step(const struct tt_model *m, const struct tt_cp_step *s, char *buf,
+		       size_t n);
+/* critical_path_top of one step: row i is s->res.top[i] */
+enum { TT_CPT_ON_PATH = 6 };
+struct tt_table *tt_report_cp_top(const struct tt_model *m, const struct tt_cp_step *s);
+/* "GPU compute 26.8%" (a share under 0.05 % reads "<0.1%"): the k-th
+ * largest bound of res, or "-" */
+void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t n);
 
 /* What ran between two times (report/range.c): per rank, per GPU stream,
  * by name, and the idle gaps, from the typed result of tt_range_compute

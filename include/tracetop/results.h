@@ -24,6 +24,7 @@
 #include "tracetop/analysis.h"
 #include "tracetop/err.h"
 #include "tracetop/byrank.h"
+#include "tracetop/critpath.h"
 
 /* What the analyses are computed with (the options that change a number;
  * formatting options such as --top are not here). */
@@ -43,6 +44,9 @@ struct tt_results_opts {
 	size_t diff_nmap;
 	double diff_threshold;            /* the verdict rule (tt_diff_judge) */
 	int64_t diff_floor_ns;
+	struct tt_cp_steps_opts cp;       /* critical path: the windows, data
+					   * loading and what-if (strings and
+					   * arrays copied; cp.cp.a is a) */
 };
 
 /* HTA's defaults, every rank; the diff's defaults (tt_diff_opts_init). */
@@ -69,7 +73,8 @@ void tt_results_opts_init(struct tt_results_opts *o);
 	_(OPS_SHAPES, "operators-shapes") /* struct tt_ops by name and shapes */ \
 	_(MEM, "memory")          /* struct tt_mem */                           \
 	_(SRC, "source")          /* struct tt_src */                           \
-	_(ADVICE, "advice")       /* struct tt_advice */
+	_(ADVICE, "advice")       /* struct tt_advice */                        \
+	_(CRITPATH, "critical-path") /* struct tt_cp_steps */
 
 enum tt_rkind {
 #define _(id, name) TT_RES_##id,
@@ -148,6 +153,8 @@ const struct tt_util *tt_res_util(struct tt_results *r);
 const struct tt_steps *tt_res_steps(struct tt_results *r);
 const struct tt_dist *tt_res_dist(struct tt_results *r);
 const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes);
+/* the critical path of each rank and window (critpath.h) */
+const struct tt_cp_steps *tt_res_critpath(struct tt_results *r);
 const struct tt_mem *tt_res_mem(struct tt_results *r);
 const struct tt_src *tt_res_src(struct tt_results *r);
 const struct tt_advice *tt_res_advice(struct tt_results *r);

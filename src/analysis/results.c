@@ -31,6 +31,10 @@ struct tt_results {
 	struct tt_diff_pair *map;
 	int64_t *ranks;
 	char *op_name;
+	char *cp_annotation;                 /* o.cp.annotation */
+	char *cp_data_load[8];               /* o.cp.cp.data_load -> cp_load */
+	const char *cp_load[8];
+	struct tt_cp_whatif cp_whatif[8];    /* o.cp.cp.whatif */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct slot s[TT_RES_COUNT];
@@ -66,6 +70,7 @@ void tt_results_opts_init(struct tt_results_opts *o)
 	o->diff_iteration = TT_DIFF_COMMON;
 	o->diff_threshold = TT_DIFF_THRESHOLD;
 	o->diff_floor_ns = TT_DIFF_FLOOR_NS;
+	tt_cp_steps_opts_init(&o->cp);
 }
 
 /* ---- computing and freeing each kind ---- */
@@ -187,6 +192,11 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		tt_advice_compute(m, &o->a, &ao, v);
 		return v;
 	}
+	case TT_RES_CRITPATH: {
+		struct tt_cp_steps *v = tt_calloc(1, sizeof(*v));
+		tt_cp_steps_compute(m, &o->cp, v);
+		return v;
+	}
 	case TT_RES_COUNT:
 		break;
 	}
@@ -255,6 +265,9 @@ static void release(enum tt_rkind k, void *v)
 		break;
 	case TT_RES_ADVICE:
 		tt_advice_free(v);
+		break;
+	case TT_RES_CRITPATH:
+		tt_cp_steps_free(v);
 		break;
 	case TT_RES_COUNT:
 		break;
@@ -416,6 +429,28 @@ bool tt_results_busy(struct tt_results *r)
 
 /* ---- life ---- */
 
+/* r->o.cp from o: its strings and arrays copied, its analysis options a */
+static void copy_cp(struct tt_results *r, const struct tt_cp_steps_opts *o)
+{
+	struct tt_cp_steps_opts *c = &r->o.cp;
+	*c = *o;
+	c->cp.a = &r->o.a;
+	r->cp_annotation = o->annotation ? tt_strdup(o->annotation) : NULL;
+	c->annotation = r->cp_annotation;
+	size_t nd = TT_MIN(o->cp.ndata_load, TT_ARRAY_SIZE(r->cp_data_load));
+	for (size_t i = 0; i < nd; i++) {
+		r->cp_data_load[i] = tt_strdup(o->cp.data_load[i]);
+		r->cp_load[i] = r->cp_data_load[i];
+	}
+	c->cp.data_load = nd ? r->cp_load : NULL;
+	c->cp.ndata_load = nd;
+	size_t nw = TT_MIN(o->cp.nwhatif, TT_ARRAY_SIZE(r->cp_whatif));
+	if (nw)
+		memcpy(r->cp_whatif, o->cp.whatif, nw * sizeof(*r->cp_whatif));
+	c->cp.whatif = nw ? r->cp_whatif : NULL;
+	c->cp.nwhatif = nw;
+}
+
 struct tt_results *tt_results_new(const struct tt_model *m, const struct tt_model *m2,
 				  const struct tt_results_opts *o)
 {
@@ -437,6 +472,7 @@ struct tt_results *tt_results_new(const struct tt_model *m, const struct tt_mode
 	}
 	r->o.diff_map = r->map;
 	r->o.diff_nmap = r->map ? o->diff_nmap : 0;
+	copy_cp(r, &o->cp);
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	return r;
@@ -456,6 +492,9 @@ void tt_results_free(struct tt_results *r)
 	free(r->ranks);
 	free(r->op_name);
 	free(r->map);
+	free(r->cp_annotation);
+	for (size_t i = 0; i < TT_ARRAY_SIZE(r->cp_data_load); i++)
+		free(r->cp_data_load[i]);
 	free(r);
 }
 
@@ -569,4 +608,9 @@ const struct tt_advice *tt_res_advice(struct tt_results *r)
 const struct tt_diff *tt_res_diff(struct tt_results *r, struct tt_err *err)
 {
 	return get(r, TT_RES_DIFF, err);
+}
+
+const struct tt_cp_steps *tt_res_critpath(struct tt_results *r)
+{
+	return get(r, TT_RES_CRITPATH, NULL);
 }

@@ -6,11 +6,17 @@
  *                       totals, counts, edge types, categories, bound_by
  * critical_path         the path edge by edge
  * critical_path_top     the events with most time on the path, by name
+ * critical_path_ranks   per instance across ranks: the rank with the longest
+ *                       path and what bounds it (several ranks)
  * critical_path_what_if (with --what-if) the longest path re-run with
- *                       changed weights on the same graph */
+ *                       changed weights on the same graph
+ *
+ * All of it formatted from the typed result tt_res_critpath (the Critical
+ * path pane draws from the same). */
 #include "config.h"
 
 #include "tracetop/report.h"
+#include "tracetop/results.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,145 +25,44 @@
 
 #include "tracetop/util.h"
 
-#define DEFAULT_ANNOTATION "ProfilerStep"
-
-/* one analysed window */
-struct cpw {
-	struct tt_cp_result res;
-	char annotation[64]; /* as used ("" = whole trace) */
-	char inst[48];       /* "1", "0-3" */
-	char step[96];       /* what the window is: the step's name, "whole trace" */
-	bool fell_back;      /* no annotation row: the whole trace instead */
-};
-
-struct rank_out {
-	struct cpw *w;
-	size_t n, cap;
-};
-
 struct ctx {
 	const struct tt_model *m;
 	const struct tt_report_opts *o;
-	struct tt_cp_opts co;
-	struct rank_out *out; /* by rank index */
+	const struct tt_cp_steps *s;
 };
-
-static void run_one(struct tt_cp *c, struct ctx *x, struct rank_out *ro,
-		    const struct tt_cp_window *w, const char *annot, bool fell_back)
-{
-	TT_GROW(ro->w, ro->cap, ro->n + 1);
-	struct cpw *p = &ro->w[ro->n++];
-	memset(p, 0, sizeof(*p));
-	tt_cp_run(c, w, &p->res);
-	snprintf(p->annotation, sizeof(p->annotation), "%s", annot);
-	p->fell_back = fell_back;
-	const struct tt_rank *r = p->res.r;
-	if (w->kind == TT_CPW_ALL) {
-		snprintf(p->inst, sizeof(p->inst), "0");
-		snprintf(p->step, sizeof(p->step), "whole trace");
-	} else if (w->kind == TT_CPW_TIME) {
-		int64_t base = tt_model_origin(x->m);
-		char a[32] = "start", b[32] = "end";
-		if (w->t0 != INT64_MIN)
-			tt_fmt_dur(a, sizeof(a), w->t0 - base);
-		if (w->t1 != INT64_MAX)
-			tt_fmt_dur(b, sizeof(b), w->t1 - base);
-		snprintf(p->inst, sizeof(p->inst), "0");
-		snprintf(p->step, sizeof(p->step), "%s to %s", a, b);
-	} else {
-		if (p->res.status == TT_CP_OK && p->res.first == p->res.last)
-			snprintf(p->inst, sizeof(p->inst), "%lld", (long long)p->res.first);
-		else if (p->res.status == TT_CP_OK)
-			snprintf(p->inst, sizeof(p->inst), "%lld-%lld", (long long)p->res.first,
-				 (long long)p->res.last);
-		else if (w->first == w->last)
-			snprintf(p->inst, sizeof(p->inst), "%lld", (long long)w->first);
-		else
-			snprintf(p->inst, sizeof(p->inst), "%lld-%lld", (long long)w->first,
-				 (long long)w->last);
-		if (p->res.win_ev != TT_NONE)
-			snprintf(p->step, sizeof(p->step), "%s%s",
-				 tt_ev_name(r, &r->ev[p->res.win_ev]),
-				 p->res.last > p->res.first ? " +" : "");
-		else
-			snprintf(p->step, sizeof(p->step), "-");
-	}
-}
-
-static void rank_work(size_t ri, void *arg)
-{
-	struct ctx *x = arg;
-	const struct tt_report_opts *o = x->o;
-	struct rank_out *ro = &x->out[ri];
-	struct tt_cp *c = tt_cp_prepare(x->m, ri, &x->co);
-	const char *annot = o->annotation ? o->annotation : DEFAULT_ANNOTATION;
-	struct tt_cp_window w = {.kind = TT_CPW_ALL};
-	if (o->range_has_from || o->range_has_to) {
-		/* --from/--to: the ops that start in that time range */
-		int64_t base = tt_model_origin(x->m);
-		w.kind = TT_CPW_TIME;
-		w.t0 = o->range_has_from ? base + o->range_from : INT64_MIN;
-		w.t1 = o->range_has_to ? base + o->range_to : INT64_MAX;
-		run_one(c, x, ro, &w, "", false);
-		tt_cp_free(c);
-		return;
-	}
-	if (!*annot) {
-		run_one(c, x, ro, &w, "", false);
-		tt_cp_free(c);
-		return;
-	}
-	const uint32_t *rows;
-	size_t n = tt_cp_instances(c, annot, &rows);
-	if (!n) {
-		/* (the reference does the same: no such row, the whole trace) */
-		run_one(c, x, ro, &w, "", true);
-		tt_cp_free(c);
-		return;
-	}
-	w.kind = TT_CPW_ANNOT;
-	w.annotation = annot;
-	if (o->inst_first >= 0) {
-		w.first = o->inst_first;
-		w.last = o->inst_last;
-		run_one(c, x, ro, &w, annot, false);
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			w.first = w.last = (int64_t)i;
-			run_one(c, x, ro, &w, annot, false);
-		}
-	}
-	tt_cp_free(c);
-}
 
 static double pct(int64_t part, int64_t whole)
 {
 	return whole ? (double)part * 100.0 / (double)whole : NAN;
 }
 
-/* "GPU compute 26.8%" for the k-th largest bound (k = 0, 1) */
-static void bound_text(const struct tt_cp_result *res, int k, char *buf, size_t n, int *which)
+void tt_report_cp_step(const struct tt_model *m, const struct tt_cp_step *s, char *buf, size_t n)
 {
-	int order[TT_CPB_COUNT];
-	int m = 0;
-	for (int b = 0; b < TT_CPB_COUNT; b++) {
-		if (b == TT_CPB_NONE || res->by_bound[b].dur <= 0)
-			continue;
-		int j = m++;
-		while (j > 0 && res->by_bound[order[j - 1]].dur < res->by_bound[b].dur) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = b;
+	if (s->res.wkind != TT_CPW_TIME) {
+		snprintf(buf, n, "%s", s->step);
+		return;
 	}
-	*which = -1;
-	if (k >= m) {
+	int64_t base = tt_model_origin(m);
+	char a[32] = "start", b[32] = "end";
+	if (s->t0 != INT64_MIN)
+		tt_fmt_dur(a, sizeof(a), s->t0 - base);
+	if (s->t1 != INT64_MAX)
+		tt_fmt_dur(b, sizeof(b), s->t1 - base);
+	snprintf(buf, n, "%s to %s", a, b);
+}
+
+void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t n)
+{
+	int b = tt_cp_bound_rank(res, k);
+	if (b < 0) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	*which = order[k];
-	snprintf(buf, n, "%s %.1f%%", tt_cp_bound_label((enum tt_cp_bound)order[k]),
-		 pct(res->by_bound[order[k]].dur, res->length));
+	double pc = pct(res->by_bound[b].dur, res->length);
+	if (pc < 0.05) /* (not 0.0%: it is there) */
+		snprintf(buf, n, "%s <0.1%%", tt_cp_bound_label((enum tt_cp_bound)b));
+	else
+		snprintf(buf, n, "%s %.1f%%", tt_cp_bound_label((enum tt_cp_bound)b), pc);
 }
 
 /* ---- tables ---- */
@@ -165,77 +70,130 @@ static void bound_text(const struct tt_cp_result *res, int k, char *buf, size_t 
 static struct tt_table *steps_table(const struct ctx *x)
 {
 	static const struct tt_col cols[] = {
-		{.name = "rank", .type = TT_C_INT},
-		{.name = "annotation", .type = TT_C_STR, .hidden_text = true},
-		{.name = "instance_id", .title = "inst", .type = TT_C_STR, .width = 8},
-		{.name = "step", .type = TT_C_STR, .width = 20},
-		{.name = "critical_path_length", .title = "length", .type = TT_C_DUR},
-		{.name = "bound_1", .title = "bound most by", .type = TT_C_STR, .width = 24},
-		{.name = "bound_2", .title = "then by", .type = TT_C_STR, .width = 24},
-		{.name = "cpu_bound", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "data_loading", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "gpu_compute_bound", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "gpu_communication_bound", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "gpu_kernel_kernel_overhead", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "gpu_kernel_launch_overhead", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "path_edges", .type = TT_C_INT, .hidden_text = true},
-		{.name = "no_gpu", .type = TT_C_INT, .hidden_text = true},
-		{.name = "status", .type = TT_C_STR, .hidden_text = true},
-		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
-		{.name = "window_event", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPS_RANK] = {.name = "rank", .type = TT_C_INT},
+		[TT_CPS_ANNOTATION] = {.name = "annotation", .type = TT_C_STR, .hidden_text = true},
+		[TT_CPS_INSTANCE] = {.name = "instance_id", .title = "inst", .type = TT_C_STR,
+				     .width = 8},
+		[TT_CPS_STEP] = {.name = "step", .type = TT_C_STR, .width = 20},
+		[TT_CPS_LENGTH] = {.name = "critical_path_length", .title = "length",
+				   .type = TT_C_DUR},
+		[TT_CPS_BOUND_1] = {.name = "bound_1", .title = "bound most by", .type = TT_C_STR,
+				    .width = 24},
+		[TT_CPS_BOUND_2] = {.name = "bound_2", .title = "then by", .type = TT_C_STR,
+				    .width = 24},
+		[TT_CPS_BY_BOUND + TT_CPB_CPU] = {.name = "cpu_bound", .type = TT_C_DUR,
+						  .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_DATA] = {.name = "data_loading", .type = TT_C_DUR,
+						   .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_COMPUTE] = {.name = "gpu_compute_bound", .type = TT_C_DUR,
+						      .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_COMM] = {.name = "gpu_communication_bound",
+						   .type = TT_C_DUR, .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_KK] = {.name = "gpu_kernel_kernel_overhead",
+						 .type = TT_C_DUR, .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_LAUNCH] = {.name = "gpu_kernel_launch_overhead",
+						     .type = TT_C_DUR, .hidden_text = true},
+		[TT_CPS_EDGES] = {.name = "path_edges", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPS_NO_GPU] = {.name = "no_gpu", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPS_STATUS] = {.name = "status", .type = TT_C_STR, .hidden_text = true},
+		[TT_CPS_RANK_INDEX] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPS_WINDOW_EVENT] = {.name = "window_event", .type = TT_C_INT,
+					 .hidden_text = true},
+		/* the four groups of the pane's bar (tt_cp_groups) */
+		[TT_CPS_GROUP + TT_CPG_CPU] = {.name = "bar_cpu", .type = TT_C_DUR,
+					       .hidden_text = true, .hidden_csv = true},
+		[TT_CPS_GROUP + TT_CPG_GPU] = {.name = "bar_gpu", .type = TT_C_DUR,
+					       .hidden_text = true, .hidden_csv = true},
+		[TT_CPS_GROUP + TT_CPG_COMM] = {.name = "bar_comm", .type = TT_C_DUR,
+						.hidden_text = true, .hidden_csv = true},
+		[TT_CPS_GROUP + TT_CPG_OVERHEAD] = {.name = "bar_overhead", .type = TT_C_DUR,
+						    .hidden_text = true, .hidden_csv = true},
 	};
+	_Static_assert(TT_ARRAY_SIZE(cols) == TT_CPS_NCOLS, "one title per column");
 	struct tt_table *t = tt_table_new("critical_path_steps", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Critical path per rank and step: its length, and what bounds it");
 	const struct tt_model *m = x->m;
-	int64_t longest = -1;
-	size_t lrank = 0, lwin = 0;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			size_t k = tt_table_add_row(t);
-			char buf[64];
-			int which;
-			tt_table_set_int(t, k, 0, res->rank);
-			tt_table_set_str(t, k, 1, p->annotation);
-			tt_table_set_str(t, k, 2, p->inst);
-			tt_table_set_str(t, k, 3, p->step);
-			tt_table_set_int(t, k, 15 + 1, (int64_t)ri);
-			if (res->win_ev != TT_NONE)
-				tt_table_set_int(t, k, 17, res->win_ev);
-			tt_table_set_str(t, k, 15, tt_cp_status_text(res->status));
-			if (res->status != TT_CP_OK) {
-				static const char *const why[] = {
-					"", "no such rows", "no such instance", "no op in it", "a cycle",
-				};
-				tt_table_set_str(t, k, 5, why[res->status]);
-				continue;
-			}
-			tt_table_set_int(t, k, 4, res->length);
-			bound_text(res, 0, buf, sizeof(buf), &which);
-			tt_table_set_str(t, k, 5, buf);
-			bound_text(res, 1, buf, sizeof(buf), &which);
-			tt_table_set_str(t, k, 6, buf);
-			for (int b = 0; b < TT_CPB_NONE; b++)
-				tt_table_set_int(t, k, 7 + b, res->by_bound[b].dur);
-			tt_table_set_int(t, k, 13, (int64_t)res->nedges);
-			tt_table_set_int(t, k, 14, res->no_gpu);
-			if (res->length > longest) {
-				longest = res->length;
-				lrank = ri;
-				lwin = i;
-			}
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_step *p = &x->s->steps[i];
+		const struct tt_cp_result *res = &p->res;
+		size_t k = tt_table_add_row(t); /* (row i is step i) */
+		char buf[96];
+		tt_table_set_int(t, k, TT_CPS_RANK, res->rank);
+		tt_table_set_str(t, k, TT_CPS_ANNOTATION, p->annotation);
+		tt_table_set_str(t, k, TT_CPS_INSTANCE, p->inst);
+		tt_report_cp_step(m, p, buf, sizeof(buf));
+		tt_table_set_str(t, k, TT_CPS_STEP, buf);
+		tt_table_set_int(t, k, TT_CPS_RANK_INDEX, (int64_t)p->ri);
+		if (res->win_ev != TT_NONE)
+			tt_table_set_int(t, k, TT_CPS_WINDOW_EVENT, res->win_ev);
+		tt_table_set_str(t, k, TT_CPS_STATUS, tt_cp_status_text(res->status));
+		if (res->status != TT_CP_OK) {
+			static const char *const why[] = {
+				"", "no such rows", "no such instance", "no op in it", "a cycle",
+			};
+			tt_table_set_str(t, k, TT_CPS_BOUND_1, why[res->status]);
+			continue;
 		}
+		tt_table_set_int(t, k, TT_CPS_LENGTH, res->length);
+		tt_report_cp_bound(res, 0, buf, sizeof(buf));
+		tt_table_set_str(t, k, TT_CPS_BOUND_1, buf);
+		tt_report_cp_bound(res, 1, buf, sizeof(buf));
+		tt_table_set_str(t, k, TT_CPS_BOUND_2, buf);
+		for (int b = 0; b < TT_CPB_NONE; b++)
+			tt_table_set_int(t, k, TT_CPS_BY_BOUND + b, res->by_bound[b].dur);
+		tt_table_set_int(t, k, TT_CPS_EDGES, (int64_t)res->nedges);
+		tt_table_set_int(t, k, TT_CPS_NO_GPU, res->no_gpu);
+		int64_t g[TT_CPG_COUNT];
+		tt_cp_groups(res, g);
+		for (int j = 0; j < TT_CPG_COUNT; j++)
+			tt_table_set_int(t, k, TT_CPS_GROUP + j, g[j]);
 	}
-	if (longest >= 0 && m->nranks > 1) {
-		const struct cpw *p = &x->out[lrank].w[lwin];
-		char len[32], buf[64];
-		int which;
-		tt_fmt_dur(len, sizeof(len), longest);
-		bound_text(&p->res, 0, buf, sizeof(buf), &which);
+	if (x->s->longest != SIZE_MAX && x->s->nranks > 1) {
+		const struct tt_cp_step *p = &x->s->steps[x->s->longest];
+		char len[32], buf[64], step[96];
+		tt_fmt_dur(len, sizeof(len), p->res.length);
+		tt_report_cp_bound(&p->res, 0, buf, sizeof(buf));
+		tt_report_cp_step(m, p, step, sizeof(step));
 		tt_table_add_note(t, "longest path: rank %lld, %s, %s, bound most by %s",
-				  (long long)p->res.rank, p->step, len, buf);
+				  (long long)p->res.rank, step, len, buf);
+	}
+	return t;
+}
+
+/* Across ranks, per instance: the rank whose path is longest, by how much,
+ * and what bounds it (the straggler's bound). */
+static struct tt_table *ranks_table(const struct ctx *x)
+{
+	static const struct tt_col cols[] = {
+		{.name = "instance_id", .title = "inst", .type = TT_C_STR, .hidden_text = true},
+		{.name = "step", .type = TT_C_STR, .width = 20},
+		{.name = "ranks", .type = TT_C_INT, .hidden_text = true},
+		{.name = "rank", .type = TT_C_INT},
+		{.name = "critical_path_length", .title = "length", .type = TT_C_DUR},
+		{.name = "median_length", .title = "median", .type = TT_C_DUR},
+		{.name = "over_median_pct", .title = "over %", .type = TT_C_NUM, .prec = 1},
+		{.name = "bound_1", .title = "bound most by", .type = TT_C_STR, .width = 24},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+	};
+	struct tt_table *t = tt_table_new("critical_path_ranks", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "Across ranks, per step: the rank with the longest path, and its "
+			      "bound");
+	for (size_t i = 0; i < x->s->nstrag; i++) {
+		const struct tt_cp_straggler *g = &x->s->strag[i];
+		const struct tt_cp_step *p = &x->s->steps[g->step];
+		size_t k = tt_table_add_row(t);
+		char buf[96];
+		tt_table_set_str(t, k, 0, p->inst);
+		tt_report_cp_step(x->m, p, buf, sizeof(buf));
+		tt_table_set_str(t, k, 1, buf);
+		tt_table_set_int(t, k, 2, g->ranks);
+		tt_table_set_int(t, k, 3, p->res.rank);
+		tt_table_set_int(t, k, 4, p->res.length);
+		tt_table_set_int(t, k, 5, g->median);
+		tt_table_set_num(t, k, 6, g->over_pct);
+		tt_report_cp_bound(&p->res, 0, buf, sizeof(buf));
+		tt_table_set_str(t, k, 7, buf);
+		tt_table_set_int(t, k, 8, (int64_t)p->ri);
 	}
 	return t;
 }
@@ -256,49 +214,45 @@ static struct tt_table *summary_table(const struct ctx *x)
 	struct tt_table *t = tt_table_new("critical_path_summary", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Critical path summary (HTA's groups: totals, edge types, "
 			      "categories, bound_by)");
-	const struct tt_model *m = x->m;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			if (res->status != TT_CP_OK)
-				continue;
-			int64_t len = res->length;
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_step *p = &x->s->steps[i];
+		const struct tt_cp_result *res = &p->res;
+		if (res->status != TT_CP_OK)
+			continue;
+		int64_t len = res->length;
 #define ROW(grp, key, dur, has_dur, cnt, pc)                                                  \
-	do {                                                                                  \
-		size_t k_ = tt_table_add_row(t);                                              \
-		tt_table_set_int(t, k_, 0, res->rank);                                        \
-		tt_table_set_str(t, k_, 1, p->annotation);                                    \
-		tt_table_set_str(t, k_, 2, p->inst);                                          \
-		tt_table_set_str(t, k_, 3, grp);                                              \
-		tt_table_set_str(t, k_, 4, key);                                              \
-		if (has_dur)                                                                  \
-			tt_table_set_int(t, k_, 5, dur);                                      \
-		tt_table_set_int(t, k_, 6, cnt);                                              \
-		tt_table_set_num(t, k_, 7, pc);                                               \
-	} while (0)
-			int64_t ne = (int64_t)res->nedges;
-			ROW("total", "critical_path_length", len, true, ne, len ? 100.0 : NAN);
-			ROW("total", "critical_path_length_graph_weight", res->length_graph, true, ne,
-			    pct(res->length_graph, len));
-			ROW("total", "span_last_node_ts_minus_first", res->span, true, ne,
-			    pct(res->span, len));
-			ROW("count", "path_nodes", 0, false, (int64_t)res->nnodes, NAN);
-			ROW("count", "critical_events", 0, false, res->critical_events, NAN);
-			for (int k = 0; k < TT_CPE_COUNT; k++)
-				ROW("edge_type", tt_cp_etype_name((enum tt_cp_etype)k),
-				    res->by_type[k].dur, true, res->by_type[k].count,
-				    pct(res->by_type[k].dur, len));
-			for (int k = 0; k < TT_CPC_COUNT; k++)
-				ROW("category", tt_cp_cat_name((enum tt_cp_cat)k), res->by_cat[k].dur,
-				    true, res->by_cat[k].count, pct(res->by_cat[k].dur, len));
-			for (int k = 0; k < TT_CPB_COUNT; k++)
-				ROW("bound_by", tt_cp_bound_name((enum tt_cp_bound)k),
-				    res->by_bound[k].dur, true, res->by_bound[k].count,
-				    pct(res->by_bound[k].dur, len));
+do {                                                                                  \
+	size_t k_ = tt_table_add_row(t);                                              \
+	tt_table_set_int(t, k_, 0, res->rank);                                        \
+	tt_table_set_str(t, k_, 1, p->annotation);                                    \
+	tt_table_set_str(t, k_, 2, p->inst);                                          \
+	tt_table_set_str(t, k_, 3, grp);                                              \
+	tt_table_set_str(t, k_, 4, key);                                              \
+	if (has_dur)                                                                  \
+		tt_table_set_int(t, k_, 5, dur);                                      \
+	tt_table_set_int(t, k_, 6, cnt);                                              \
+	tt_table_set_num(t, k_, 7, pc);                                               \
+} while (0)
+		int64_t ne = (int64_t)res->nedges;
+		ROW("total", "critical_path_length", len, true, ne, len ? 100.0 : NAN);
+		ROW("total", "critical_path_length_graph_weight", res->length_graph, true, ne,
+		    pct(res->length_graph, len));
+		ROW("total", "span_last_node_ts_minus_first", res->span, true, ne,
+		    pct(res->span, len));
+		ROW("count", "path_nodes", 0, false, (int64_t)res->nnodes, NAN);
+		ROW("count", "critical_events", 0, false, res->critical_events, NAN);
+		for (int k = 0; k < TT_CPE_COUNT; k++)
+			ROW("edge_type", tt_cp_etype_name((enum tt_cp_etype)k),
+			    res->by_type[k].dur, true, res->by_type[k].count,
+			    pct(res->by_type[k].dur, len));
+		for (int k = 0; k < TT_CPC_COUNT; k++)
+			ROW("category", tt_cp_cat_name((enum tt_cp_cat)k), res->by_cat[k].dur,
+			    true, res->by_cat[k].count, pct(res->by_cat[k].dur, len));
+		for (int k = 0; k < TT_CPB_COUNT; k++)
+			ROW("bound_by", tt_cp_bound_name((enum tt_cp_bound)k),
+			    res->by_bound[k].dur, true, res->by_bound[k].count,
+			    pct(res->by_bound[k].dur, len));
 #undef ROW
-		}
 	}
 	return t;
 }
@@ -341,51 +295,48 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 	tt_table_set_title(t, "The critical path edge by edge (start: since the job's first "
 			      "event)");
 	const struct tt_model *m = x->m;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		const struct tt_rank *r = m->ranks[ri];
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			for (size_t j = 0; j < res->nedges; j++) {
-				const struct tt_cp_edge *e = &res->edges[j];
-				const struct tt_cp_node *u = &res->nodes[e->u], *v = &res->nodes[e->v];
-				size_t k = tt_table_add_row(t);
-				tt_table_set_int(t, k, 0, res->rank);
-				tt_table_set_str(t, k, 1, p->annotation);
-				tt_table_set_str(t, k, 2, p->inst);
-				tt_table_set_int(t, k, 3, (int64_t)j);
-				tt_table_set_str(t, k, 4, tt_cp_etype_name((enum tt_cp_etype)e->type));
-				tt_table_set_str(t, k, 5, short_type(e->type));
-				tt_table_set_int(t, k, 6, e->weight);
-				tt_table_set_int(t, k, 7, e->graph_weight);
-				tt_table_set_int(t, k, 8, u->ts - base);
-				tt_table_set_int(t, k, 9, v->ts - base);
-				tt_table_set_str(t, k, 10, tt_ev_name(r, &r->ev[u->ev]));
-				tt_table_set_int(t, k, 11, u->start);
-				tt_table_set_str(t, k, 12, tt_ev_name(r, &r->ev[v->ev]));
-				tt_table_set_int(t, k, 13, v->start);
-				if (e->attr != TT_NONE) {
-					tt_table_set_str(t, k, 14, tt_ev_name(r, &r->ev[e->attr]));
-					tt_table_set_int(t, k, 15, e->attr_stream);
-					tt_table_set_int(t, k, 22, e->attr);
-				}
-				tt_table_set_str(t, k, 16,
-						 e->bound == TT_CPB_NONE ?
-							 "" :
-							 tt_cp_bound_name((enum tt_cp_bound)e->bound));
-				tt_table_set_str(t, k, 17, tt_cp_bound_label((enum tt_cp_bound)e->bound));
-				tt_table_set_str(t, k, 18, tt_cp_cat_name((enum tt_cp_cat)e->cat));
-				tt_table_set_int(t, k, 19, (int64_t)ri);
-				tt_table_set_int(t, k, 20, u->ev);
-				tt_table_set_int(t, k, 21, v->ev);
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_step *p = &x->s->steps[i];
+		const struct tt_rank *r = m->ranks[p->ri];
+		const struct tt_cp_result *res = &p->res;
+		for (size_t j = 0; j < res->nedges; j++) {
+			const struct tt_cp_edge *e = &res->edges[j];
+			const struct tt_cp_node *u = &res->nodes[e->u], *v = &res->nodes[e->v];
+			size_t k = tt_table_add_row(t);
+			tt_table_set_int(t, k, 0, res->rank);
+			tt_table_set_str(t, k, 1, p->annotation);
+			tt_table_set_str(t, k, 2, p->inst);
+			tt_table_set_int(t, k, 3, (int64_t)j);
+			tt_table_set_str(t, k, 4, tt_cp_etype_name((enum tt_cp_etype)e->type));
+			tt_table_set_str(t, k, 5, short_type(e->type));
+			tt_table_set_int(t, k, 6, e->weight);
+			tt_table_set_int(t, k, 7, e->graph_weight);
+			tt_table_set_int(t, k, 8, u->ts - base);
+			tt_table_set_int(t, k, 9, v->ts - base);
+			tt_table_set_str(t, k, 10, tt_ev_name(r, &r->ev[u->ev]));
+			tt_table_set_int(t, k, 11, u->start);
+			tt_table_set_str(t, k, 12, tt_ev_name(r, &r->ev[v->ev]));
+			tt_table_set_int(t, k, 13, v->start);
+			if (e->attr != TT_NONE) {
+				tt_table_set_str(t, k, 14, tt_ev_name(r, &r->ev[e->attr]));
+				tt_table_set_int(t, k, 15, e->attr_stream);
+				tt_table_set_int(t, k, 22, e->attr);
 			}
+			tt_table_set_str(t, k, 16,
+					 e->bound == TT_CPB_NONE ?
+						 "" :
+						 tt_cp_bound_name((enum tt_cp_bound)e->bound));
+			tt_table_set_str(t, k, 17, tt_cp_bound_label((enum tt_cp_bound)e->bound));
+			tt_table_set_str(t, k, 18, tt_cp_cat_name((enum tt_cp_cat)e->cat));
+			tt_table_set_int(t, k, 19, (int64_t)p->ri);
+			tt_table_set_int(t, k, 20, u->ev);
+			tt_table_set_int(t, k, 21, v->ev);
 		}
 	}
 	return t;
 }
 
-static struct tt_table *top_table(const struct ctx *x, size_t top)
+static struct tt_table *top_new(void)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -394,7 +345,7 @@ static struct tt_table *top_table(const struct ctx *x, size_t top)
 		{.name = "name", .type = TT_C_STR, .width = 30},
 		{.name = "bound_by", .type = TT_C_STR, .hidden_text = true},
 		{.name = "bound", .type = TT_C_STR, .hidden_csv = true, .width = 16},
-		{.name = "duration", .title = "on path", .type = TT_C_DUR},
+		[TT_CPT_ON_PATH] = {.name = "duration", .title = "on path", .type = TT_C_DUR},
 		{.name = "pct_of_length", .title = "%", .type = TT_C_NUM, .prec = 1},
 		{.name = "events", .type = TT_C_INT, .hidden_text = true},
 		{.name = "edges", .type = TT_C_INT, .hidden_text = true},
@@ -404,37 +355,51 @@ static struct tt_table *top_table(const struct ctx *x, size_t top)
 	struct tt_table *t = tt_table_new("critical_path_top", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Events with the most time on the critical path (time inside them, "
 			      "by name)");
-	const struct tt_model *m = x->m;
-	bool cut = false;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		const struct tt_rank *r = m->ranks[ri];
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			size_t n = res->ntop;
-			if (top && n > top) {
-				n = top;
-				cut = true;
-			}
-			for (size_t j = 0; j < n; j++) {
-				const struct tt_cp_top *e = &res->top[j];
-				size_t k = tt_table_add_row(t);
-				tt_table_set_int(t, k, 0, res->rank);
-				tt_table_set_str(t, k, 1, p->annotation);
-				tt_table_set_str(t, k, 2, p->inst);
-				tt_table_set_str(t, k, 3, tt_str(r, e->name));
-				tt_table_set_str(t, k, 4, tt_cp_bound_name((enum tt_cp_bound)e->bound));
-				tt_table_set_str(t, k, 5, tt_cp_bound_label((enum tt_cp_bound)e->bound));
-				tt_table_set_int(t, k, 6, e->dur);
-				tt_table_set_num(t, k, 7, pct(e->dur, res->length));
-				tt_table_set_int(t, k, 8, e->events);
-				tt_table_set_int(t, k, 9, e->edges);
-				tt_table_set_int(t, k, 10, (int64_t)ri);
-				tt_table_set_int(t, k, 11, e->first_ev);
-			}
-		}
+	return t;
+}
+
+/* the first n names of step p's path (all: n = 0); true when cut */
+static bool top_rows(struct tt_table *t, const struct tt_model *m, const struct tt_cp_step *p,
+		     size_t top)
+{
+	const struct tt_rank *r = m->ranks[p->ri];
+	const struct tt_cp_result *res = &p->res;
+	size_t n = res->ntop;
+	bool cut = top && n > top;
+	if (cut)
+		n = top;
+	for (size_t j = 0; j < n; j++) {
+		const struct tt_cp_top *e = &res->top[j];
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, res->rank);
+		tt_table_set_str(t, k, 1, p->annotation);
+		tt_table_set_str(t, k, 2, p->inst);
+		tt_table_set_str(t, k, 3, tt_str(r, e->name));
+		tt_table_set_str(t, k, 4, tt_cp_bound_name((enum tt_cp_bound)e->bound));
+		tt_table_set_str(t, k, 5, tt_cp_bound_label((enum tt_cp_bound)e->bound));
+		tt_table_set_int(t, k, TT_CPT_ON_PATH, e->dur);
+		tt_table_set_num(t, k, 7, pct(e->dur, res->length));
+		tt_table_set_int(t, k, 8, e->events);
+		tt_table_set_int(t, k, 9, e->edges);
+		tt_table_set_int(t, k, 10, (int64_t)p->ri);
+		tt_table_set_int(t, k, 11, e->first_ev);
 	}
+	return cut;
+}
+
+struct tt_table *tt_report_cp_top(const struct tt_model *m, const struct tt_cp_step *p)
+{
+	struct tt_table *t = top_new();
+	top_rows(t, m, p, 0);
+	return t;
+}
+
+static struct tt_table *top_table(const struct ctx *x, size_t top)
+{
+	struct tt_table *t = top_new();
+	bool cut = false;
+	for (size_t i = 0; i < x->s->n; i++)
+		cut |= top_rows(t, x->m, &x->s->steps[i], top);
 	if (cut)
 		tt_table_add_note(t, "the first %zu names of each step (--top N; -f csv gives all)",
 				  top);
@@ -477,12 +442,11 @@ static struct tt_table *whatif_table(const struct ctx *x)
 	};
 	struct tt_table *t = tt_table_new("critical_path_what_if", cols, (int)TT_ARRAY_SIZE(cols));
 	int64_t most = 0;
-	for (size_t ri = 0; ri < x->m->nranks; ri++)
-		for (size_t i = 0; i < x->out[ri].n; i++) {
-			const struct tt_cp_result *res = &x->out[ri].w[i].res;
-			if (res->status == TT_CP_OK && res->has_whatif)
-				most = TT_MAX(most, TT_MAX(res->length_graph, res->wi_length));
-		}
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_result *res = &x->s->steps[i].res;
+		if (res->status == TT_CP_OK && res->has_whatif)
+			most = TT_MAX(most, TT_MAX(res->length_graph, res->wi_length));
+	}
 	enum tt_unit u = tt_unit_pick(most);
 	static const double div[] = {1, 1e3, 1e6, 1e9};
 	char *titles = tt_arena_alloc(&t->strs, 64);
@@ -494,41 +458,40 @@ static struct tt_table *whatif_table(const struct ctx *x)
 	whatif_desc(x->o, desc, sizeof(desc));
 	tt_table_set_title(t, "What if %s: the longest path again", desc);
 	const struct tt_model *m = x->m;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			if (res->status != TT_CP_OK || !res->has_whatif)
-				continue;
-			size_t k = tt_table_add_row(t);
-			tt_table_set_int(t, k, 0, res->rank);
-			tt_table_set_str(t, k, 1, p->annotation);
-			tt_table_set_str(t, k, 2, p->inst);
-			tt_table_set_str(t, k, 3, p->step);
-			tt_table_set_int(t, k, 9, res->length_graph);
-			tt_table_set_int(t, k, 10, res->wi_length);
-			tt_table_set_num(t, k, 4, (double)res->length_graph / div[u]);
-			tt_table_set_num(t, k, 5, (double)res->wi_length / div[u]);
-			tt_table_set_num(t, k, 6,
-					 res->length_graph ?
-						 100.0 * (double)(res->wi_length - res->length_graph) /
-							 (double)res->length_graph :
-						 NAN);
-			int best = -1;
-			for (int b = 0; b < TT_CPB_NONE; b++)
-				if (res->wi_bound[b].dur > 0 &&
-				    (best < 0 || res->wi_bound[b].dur > res->wi_bound[best].dur))
-					best = b;
-			if (best >= 0) {
-				char buf[64];
-				snprintf(buf, sizeof(buf), "%s %.1f%%",
-					 tt_cp_bound_label((enum tt_cp_bound)best),
-					 pct(res->wi_bound[best].dur, res->wi_length));
-				tt_table_set_str(t, k, 7, buf);
-			}
-			tt_table_set_int(t, k, 8, res->wi_edges);
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_step *p = &x->s->steps[i];
+		const struct tt_cp_result *res = &p->res;
+		if (res->status != TT_CP_OK || !res->has_whatif)
+			continue;
+		size_t k = tt_table_add_row(t);
+		char step[96];
+		tt_report_cp_step(m, p, step, sizeof(step));
+		tt_table_set_int(t, k, 0, res->rank);
+		tt_table_set_str(t, k, 1, p->annotation);
+		tt_table_set_str(t, k, 2, p->inst);
+		tt_table_set_str(t, k, 3, step);
+		tt_table_set_int(t, k, 9, res->length_graph);
+		tt_table_set_int(t, k, 10, res->wi_length);
+		tt_table_set_num(t, k, 4, (double)res->length_graph / div[u]);
+		tt_table_set_num(t, k, 5, (double)res->wi_length / div[u]);
+		tt_table_set_num(t, k, 6,
+				 res->length_graph ?
+					 100.0 * (double)(res->wi_length - res->length_graph) /
+						 (double)res->length_graph :
+					 NAN);
+		int best = -1;
+		for (int b = 0; b < TT_CPB_NONE; b++)
+			if (res->wi_bound[b].dur > 0 &&
+			    (best < 0 || res->wi_bound[b].dur > res->wi_bound[best].dur))
+				best = b;
+		if (best >= 0) {
+			char buf[64];
+			snprintf(buf, sizeof(buf), "%s %.1f%%",
+				 tt_cp_bound_label((enum tt_cp_bound)best),
+				 pct(res->wi_bound[best].dur, res->wi_length));
+			tt_table_set_str(t, k, 7, buf);
 		}
+		tt_table_set_int(t, k, 8, res->wi_edges);
 	}
 	tt_table_add_note(t, "assumes the graph's dependencies stay as recorded (only times "
 			     "change)");
@@ -566,34 +529,30 @@ static struct tt_table *graph_table(const struct ctx *x, int64_t base)
 	tt_table_set_title(t, "The graphs: events of the window, nodes, edges by type, and ties "
 			      "(ends: equally long path ends; ties: path nodes with two best "
 			      "predecessors)");
-	const struct tt_model *m = x->m;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			const struct tt_cp_stats *st = &res->st;
-			size_t k = tt_table_add_row(t);
-			tt_table_set_int(t, k, 0, res->rank);
-			tt_table_set_str(t, k, 1, p->annotation);
-			tt_table_set_str(t, k, 2, p->inst);
-			tt_table_set_int(t, k, 3, res->t0 - base);
-			if (res->t1 != INT64_MAX)
-				tt_table_set_int(t, k, 4, res->t1 - base);
-			tt_table_set_int(t, k, 5, st->clipped);
-			tt_table_set_int(t, k, 6, st->kernels);
-			tt_table_set_int(t, k, 7, st->nodes);
-			tt_table_set_int(t, k, 8, st->edges);
-			for (int j = 0; j < TT_CPE_COUNT; j++)
-				tt_table_set_int(t, k, 9 + j, st->by_type[j]);
-			for (int j = 0; j < 3; j++)
-				tt_table_set_int(t, k, 14 + j, st->by_phase[j]);
-			tt_table_set_int(t, k, 17, st->reinserted);
-			tt_table_set_int(t, k, 18, st->zeroed);
-			tt_table_set_int(t, k, 19, st->no_edge);
-			tt_table_set_int(t, k, 20, st->ends);
-			tt_table_set_int(t, k, 21, st->several_best);
-		}
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_step *p = &x->s->steps[i];
+		const struct tt_cp_result *res = &p->res;
+		const struct tt_cp_stats *st = &res->st;
+		size_t k = tt_table_add_row(t);
+		tt_table_set_int(t, k, 0, res->rank);
+		tt_table_set_str(t, k, 1, p->annotation);
+		tt_table_set_str(t, k, 2, p->inst);
+		tt_table_set_int(t, k, 3, res->t0 - base);
+		if (res->t1 != INT64_MAX)
+			tt_table_set_int(t, k, 4, res->t1 - base);
+		tt_table_set_int(t, k, 5, st->clipped);
+		tt_table_set_int(t, k, 6, st->kernels);
+		tt_table_set_int(t, k, 7, st->nodes);
+		tt_table_set_int(t, k, 8, st->edges);
+		for (int j = 0; j < TT_CPE_COUNT; j++)
+			tt_table_set_int(t, k, 9 + j, st->by_type[j]);
+		for (int j = 0; j < 3; j++)
+			tt_table_set_int(t, k, 14 + j, st->by_phase[j]);
+		tt_table_set_int(t, k, 17, st->reinserted);
+		tt_table_set_int(t, k, 18, st->zeroed);
+		tt_table_set_int(t, k, 19, st->no_edge);
+		tt_table_set_int(t, k, 20, st->ends);
+		tt_table_set_int(t, k, 21, st->several_best);
 	}
 	return t;
 }
@@ -602,80 +561,70 @@ static struct tt_table *graph_table(const struct ctx *x, int64_t base)
 static void add_notes(struct tt_table *t, const struct ctx *x)
 {
 	const struct tt_model *m = x->m;
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		const struct rank_out *ro = &x->out[ri];
-		bool said_fallback = false, said_nogpu = false;
-		for (size_t i = 0; i < ro->n; i++) {
-			const struct cpw *p = &ro->w[i];
-			const struct tt_cp_result *res = &p->res;
-			long long rank = (long long)res->rank;
-			if (p->fell_back && !said_fallback) {
-				tt_table_add_note(t, "rank %lld: no row named *%s*: the whole trace", rank,
-						  x->o->annotation ? x->o->annotation :
-								     DEFAULT_ANNOTATION);
-				said_fallback = true;
-			}
-			if (res->no_gpu && !said_nogpu) {
-				tt_table_add_note(t,
-						  "rank %lld: no GPU work in the window: the path runs "
-						  "through CPU ops only, nothing on a GPU bounds it%s",
-						  rank,
-						  (res->hta_fails & TT_CP_HTA_NO_QUEUE) ?
-							  " (HTA raises here: \"Queue length time "
-							  "series is required\")" :
-							  "");
-				said_nogpu = true;
-			}
-			if (res->status != TT_CP_OK) {
-				tt_table_add_note(t, "rank %lld, %s%s%s: %s: no path", rank,
-						  p->inst[0] ? "instance " : "", p->inst,
-						  res->win_ev != TT_NONE ? "" : "",
-						  tt_cp_status_text(res->status));
-				if (res->status == TT_CP_NO_INSTANCE)
-					tt_table_add_note(t, "rank %lld has %u instances of *%s* "
-							     "(0 to %u)",
-							  rank, res->ninstances, p->annotation,
-							  res->ninstances ? res->ninstances - 1 : 0);
-				continue;
-			}
-			if (res->hta_fails & TT_CP_HTA_LAUNCH_NODE)
-				tt_table_add_note(t,
-						  "rank %lld, %s: launches of category Runtime or "
-						  "mtia_runtime count as launches (HTA raises an "
-						  "AssertionError on them)",
-						  rank, p->step);
-			if (res->hta_fails & TT_CP_HTA_SAME_STREAM)
-				tt_table_add_note(t,
-						  "rank %lld, %s: a stream wait between kernels of one "
-						  "stream was left out (HTA declares the graph invalid)",
-						  rank, p->step);
-			if (res->status == TT_CP_OK && res->st.ends > 1)
-				tt_table_add_note(t,
-						  "rank %lld, %s: %u equally long paths end there; the "
-						  "first in topological order is shown, as HTA's",
-						  rank, p->step, res->st.ends);
+	size_t said_fallback = SIZE_MAX, said_nogpu = SIZE_MAX; /* (rank index) */
+	for (size_t i = 0; i < x->s->n; i++) {
+		const struct tt_cp_step *p = &x->s->steps[i];
+		const struct tt_cp_result *res = &p->res;
+		long long rank = (long long)res->rank;
+		char step[96];
+		tt_report_cp_step(m, p, step, sizeof(step));
+		if (p->fell_back && said_fallback != p->ri) {
+			tt_table_add_note(t, "rank %lld: no row named *%s*: the whole trace", rank,
+					  x->o->annotation ? x->o->annotation :
+							     TT_CP_DEFAULT_ANNOTATION);
+			said_fallback = p->ri;
 		}
+		if (res->no_gpu && said_nogpu != p->ri) {
+			tt_table_add_note(t,
+					  "rank %lld: no GPU work in the window: the path runs "
+					  "through CPU ops only, nothing on a GPU bounds it%s",
+					  rank,
+					  (res->hta_fails & TT_CP_HTA_NO_QUEUE) ?
+						  " (HTA raises here: \"Queue length time "
+						  "series is required\")" :
+						  "");
+			said_nogpu = p->ri;
+		}
+		if (res->status != TT_CP_OK) {
+			tt_table_add_note(t, "rank %lld, %s%s: %s: no path", rank,
+					  p->inst[0] ? "instance " : "", p->inst,
+					  tt_cp_status_text(res->status));
+			if (res->status == TT_CP_NO_INSTANCE)
+				tt_table_add_note(t, "rank %lld has %u instances of *%s* (0 to %u)",
+						  rank, res->ninstances, p->annotation,
+						  res->ninstances ? res->ninstances - 1 : 0);
+			continue;
+		}
+		if (res->hta_fails & TT_CP_HTA_LAUNCH_NODE)
+			tt_table_add_note(t,
+					  "rank %lld, %s: launches of category Runtime or "
+					  "mtia_runtime count as launches (HTA raises an "
+					  "AssertionError on them)",
+					  rank, step);
+		if (res->hta_fails & TT_CP_HTA_SAME_STREAM)
+			tt_table_add_note(t,
+					  "rank %lld, %s: a stream wait between kernels of one "
+					  "stream was left out (HTA declares the graph invalid)",
+					  rank, step);
+		if (res->st.ends > 1)
+			tt_table_add_note(t,
+					  "rank %lld, %s: %u equally long paths end there; the "
+					  "first in topological order is shown, as HTA's",
+					  rank, step, res->st.ends);
 	}
 }
 
-int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
+int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct ctx x = {.m = m, .o = o};
-	x.co.a = &o->a;
-	x.co.data_load = o->data_load;
-	x.co.ndata_load = o->ndata_load;
-	x.co.whatif = o->whatif;
-	x.co.nwhatif = o->nwhatif;
-	x.out = tt_calloc(m->nranks + 1, sizeof(*x.out));
-	tt_for_ranks(m, &o->a, rank_work, &x);
-
+	const struct tt_model *m = tt_results_model(res);
+	struct ctx x = {.m = m, .o = o, .s = tt_res_critpath(res)};
 	int64_t base = tt_model_origin(m);
 
 	bool text = o->format == TT_FMT_TABLE;
 	size_t top = o->top > 0 ? (size_t)o->top : 10;
-	struct tt_table **t = tt_malloc(7 * sizeof(*t));
+	struct tt_table **t = tt_malloc(8 * sizeof(*t));
 	size_t k = 0;
 	/* one table when one is asked for by name (the path can be long) */
 	const char *one = o->table;
@@ -684,6 +633,8 @@ int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
 		t[k++] = steps_table(&x);
 		add_notes(t[k - 1], &x);
 	}
+	if (x.s->nstrag && WANT("critical_path_ranks"))
+		t[k++] = ranks_table(&x);
 	if (o->nwhatif && WANT("critical_path_what_if"))
 		t[k++] = whatif_table(&x);
 	if (WANT("critical_path_top"))
@@ -700,12 +651,6 @@ int tt_report_critpath(const struct tt_model *m, const struct tt_report_opts *o,
 #undef WANT
 	if (!k) /* (an unknown name: the caller says which tables there are) */
 		t[k++] = steps_table(&x);
-	for (size_t ri = 0; ri < m->nranks; ri++) {
-		for (size_t i = 0; i < x.out[ri].n; i++)
-			tt_cp_result_free(&x.out[ri].w[i].res);
-		free(x.out[ri].w);
-	}
-	free(x.out);
 	*out = t;
 	*n = k;
 	return 0;

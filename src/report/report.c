@@ -40,7 +40,6 @@ static int load(const struct tt_model *m, const struct tt_model *m2,
 		(void)m2;                                                                  \
 		return tt_report_##fn(m, o, out, n, err);                                  \
 	}
-SINGLE(critpath)
 SINGLE(range)
 #undef SINGLE
 
@@ -83,7 +82,7 @@ static const struct {
 	{"outliers", "the ranks furthest from the median of a metric, with the reason", NULL,
 	 tt_report_outliers},
 	{"critical-path", "what bounds each step: the longest path through ops, kernels and syncs",
-	 critpath_b, NULL},
+	 NULL, tt_report_critpath},
 	{"load", "load warnings of every file, with counts and first offsets", load, NULL},
 	{"range", "what ran between --from and --to: busy % per stream, kernels and ops by "
 		  "time, idle gaps",
@@ -147,6 +146,18 @@ void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_op
 	ro->diff_nmap = o->diff_nmap;
 	ro->diff_threshold = o->diff_threshold;
 	ro->diff_floor_ns = o->diff_floor_ns;
+	/* (ro->cp.cp.a is pointed at ro->a by tt_results_new) */
+	ro->cp.cp.data_load = o->data_load;
+	ro->cp.cp.ndata_load = o->ndata_load;
+	ro->cp.cp.whatif = o->whatif;
+	ro->cp.cp.nwhatif = o->nwhatif;
+	ro->cp.annotation = o->annotation;
+	ro->cp.inst_first = o->inst_first;
+	ro->cp.inst_last = o->inst_last;
+	ro->cp.has_from = o->range_has_from;
+	ro->cp.has_to = o->range_has_to;
+	ro->cp.from = o->range_from;
+	ro->cp.to = o->range_to;
 }
 
 static int unknown(const char *name, struct tt_err *err)
