@@ -660,6 +660,21 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 	tt_grid_put(g, g->w - rw, y, TT_ROLE_STATUS, right, rw);
 }
 
+/* A breadcrumb wider than w loses its first steps ("… > rank 0 > timeline"),
+ * so that the pane in view is named to its end. */
+static void fit_left(char *sub, size_t n, int w)
+{
+	if ((int)tt_utf8_width(sub) <= w)
+		return;
+	for (const char *q = strstr(sub, " > "); q; q = strstr(q + 3, " > "))
+		if ((int)tt_utf8_width(q) + 1 <= w) {
+			char tmp[400];
+			snprintf(tmp, sizeof(tmp), "\u2026%s", q);
+			snprintf(sub, n, "%s", tmp);
+			return;
+		}
+}
+
 void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 {
 	int64_t t0 = tt_now_ns();
@@ -706,6 +721,7 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 		k = (int)strlen(sub);
 		snprintf(sub + k, sizeof(sub) - (size_t)k, "   filter: %s", p->filter);
 	}
+	fit_left(sub, sizeof(sub), g->w - 2);
 	tt_grid_put(g, 1, y++, TT_ROLE_HEADER, sub, g->w - 2);
 	/* (a long message wraps above the status line) */
 	tt_pane_draw(p, g, y, g->h - 1 - y - status_rows(a, g, p));

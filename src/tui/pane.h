@@ -207,5 +207,7 @@ extern const struct tt_pane_ops tt_diff_steps_ops, tt_diff_ranks_ops;
 /* the TensorBoard profiler's views (tbpanes.c; memory and source: tbmem.c) */
 extern const struct tt_pane_ops tt_steptime_ops, tt_util_ops, tt_dist_ops, tt_operators_ops,
 	tt_memory_ops, tt_source_ops, tt_steps_ops, tt_advice_ops;
+/* the critical path per rank and step (critpath.c) */
+extern const struct tt_pane_ops tt_critpath_ops;
 
 #endif

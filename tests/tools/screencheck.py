@@ -32,7 +32,7 @@ import subprocess
 import sys
 
 # Views of the views menu (v), in its order: the keys walk them all.
-NVIEWS = 12
+NVIEWS = 13
 
 # Percentages of one row that split one span: they must sum to 100.
 PARTS = {

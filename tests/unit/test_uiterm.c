@@ -42,7 +42,7 @@ START_TEST(computing_pane)
 	struct ui *u = ui_new(demo_model, 100, 30);
 	tt_results_pause(u->a->res, true);
 	u->a->async = true;
-	ui_keys(u, "vjjjjjjjj<Enter>");
+	ui_keys(u, "v/Heatmap<Enter><Enter>");
 	ck_screen_has(u, "Heatmap: computing");
 	ck_assert(tt_app_waiting(u->a));
 	/* its keys are not its own yet; the explorer's are */
@@ -53,7 +53,7 @@ START_TEST(computing_pane)
 	ui_keys(u, "4");
 	ck_screen_has(u, "Kernels");
 	ck_assert(!tt_app_waiting(u->a));
-	ui_keys(u, "vjjjjjjjj<Enter>");
+	ui_keys(u, "v/Heatmap<Enter><Enter>");
 	ck_screen_has(u, "Heatmap: computing");
 	tt_results_pause(u->a->res, false);
 	tt_app_wait_prefetch(u->a);
