@@ -159,7 +159,17 @@ static struct tt_pane *path_drill(struct tt_pane *p, size_t row)
 	struct tt_tl_event *v = tt_malloc((s->nev + 1) * sizeof(*v));
 	memcpy(v, s->ev + at, (s->nev - at) * sizeof(*v));
 	memcpy(v + (s->nev - at), s->ev, at * sizeof(*v));
-	struct tt_pane *np = tt_timeline_set(p->app, v, s->nev, "critical path");
+	/* each edge drawn on the row of its last node's event, from its
+	 * first node's time to its last's */
+	const struct tt_cp_result *res = &st->res;
+	struct tt_tl_span *sp = tt_malloc((res->nedges + 1) * sizeof(*sp));
+	for (size_t i = 0; i < res->nedges; i++) {
+		const struct tt_cp_node *u = &res->nodes[res->edges[i].u];
+		const struct tt_cp_node *w = &res->nodes[res->edges[i].v];
+		sp[i] = (struct tt_tl_span){st->ri, w->ev, TT_MIN(u->ts, w->ts), TT_MAX(u->ts, w->ts)};
+	}
+	struct tt_pane *np = tt_timeline_set(p->app, v, s->nev, sp, res->nedges, "critical path");
+	free(sp);
 	free(v);
 	return np;
 }

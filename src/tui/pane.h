@@ -153,12 +153,20 @@ struct tt_tl_event {
 	size_t ri;
 	uint32_t ev;
 };
+/* A stretch of time drawn on the row of event ev of rank index ri: an
+ * edge of a critical path (the time from its first node to its last). */
+struct tt_tl_span {
+	size_t ri;
+	uint32_t ev;
+	int64_t t0, t1; /* ns, absolute; t1 >= t0 */
+};
 /* The timeline of the ranks of v's events, with v[0..n) highlighted and
  * stepped through with n/N in that order (a critical path, say), the
- * cursor on v[0]; `what` names the set in the status line.  NULL when n is
- * 0 (timeline.c). */
+ * cursor on v[0], and the stretches sp[0..nsp) highlighted on their rows
+ * (the path's edges; sp may be NULL); `what` names the set in the status
+ * line.  NULL when n is 0 (timeline.c). */
 struct tt_pane *tt_timeline_set(struct tt_app *a, const struct tt_tl_event *v, size_t n,
-				const char *what);
+				const struct tt_tl_span *sp, size_t nsp, const char *what);
 /* The timeline of rank index ri over the time window last shown in a
  * timeline of this app (the whole span when none was) (timeline.c). */
 struct tt_pane *tt_timeline_like(struct tt_app *a, size_t ri);

@@ -281,7 +281,7 @@ struct tt_pane *tt_timeline_new(struct tt_app *a, size_t ri, uint32_t ev, int64_
 }
 
 struct tt_pane *tt_timeline_set(struct tt_app *a, const struct tt_tl_event *v, size_t n,
-				const char *what)
+				const struct tt_tl_span *sp, size_t nsp, const char *what)
 {
 	if (!n || !a->m)
 		return NULL;
@@ -292,6 +292,8 @@ struct tt_pane *tt_timeline_set(struct tt_app *a, const struct tt_tl_event *v, s
 		tt_pane_free(p);
 		return NULL;
 	}
+	if (sp && nsp)
+		tl_hits_spans(&s->hits, sp, nsp);
 	return p;
 }
 

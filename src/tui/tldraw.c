@@ -325,6 +325,28 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		if (cur && ccol >= 0 && ccol < w)
 			tt_grid_paint(g, x + ccol, yy, 1, TT_ROLE_TL_CURSOR);
 	}
+	/* the stretches drawn with the set (a critical path's edges), under
+	 * the cursor and the marks */
+	if (s->hits.nspan) {
+		size_t slo, shi;
+		tl_hits_span_window(&s->hits, t0, t1, &slo, &shi);
+		for (size_t j = slo; j < shi; j++) {
+			const struct tt_tl_span *sp = &s->hits.span[j];
+			if (sp->t1 < t0 || sp->t0 >= t1 || sp->ri >= p->app->m->nranks)
+				continue;
+			const struct tt_rank *r = p->app->m->ranks[sp->ri];
+			if (sp->ev >= r->nev)
+				continue;
+			size_t ri = tl_row_of(s, r, r->ev[sp->ev].track);
+			if (ri == SIZE_MAX || ri < s->top_row || ri >= s->top_row + (size_t)nvis)
+				continue;
+			int k0 = TT_MAX(0, tt_raster_cell_of(t0, t1, w, TT_MAX(sp->t0, t0)));
+			int k1 = TT_MIN(w - 1, tt_raster_cell_of(t0, t1, w, TT_MIN(sp->t1, t1 - 1)));
+			if (k1 >= k0)
+				tt_grid_paint(g, x + k0, y + head + (int)(ri - s->top_row), k1 - k0 + 1,
+					      TT_ROLE_MATCH);
+		}
+	}
 	/* the flow of the selected event */
 	find_flow(s, cr, crow->rki, ev);
 	if (s->flow_op != TT_NONE) {

@@ -36,6 +36,8 @@ void tl_hits_clear(struct tl_hits *h)
 	free(h->v);
 	free(h->byts);
 	free(h->ts);
+	free(h->span);
+	free(h->span_end);
 	memset(h, 0, sizeof(*h));
 	h->cur = SIZE_MAX;
 }
@@ -208,4 +210,52 @@ size_t tl_hits_step(const struct tl_hits *h, const struct tt_model *m, int dir, 
 		hi = h->n;
 	}
 	return h->byts[hi - 1];
+}
+
+static int span_cmp(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	const struct tt_tl_span *x = a, *y = b;
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return (x->t1 > y->t1) - (x->t1 < y->t1);
+}
+
+void tl_hits_spans(struct tl_hits *h, const struct tt_tl_span *sp, size_t n)
+{
+	free(h->span);
+	free(h->span_end);
+	h->span = tt_malloc((n + 1) * sizeof(*h->span));
+	h->span_end = tt_malloc((n + 1) * sizeof(*h->span_end));
+	h->nspan = n;
+	if (n)
+		memcpy(h->span, sp, n * sizeof(*sp));
+	tt_msort(h->span, n, sizeof(*h->span), span_cmp, NULL);
+	for (size_t i = 0; i < n; i++)
+		h->span_end[i] = i ? TT_MAX(h->span_end[i - 1], h->span[i].t1) : h->span[i].t1;
+}
+
+void tl_hits_span_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo,
+			 size_t *hi)
+{
+	/* span_end rises: the first that ends after t0 */
+	size_t a = 0, b = h->nspan;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (h->span_end[mid] <= t0)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	/* span rises by t0: the first that starts at t1 or later */
+	b = h->nspan;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (h->span[mid].t0 < t1)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*hi = a;
 }

@@ -18,6 +18,10 @@ struct tl_hits {
 	uint32_t *byts;        /* indices into v by (ts, rank, event): for drawing */
 	int64_t *ts;           /* ts of v[byts[i]] */
 	char what[140];        /* "'nccl'", "critical path" */
+	/* stretches of time drawn with the set (a path's edges), by t0 */
+	struct tt_tl_span *span;
+	int64_t *span_end;     /* span_end[i]: the latest t1 of span[0..i] */
+	size_t nspan;
 };
 
 /* One track of one rank to search (rank index in the model, track index). */
@@ -37,6 +41,12 @@ long tl_hits_search(struct tl_hits *h, const struct tt_model *m, const struct tl
 void tl_hits_set(struct tl_hits *h, const struct tt_model *m, const struct tt_tl_event *v,
 		 size_t n, const char *what);
 void tl_hits_clear(struct tl_hits *h);
+/* Take the n stretches of sp (copied) to draw with the set. */
+void tl_hits_spans(struct tl_hits *h, const struct tt_tl_span *sp, size_t n);
+/* The stretches that reach into [t0, t1) are among span[*lo, *hi) (those
+ * with t1 > t0 of them). */
+void tl_hits_span_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo,
+			 size_t *hi);
 /* The hits with ts in [t0, t1): [*lo, *hi) as indices into byts. */
 void tl_hits_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo, size_t *hi);
 /* The hit to step to from time t with the cursor on event (ri, ev) (ev

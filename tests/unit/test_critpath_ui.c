@@ -114,6 +114,14 @@ START_TEST(path_drawn)
 	ui_keys(u, "<Enter>");
 	ck_assert_str_eq(tt_app_pane(u->a)->ops->name, "timeline");
 	ck_assert_int_gt(marked_cells(u), 0);
+	/* the edges are drawn, not only where the events start: the time
+	 * inside the event opened at (a kernel of tens of cells) is */
+	int y = find_row(u, ">r0 GPU 0 stream 7");
+	ck_assert_int_ge(y, 0);
+	int on_row = 0;
+	for (int x = 0; x < u->g.w; x++)
+		on_row += tt_grid_at(&u->g, x, y)->role == TT_ROLE_MATCH;
+	ck_assert_int_ge(on_row, 20);
 	ui_keys(u, "n");
 	char want[64];
 	snprintf(want, sizeof(want), "match 2/%zu", nev);

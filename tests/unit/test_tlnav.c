@@ -847,8 +847,8 @@ START_TEST(event_sets_and_last_window)
 		if (!strcmp(tt_ev_name(r, &r->ev[i]), "gemm_a"))
 			v[1].ev = i;
 	}
-	ck_assert(tt_timeline_set(e.a, v, 0, "path") == NULL);
-	tt_app_push(e.a, tt_timeline_set(e.a, v, 2, "critical path"));
+	ck_assert(tt_timeline_set(e.a, v, 0, NULL, 0, "path") == NULL);
+	tt_app_push(e.a, tt_timeline_set(e.a, v, 2, NULL, 0, "critical path"));
 	draw(&e);
 	ck_assert(strstr(cursor_line(&e), "gemm_b") != NULL);
 	want_status(&e, "critical path: 1/2");
