@@ -5,7 +5,8 @@
 # name kept); from the Diff pane, the row's counts and durations in
 # `report diff` -- and the instances come longest first; Enter on an
 # instance opens the split timeline at the instance's step, its side's
-# rank and the paired one, the cursor on the instance.  On the demo pair
+# rank and the paired one, the cursor on the instance.  Choosing one rank
+# (r, [ ]) pairs the Test's rank with it as the diff does.  On the demo pair
 # (always) and the shared diff pair (skipped when ../shared is absent).
 . "${SRCDIR:-.}/tests/lib.sh"
 [ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
@@ -176,9 +177,42 @@ else
 	cat "$tmp/demo-added"
 fi
 
+# one rank (r, [ ]) pairs the Test's rank with it as the diff does; the
+# status says both: "rank C | T"
+onerank() { # LABEL KEYS WANT ARGS...
+	label=$1 keys=$2 want=$3
+	shift 3
+	shot "$label.r" "$keys" "$@"
+	if tail -1 "$tmp/$label.r" | grep -q "  $want  "; then
+		pass "$label: $keys shows $want"
+	else
+		fail "$label: $keys: no '$want' in the status line"
+		cat "$tmp/$label.r"
+	fi
+}
+onerank demo-r '1r2<Enter>' 'rank 2 | 2' --demo --diff
+onerank demo-next '1]' 'rank 0 | 0' --demo --diff
+onerank demo-prev '1[' 'rank 7 | 7' --demo --diff
+
 SHARED="${SHARED:-$SRCDIR/../shared}"
 A="$SHARED/traces/diff-control" B="$SHARED/traces/diff-test"
 if [ -d "$A" ] && [ -d "$B" ]; then
+	# rank 3 of the control, rank 1 of the test: paired in order
+	onerank diff-r '4r3<Enter>' 'rank 3 | 1' --diff "$A" "$B"
+	onerank diff-next '4]' 'rank 3 | 1' --diff "$A" "$B"
+	# in the Test view the Test's numbers are typed
+	onerank diff-test-r '4ddr1<Enter>' 'rank 3 | 1' --diff "$A" "$B"
+	onerank diff-none '4r5<Enter>' 'rank 5 | none' --diff "$A" "$B"
+	# each side has one rank: the side-by-side rows are those of all ranks
+	shot diff-all '4' --diff "$A" "$B"
+	sed -n '/^  name/,/^ *$/p' "$tmp/diff-all" >"$tmp/all.rows"
+	sed -n '/^  name/,/^ *$/p' "$tmp/diff-r.r" >"$tmp/one.rows"
+	if [ -s "$tmp/all.rows" ] && grep -q '[0-9]' "$tmp/one.rows" && cmp -s "$tmp/all.rows" "$tmp/one.rows"; then
+		pass "rank 3 | 1: both sides' kernels, as with all ranks"
+	else
+		fail "rank 3 | 1: the side-by-side rows differ from all ranks'"
+		diff "$tmp/all.rows" "$tmp/one.rows" | head
+	fi
 	kernels diff "$A" "$B"
 	diffrow diff "/Memcpy<Space>DtoD<Enter>" "$A" "$B"
 	# rank 3 of the control with rank 1 of the test, as the diff pairs them

@@ -230,6 +230,16 @@ void tt_diff_sort_impact(struct tt_diff *d);
 /* The same order as indices into d->rows, d unchanged (n entries; free). */
 size_t *tt_diff_impact_order(const struct tt_diff *d);
 
+/* The rank pairs a diff of a (control) and b (test) with options o
+ * compares when every rank is shown: o->map's, else rank r with rank r,
+ * else (no number in common) both sides' ranks in order -- whatever
+ * o->iteration and o->ranks say.  *out (malloc'd, *n pairs of rank
+ * numbers; free it).  Returns 0, or -TT_E_USAGE with *err filled when a
+ * map names a rank a side has not. */
+int tt_diff_pairs(const struct tt_model *a, const struct tt_model *b,
+		  const struct tt_diff_opts *o, struct tt_diff_pair **out, size_t *n,
+		  struct tt_err *err);
+
 /* Parse a rank map "A:B[,A:B...]" (e.g. "3:1" or "0:4,1:5") into *out
  * (malloc'd, *n pairs).  Returns 0, or -1 with a message in msg. */
 int tt_diff_map_parse(const char *s, struct tt_diff_pair **out, size_t *n, char *msg,

@@ -40,6 +40,7 @@ enum tt_react {
 struct tt_app;
 struct tt_pane;
 struct tt_results;
+struct tt_diff_pair;
 
 struct tt_pane_ops {
 	const char *name;  /* keymap section and CSV file name: "kernels" */
@@ -137,9 +138,20 @@ struct tt_app {
 	const struct tt_model *m;  /* the trace set */
 	const struct tt_model *m2; /* the second set of a diff, or NULL */
 	struct tt_keymap *keys;
-	struct tt_report_opts ropts; /* ropts.a.ranks points into ranks */
+	struct tt_report_opts ropts; /* ropts.a: side_aopts of the side in view */
 	int64_t *ranks;
 	size_t nranks;               /* 0 = all ranks */
+	/* a diff: the rank pairs compared when every rank is shown (rank
+	 * numbers: tt_diff_pairs); the Test side's ranks paired with ranks
+	 * (none paired: one number no rank has), and those pairs; each side's
+	 * analysis options with its ranks */
+	struct tt_diff_pair *pairs;
+	size_t npairs;
+	int64_t *ranks_b;
+	size_t nranks_b;
+	struct tt_diff_pair *sel_map;
+	size_t nsel_map;
+	struct tt_aopts side_aopts[2];
 	char label[256];             /* what was opened, for the status line */
 	struct tt_pane *top[10];     /* the panes of keys 1..9, 0 */
 	int cur;                     /* index into top */

@@ -533,6 +533,31 @@ static int pick_pairs(struct tt_diff *d, const struct tt_model *a, const struct 
 	return 0;
 }
 
+int tt_diff_pairs(const struct tt_model *a, const struct tt_model *b,
+		  const struct tt_diff_opts *o, struct tt_diff_pair **out, size_t *n,
+		  struct tt_err *err)
+{
+	struct tt_diff d;
+	memset(&d, 0, sizeof(d));
+	struct tt_diff_opts all = *o;
+	all.iteration = TT_DIFF_COMMON;
+	all.ranks = NULL;
+	all.nranks = 0;
+	size_t(*pairs)[2] = NULL, np = 0;
+	*out = NULL;
+	*n = 0;
+	int rc = a->nranks && b->nranks ? pick_pairs(&d, a, b, &all, &pairs, &np, err) : 0;
+	if (rc == 0) {
+		*out = tt_malloc((np + 1) * sizeof(**out));
+		for (size_t i = 0; i < np; i++)
+			(*out)[i] = (struct tt_diff_pair){a->ranks[pairs[i][0]]->rank,
+							  b->ranks[pairs[i][1]]->rank};
+		*n = np;
+	}
+	free(pairs);
+	return rc;
+}
+
 /* the step numbers of one pair: common ones, or both lists in order */
 static size_t common_steps(const struct rstep *a, size_t na, const struct rstep *b, size_t nb,
 			   int64_t *outa, int64_t *outb, bool *by_order)

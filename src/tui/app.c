@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/diff.h"
 #include "tracetop/ranklist.h"
 #include "tracetop/results.h"
 #include "tracetop/utf8.h"
@@ -31,6 +32,12 @@ static void results_start(struct tt_app *a)
 		a->side_res[s] = NULL;
 		if (!a->side_m[s])
 			continue;
+		/* each side its ranks; the diff the pairs of the ranks shown */
+		ro.a = a->side_aopts[s];
+		if (s == 0 && a->nsel_map) {
+			ro.diff_map = a->sel_map;
+			ro.diff_nmap = a->nsel_map;
+		}
 		a->side_res[s] = tt_results_new(a->side_m[s], s == 0 ? a->m2 : NULL, &ro);
 		enum tt_rkind k[TT_RES_COUNT];
 		size_t n = 0;
@@ -70,6 +77,68 @@ static void results_restart(struct tt_app *a)
 	results_start(a);
 }
 
+/* ---- the ranks shown ---- */
+
+static bool has_rank(const int64_t *v, size_t n, int64_t r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == r)
+			return true;
+	return false;
+}
+
+/* A diff: the Test side's ranks paired with the Control's a->ranks, and
+ * those pairs, as the diff pairs them (--map, rank r with rank r, or in
+ * order); then each side's analysis options, a->ropts.a the side's in
+ * view. */
+static void pair_ranks(struct tt_app *a)
+{
+	free(a->ranks_b);
+	free(a->sel_map);
+	a->ranks_b = NULL;
+	a->sel_map = NULL;
+	a->nranks_b = a->nsel_map = 0;
+	if (a->m2 && a->nranks) {
+		a->ranks_b = tt_malloc((a->npairs + 1) * sizeof(*a->ranks_b));
+		a->sel_map = tt_malloc((a->npairs + 1) * sizeof(*a->sel_map));
+		for (size_t p = 0; p < a->npairs; p++) {
+			if (!has_rank(a->ranks, a->nranks, a->pairs[p].a))
+				continue;
+			a->sel_map[a->nsel_map++] = a->pairs[p];
+			if (!has_rank(a->ranks_b, a->nranks_b, a->pairs[p].b))
+				a->ranks_b[a->nranks_b++] = a->pairs[p].b;
+		}
+		if (!a->nranks_b) /* none paired: no Test rank has this number */
+			a->ranks_b[a->nranks_b++] = INT64_MIN;
+	}
+	for (int s = 0; s < 2; s++) {
+		a->side_aopts[s] = a->ropts.a;
+		a->side_aopts[s].ranks = s && a->m2 ? a->ranks_b : a->ranks;
+		a->side_aopts[s].nranks = s && a->m2 ? a->nranks_b : a->nranks;
+		if (!a->side_aopts[s].nranks)
+			a->side_aopts[s].ranks = NULL;
+	}
+	a->ropts.a = a->side_aopts[a->m2 && a->view == TT_VIEW_TEST ? 1 : 0];
+}
+
+/* "rank 3", "rank 3 | 1" (a diff: Control's, the Test's paired with it),
+ * "4 ranks", "all ranks" */
+static void ranks_text(const struct tt_app *a, char *buf, size_t n)
+{
+	bool diff = a->m2 && tt_ui_diffing(a);
+	if (a->nranks == 1 && diff && a->nranks_b == 1 && a->ranks_b[0] != INT64_MIN)
+		snprintf(buf, n, "rank %lld | %lld", (long long)a->ranks[0],
+			 (long long)a->ranks_b[0]);
+	else if (a->nranks == 1 && diff)
+		snprintf(buf, n, "rank %lld | none", (long long)a->ranks[0]);
+	else if (a->nranks == 1)
+		snprintf(buf, n, "rank %lld", (long long)a->ranks[0]);
+	else if (a->nranks > 1)
+		snprintf(buf, n, "%zu ranks", a->nranks);
+	else
+		snprintf(buf, n, "all ranks");
+}
+
 void tt_app_wait_prefetch(struct tt_app *a)
 {
 	for (int s = 0; s < 2; s++)
@@ -96,6 +165,16 @@ struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,
 	}
 	a->ropts.a.ranks = a->ranks;
 	a->ropts.a.nranks = a->nranks;
+	if (m2) {
+		/* the pairs of the whole diff (a --map naming a rank a side has
+		 * not: none, and the diff says why) */
+		struct tt_diff_opts dopt;
+		tt_diff_opts_init(&dopt);
+		dopt.map = o->diff_map;
+		dopt.nmap = o->diff_nmap;
+		tt_diff_pairs(m, m2, &dopt, &a->pairs, &a->npairs, NULL);
+	}
+	pair_ranks(a);
 	snprintf(a->label, sizeof(a->label), "%s", label ? label : "");
 	a->w = 80;
 	a->h = 24;
@@ -127,6 +206,9 @@ void tt_app_free(struct tt_app *a)
 		free(a->notes[i]);
 	free(a->notes);
 	free(a->ranks);
+	free(a->ranks_b);
+	free(a->sel_map);
+	free(a->pairs);
 	free(a);
 }
 
@@ -208,11 +290,17 @@ static void requests(struct tt_app *a)
 	}
 }
 
+static const char *view_name(const struct tt_app *a, int v)
+{
+	return v == TT_VIEW_TEST ? (a->ropts.label_b ? a->ropts.label_b : "Test") :
+	       v == TT_VIEW_CONTROL ? (a->ropts.label_a ? a->ropts.label_a : "Control") :
+				      "side by side";
+}
+
 /* the ranks changed: every pane is built again when shown */
 static void ranks_changed(struct tt_app *a)
 {
-	a->ropts.a.ranks = a->ranks;
-	a->ropts.a.nranks = a->nranks;
+	pair_ranks(a);
 	/* the panes first: they point into the results */
 	pop_all(a);
 	for (int i = 0; i < TT_NTOP; i++) {
@@ -220,22 +308,29 @@ static void ranks_changed(struct tt_app *a)
 		a->top[i] = NULL;
 	}
 	results_restart(a);
-	char buf[160] = "all ranks";
-	if (a->nranks) {
-		size_t k = 0;
-		k += (size_t)snprintf(buf, sizeof(buf), "rank%s ", a->nranks > 1 ? "s" : "");
-		for (size_t i = 0; i < a->nranks && k < sizeof(buf) - 16; i++)
-			k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%lld", i ? "," : "",
-					      (long long)a->ranks[i]);
+	char buf[160] = "all ranks", bb[160] = "";
+	for (int s = 0; s < (a->m2 ? 2 : 1) && a->nranks; s++) {
+		const int64_t *v = s ? a->ranks_b : a->ranks;
+		size_t n = s ? a->nranks_b : a->nranks, k = 0;
+		char *b = s ? bb : buf;
+		k += (size_t)snprintf(b, sizeof(buf), "rank%s ", n > 1 ? "s" : "");
+		for (size_t i = 0; i < n && k < sizeof(buf) - 16; i++)
+			k += (size_t)snprintf(b + k, sizeof(buf) - k, "%s%lld", i ? "," : "",
+					      (long long)v[i]);
 	}
-	tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s", buf);
-}
-
-static const char *view_name(const struct tt_app *a, int v)
-{
-	return v == TT_VIEW_TEST ? (a->ropts.label_b ? a->ropts.label_b : "Test") :
-	       v == TT_VIEW_CONTROL ? (a->ropts.label_a ? a->ropts.label_a : "Control") :
-				      "side by side";
+	bool same = a->nranks_b == a->nranks &&
+		    memcmp(a->ranks_b, a->ranks, a->nranks * sizeof(*a->ranks)) == 0;
+	if (same || !tt_ui_diffing(a))
+		tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s", buf);
+	else if (bb[0] && a->ranks_b[0] == INT64_MIN)
+		tt_ui_status(a, TT_ROLE_WARNING, "showing %s of %s: no %s rank is paired with %s",
+			     buf, view_name(a, TT_VIEW_CONTROL), view_name(a, TT_VIEW_TEST),
+			     a->nranks > 1 ? "them" : "it");
+	else if (bb[0])
+		tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s of %s with %s of %s", buf,
+			     view_name(a, TT_VIEW_CONTROL), bb, view_name(a, TT_VIEW_TEST));
+	else
+		tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s", buf);
 }
 
 void tt_app_set_view(struct tt_app *a, int v, bool diff_mode)
@@ -246,6 +341,7 @@ void tt_app_set_view(struct tt_app *a, int v, bool diff_mode)
 	a->view = v;
 	a->m = a->side_m[v == TT_VIEW_TEST ? 1 : 0];
 	a->res = a->side_res[v == TT_VIEW_TEST ? 1 : 0];
+	a->ropts.a = a->side_aopts[v == TT_VIEW_TEST ? 1 : 0];
 	/* every pane again, over its side (drill-downs point into the other) */
 	pop_all(a);
 	for (int i = 0; i < TT_NTOP; i++) {
@@ -279,6 +375,23 @@ static bool parse_ranks(struct tt_app *a, const char *s, char *why, size_t whysz
 	size_t n = 0;
 	if (*p && strcmp(p, "all") != 0 && tt_ranks_parse(p, &v, &n, why, whysz) != 0)
 		return false;
+	if (a->m2 && a->view == TT_VIEW_TEST && n) {
+		/* the Test's rank numbers: the Control's paired with them */
+		size_t k = 0;
+		int64_t *c = tt_malloc((a->npairs + 1) * sizeof(*c));
+		for (size_t q = 0; q < a->npairs; q++)
+			if (has_rank(v, n, a->pairs[q].b) && !has_rank(c, k, a->pairs[q].a))
+				c[k++] = a->pairs[q].a;
+		free(v);
+		if (!k) {
+			free(c);
+			snprintf(why, whysz, "no %s rank is paired with a Test rank of those",
+				 view_name(a, TT_VIEW_CONTROL));
+			return false;
+		}
+		v = c;
+		n = k;
+	}
 	free(a->ranks);
 	a->ranks = v;
 	a->nranks = n;
@@ -288,6 +401,19 @@ static bool parse_ranks(struct tt_app *a, const char *s, char *why, size_t whysz
 static void step_rank(struct tt_app *a, int dir)
 {
 	const struct tt_model *m = a->m;
+	if (a->m2 && a->npairs) {
+		/* a diff: the rank pairs in turn */
+		size_t i = dir > 0 ? 0 : a->npairs - 1;
+		for (size_t q = 0; a->nranks == 1 && q < a->npairs; q++)
+			if (a->pairs[q].a == a->ranks[0])
+				i = (q + a->npairs + (size_t)dir) % a->npairs;
+		free(a->ranks);
+		a->ranks = tt_malloc(sizeof(*a->ranks));
+		a->ranks[0] = a->pairs[i].a;
+		a->nranks = 1;
+		ranks_changed(a);
+		return;
+	}
 	if (!m->nranks)
 		return;
 	size_t i = 0;
@@ -573,11 +699,8 @@ static void draw_title(struct tt_app *a, struct tt_grid *g)
 /* the right part of the status line: the row, the ranks, the help key */
 static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_t n)
 {
-	char ranks[64] = "all ranks";
-	if (a->nranks == 1)
-		snprintf(ranks, sizeof(ranks), "rank %lld", (long long)a->ranks[0]);
-	else if (a->nranks > 1)
-		snprintf(ranks, sizeof(ranks), "%zu ranks", a->nranks);
+	char ranks[64];
+	ranks_text(a, ranks, sizeof(ranks));
 	/* warnings: how many, and the key that lists them */
 	char warn[48] = "";
 	size_t nw = tt_ui_warnings(a);

@@ -103,8 +103,7 @@ struct tt_results *tt_ui_diff_results(struct tt_app *a)
 
 const struct tt_aopts *tt_ui_side_aopts(struct tt_app *a, int s)
 {
-	(void)s;
-	return &a->ropts.a;
+	return a->m2 ? &a->side_aopts[s ? 1 : 0] : &a->ropts.a;
 }
 
 bool tt_ui_diffing(const struct tt_app *a)
@@ -132,13 +131,16 @@ static struct tt_pane *open_side(struct tt_pane *p, int s, char *msg, size_t n)
 	struct tt_app *a = p->app;
 	const struct tt_model *m = a->m;
 	struct tt_results *res = a->res;
+	struct tt_aopts ao = a->ropts.a;
 	a->m = a->side_m[s];
 	a->res = a->side_res[s];
+	a->ropts.a = a->side_aopts[s];
 	struct tt_pane *q = tt_pane_new(a, p->ops);
 	q->opened = true;
 	int rc = p->ops->open(q);
 	a->m = m;
 	a->res = res;
+	a->ropts.a = ao;
 	if (rc != 0 || !q->table) {
 		snprintf(msg, n, "%s: %.200s", label_of(a, s), q->msg[0] ? q->msg : "nothing to show");
 		tt_pane_free(q);

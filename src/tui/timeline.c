@@ -78,11 +78,14 @@ static void add_rank(struct tl_state *s, size_t ri)
 static void pick_ranks(struct tl_state *s, struct tt_app *a)
 {
 	const struct tt_model *m = a->m;
+	/* the ranks shown on the side in view (a diff pairs the Test's) */
+	const int64_t *sel = a->ropts.a.ranks;
+	size_t nsel = sel ? a->ropts.a.nranks : 0;
 	bool many = false;
 	if (!s->top)
-		for (size_t i = 0; i < a->nranks; i++)
-			if (pane_rank_index(m, a->ranks[i]) == s->ri)
-				many = a->nranks > 1;
+		for (size_t i = 0; i < nsel; i++)
+			if (pane_rank_index(m, sel[i]) == s->ri)
+				many = nsel > 1;
 	if (s->hits.n) {
 		/* a set handed over: the ranks of its events, in the model's order */
 		for (size_t i = 0; i < m->nranks; i++)
@@ -94,8 +97,8 @@ static void pick_ranks(struct tl_state *s, struct tt_app *a)
 	} else if (s->top || many) {
 		/* the selected ranks, in the model's order */
 		for (size_t i = 0; i < m->nranks; i++)
-			for (size_t k = 0; k < a->nranks; k++)
-				if (m->ranks[i]->rank == a->ranks[k])
+			for (size_t k = 0; k < nsel; k++)
+				if (m->ranks[i]->rank == sel[k])
 					add_rank(s, i);
 	}
 	if (!s->nrks && s->ri < m->nranks)

@@ -288,6 +288,34 @@ START_TEST(rank_pairs)
 	ck_assert_int_eq(d.side[1].first_rank, 1);
 	ck_assert_int_eq(row(&d, "ProfilerStep#1")->dur[1], 150 * US);
 	tt_diff_free(&d);
+	/* the pairs of every rank, whatever the iteration and ranks asked:
+	 * 1 with 1; 0 with 5 in order; a map's */
+	struct tt_diff_pair *pv;
+	size_t np;
+	int64_t one = 1;
+	o.ranks = &one;
+	o.nranks = 1;
+	ck_assert_int_eq(tt_diff_pairs(a, b, &o, &pv, &np, NULL), 0);
+	ck_assert_uint_eq(np, 1);
+	ck_assert_int_eq(pv[0].a, 1);
+	ck_assert_int_eq(pv[0].b, 1);
+	free(pv);
+	tt_diff_opts_init(&o);
+	ck_assert_int_eq(tt_diff_pairs(a, c, &o, &pv, &np, NULL), 0);
+	ck_assert_uint_eq(np, 1);
+	ck_assert_int_eq(pv[0].a, 0);
+	ck_assert_int_eq(pv[0].b, 5);
+	free(pv);
+	ck_assert_int_eq(tt_diff_map_parse("1:5,0:1", &map, &nmap, msg, sizeof(msg)), 0);
+	o.map = map;
+	o.nmap = nmap;
+	ck_assert_int_eq(tt_diff_pairs(a, b, &o, &pv, &np, NULL), 0);
+	ck_assert_uint_eq(np, 2);
+	ck_assert_int_eq(pv[0].a, 1);
+	ck_assert_int_eq(pv[0].b, 5);
+	ck_assert_int_eq(pv[1].b, 1);
+	free(pv);
+	free(map);
 	tt_model_free(a);
 	tt_model_free(b);
 	tt_model_free(c);
