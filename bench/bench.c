@@ -47,6 +47,8 @@ struct result {
 	uint64_t cp_events, cp_steps, cp_path;
 	char rep_name[MAX_REPORTS][16];
 	double rep_secs[MAX_REPORTS];
+	double rep_cpu[MAX_REPORTS]; /* user + system seconds of all threads */
+	double an_cpu;               /* their sum */
 	/* filled by the parent */
 	uint64_t peak_rss;
 	double cpu; /* user + system seconds of the measuring process */
@@ -83,6 +85,14 @@ static double thread_cpu(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this process (all its threads) */
+static double process_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -179,13 +189,17 @@ static void child(const struct meas *ms, struct result *res)
 			struct tt_err err;
 			tt_err_clear(&err);
 			int64_t t1 = tt_now_ns();
+			double c1 = process_cpu();
 			int rc = tt_report_build(*nm, m, NULL, &ro, &tabs, &n, &err);
 			double s = secs_since(t1);
+			double cpu = process_cpu() - c1;
 			tt_tables_free(tabs, n);
 			/* "nothing to report" is an answer too; only time it */
 			(void)rc;
 			snprintf(res->rep_name[res->nrep], sizeof(res->rep_name[0]), "%s", *nm);
+			res->rep_cpu[res->nrep] = cpu;
 			res->rep_secs[res->nrep++] = s;
+			res->an_cpu += cpu;
 			total += s;
 		}
 		res->secs = total;
@@ -274,15 +288,25 @@ static int run(const struct meas *ms, struct result *best)
 		if (!ok || r.secs < best->secs) {
 			if (ms->kind == M_ANALYSES && ok) {
 				/* keep the best time of each report */
-				for (int k = 0; k < r.nrep && k < best->nrep; k++)
+				for (int k = 0; k < r.nrep && k < best->nrep; k++) {
 					if (best->rep_secs[k] < r.rep_secs[k])
 						r.rep_secs[k] = best->rep_secs[k];
+					if (best->rep_cpu[k] < r.rep_cpu[k])
+						r.rep_cpu[k] = best->rep_cpu[k];
+				}
+				if (best->an_cpu < r.an_cpu)
+					r.an_cpu = best->an_cpu;
 			}
 			*best = r;
 		} else if (ms->kind == M_ANALYSES) {
-			for (int k = 0; k < r.nrep && k < best->nrep; k++)
+			for (int k = 0; k < r.nrep && k < best->nrep; k++) {
 				if (r.rep_secs[k] < best->rep_secs[k])
 					best->rep_secs[k] = r.rep_secs[k];
+				if (r.rep_cpu[k] < best->rep_cpu[k])
+					best->rep_cpu[k] = r.rep_cpu[k];
+			}
+			if (r.an_cpu < best->an_cpu)
+				best->an_cpu = r.an_cpu;
 		}
 		ok = 1;
 	}
@@ -439,12 +463,16 @@ analyses:
 	struct meas ma = {M_ANALYSES, {plain}, 1, 0};
 	if (run(&ma, &an) == 0) {
 		for (int k = 0; k < an.nrep; k++)
-			printf("  %-30s %6.3f s\n", an.rep_name[k], an.rep_secs[k]);
+			printf("  %-30s %6.3f s (cpu %6.3f s)\n", an.rep_name[k], an.rep_secs[k],
+			       an.rep_cpu[k]);
 		double per_m = an.secs / ((double)an.events / 1e6);
 		printf("  %-30s %6.3f s on %.2f M events = %.3f s per 1 M events   target <= 0.3 s: "
 		       "%s\n",
 		       "all analyses", an.secs, (double)an.events / 1e6, per_m,
 		       verdict(per_m, 0.3, true));
+		printf("  %-30s %6.3f s = %.3f s per 1 M events (all threads; the best of each "
+		       "report's)\n",
+		       "  cpu", an.an_cpu, an.an_cpu / ((double)an.events / 1e6));
 	} else {
 		failed("analyses", &an);
 	}
