@@ -355,7 +355,7 @@ static void dist_rank(size_t ri, void *vctx)
 	w->has_gpu = nall > 0;
 	struct tt_step *st;
 	size_t nkept;
-	tt_tb_rank_steps(r, ri, all, nall, &st, &nkept);
+	tt_tb_rank_steps(r, ri, &st, &nkept);
 	w->has_steps = nkept && !st[0].pseudo;
 	w->nwindows = (uint32_t)nkept;
 	int64_t sum[2] = {0};

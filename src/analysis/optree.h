@@ -45,12 +45,12 @@ size_t tt_tb_gpu_blocks(const struct tt_rank *r, int which, const int8_t *ktype,
  * of r->strs.n + 1, freed by the caller. */
 int8_t *tt_tb_kernel_types(const struct tt_rank *r);
 
-/* The plugin's steps of one rank (struct tt_step; steps.h), by start: the
- * kept steps first (*nkept of them), then the dropped tail steps; gpu:
- * merged blocks of all its GPU ops (for gpu_busy_ns).  Returns the count
- * (0 only without steps and without cpu_ops); *out freed by the caller. */
-size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu, size_t ngpu,
-			struct tt_step **out, size_t *nkept);
+/* The plugin's steps of one rank (struct tt_step; steps.h; ri: the rank's
+ * index), by start: the kept steps first (*nkept of them), then the dropped
+ * tail steps.  Returns the count (0 only without steps and without
+ * cpu_ops); *out (never NULL) freed by the caller.  Computed once per rank
+ * (kept in its memo) and copied. */
+size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, struct tt_step **out, size_t *nkept);
 
 /* Id of s[0..n) interned in t, with the side array *map (TT_NONE for new
  * slots) grown to cover it. */
@@ -85,6 +85,7 @@ enum {
 
 /* (slots of tt_rank_memo: common.c uses 0 to 3) */
 #define TT_MEMO_TB_NAMES 4
+#define TT_MEMO_TB_STEPS 5
 
 /* The TT_NF_* flags of every string id of rank r (r->strs.n of them),
  * computed once per rank and kept in its memo: tests on an event's name

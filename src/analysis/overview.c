@@ -57,11 +57,8 @@ static void ov_rank(size_t ri, void *vctx)
 	struct tt_ov_rank *w = &d->row;
 	w->ri = ri;
 	w->rank = r->rank;
-	struct tt_iv *gpu;
-	size_t ngpu = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, NULL, &gpu);
 	struct tt_step *st;
-	size_t nkept, ns = tt_tb_rank_steps(r, ri, gpu, ngpu, &st, &nkept);
-	free(gpu);
+	size_t nkept, ns = tt_tb_rank_steps(r, ri, &st, &nkept);
 	/* the roles, by priority */
 	struct ivs role[TT_OV_NCAT - 1];
 	memset(role, 0, sizeof(role));

@@ -45,13 +45,33 @@ static bool is_step_event(const struct tt_rank *r, const struct tt_event *e,
 	return nf[e->name] & TT_NF_STEP;
 }
 
-size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *gpu, size_t ngpu,
-			struct tt_step **out, size_t *nkept)
+/* the steps of a rank as its memo keeps them */
+struct rank_steps {
+	struct tt_step *s;
+	size_t n, nkept;
+};
+
+static void rank_steps_free(void *p)
 {
+	struct rank_steps *rs = p;
+	free(rs->s);
+	free(rs);
+}
+
+/* The plugin's steps of rank r (ri 0); nf: tt_tb_name_flags(r) (not taken
+ * here: the rank's memo is locked while this runs). */
+static void *rank_steps_build(const struct tt_rank *r, void *ctx)
+{
+	const uint16_t *nf = ctx;
+	struct rank_steps *rs = tt_calloc(1, sizeof(*rs));
+	struct tt_iv *gpu;
+	size_t ngpu = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, NULL, &gpu);
+	size_t *nkept = &rs->nkept;
+	struct tt_step **out = &rs->s;
+	size_t ri = 0;
 	size_t n = 0, cap = 0;
 	struct tt_step *s = NULL;
 	int64_t cpu0 = INT64_MAX, cpu1 = INT64_MIN;
-	const uint16_t *nf = tt_tb_name_flags(r);
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		bool step = is_step_event(r, e, nf);
@@ -87,8 +107,11 @@ size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *
 	}
 	*nkept = n;
 	*out = s;
-	if (!n)
-		return 0;
+	rs->n = n;
+	if (!n) {
+		free(gpu);
+		return rs;
+	}
 	/* the runtime calls by start, and the GPU ops each launched (the links
 	 * are sorted by launching event: one sweep finds each call's; the calls
 	 * are sorted runs, one per thread) */
@@ -184,7 +207,22 @@ size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, const struct tt_iv *
 	free(dmin);
 	free(dmax);
 	free(rt);
-	return n;
+	free(gpu);
+	return rs;
+}
+
+size_t tt_tb_rank_steps(const struct tt_rank *r, size_t ri, struct tt_step **out, size_t *nkept)
+{
+	const struct rank_steps *rs = tt_rank_memo(r, TT_MEMO_TB_STEPS, rank_steps_build,
+						   (void *)tt_tb_name_flags(r), rank_steps_free);
+	struct tt_step *s = tt_malloc((rs->n + 1) * sizeof(*s));
+	if (rs->n)
+		memcpy(s, rs->s, rs->n * sizeof(*s));
+	for (size_t k = 0; k < rs->n; k++)
+		s[k].ri = ri;
+	*out = s;
+	*nkept = rs->nkept;
+	return rs->n;
 }
 
 struct steps_rank_out {
@@ -202,11 +240,8 @@ static void steps_rank(size_t ri, void *vctx)
 {
 	struct steps_ctx *c = vctx;
 	const struct tt_rank *r = c->m->ranks[ri];
-	struct tt_iv *gpu;
-	size_t ng = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, NULL, &gpu);
 	c->r[ri].sel = true;
-	c->r[ri].n = tt_tb_rank_steps(r, ri, gpu, ng, &c->r[ri].s, &c->r[ri].nkept);
-	free(gpu);
+	c->r[ri].n = tt_tb_rank_steps(r, ri, &c->r[ri].s, &c->r[ri].nkept);
 }
 
 static void step_nums(struct tt_steps *s);

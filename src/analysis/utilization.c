@@ -253,14 +253,11 @@ static void util_rank(size_t ri, void *vctx)
 			? r->meta.devprops[0].compute_major
 			: -1;
 	/* the steps window and the op tree */
-	struct tt_iv *gpu;
-	size_t ngpu = tt_tb_gpu_blocks(r, TT_TB_GPU_ALL, NULL, &gpu);
 	struct tt_step *st;
-	size_t nkept, ns = tt_tb_rank_steps(r, ri, gpu, ngpu, &st, &nkept);
+	size_t nkept;
+	tt_tb_rank_steps(r, ri, &st, &nkept);
 	int64_t w0 = nkept ? st[0].t0 : 0, w1 = nkept ? st[nkept - 1].t1 : 0;
-	(void)ns;
 	free(st);
-	free(gpu);
 	struct tt_tbtree t;
 	tt_tbtree_build(r, &t);
 	ur->row.tc_eligible_pct = tc_eligible_ratio(r, &t);
