@@ -270,18 +270,24 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 	/* the kernels launched inside each op */
 	struct tt_tbtree t;
 	tt_tbtree_build(r, &t);
+	tt_tbtree_comm_index(r, &t);
 	uint32_t *kn = tt_calloc(d->nnodes + 1, sizeof(*kn));
-	uint32_t *owner = tt_malloc((size_t)r->nev * sizeof(*owner) + 1);
-	size_t nk = 0;
+	/* the kernels launched inside a node, each with its node */
+	struct kop {
+		uint32_t ev, node;
+	} *owner = NULL;
+	size_t nk = 0, ocap = 0;
+	uint32_t lpos = 0;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (e->ph != 'X' || tt_ev_kind(r, e) != TT_K_KERNEL)
 			continue;
-		uint32_t op = tt_tbtree_comm_op(r, &t, i);
+		uint32_t op = tt_tbtree_comm_of_call(&t, tt_tb_launch_of(r, i, &lpos));
 		if (op == TT_NONE || node_of[op] == TT_NONE)
 			continue;
 		kn[node_of[op]]++;
-		owner[nk++] = i;
+		TT_GROW(owner, ocap, nk + 1);
+		owner[nk++] = (struct kop){i, node_of[op]};
 	}
 	size_t nr = d->nnodes + nk;
 	d->rng = tt_malloc((nr + 1) * sizeof(*d->rng));
@@ -296,8 +302,8 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 		kn[j] = (uint32_t)(n->first + 1); /* next free slot */
 	}
 	for (size_t k = 0; k < nk; k++) {
-		const struct tt_event *e = &r->ev[owner[k]];
-		size_t j = node_of[tt_tbtree_comm_op(r, &t, owner[k])];
+		const struct tt_event *e = &r->ev[owner[k].ev];
+		size_t j = owner[k].node;
 		d->rng[kn[j]++] = (struct tt_iv){e->ts, tt_ev_end(e)};
 	}
 	d->nrng = nr;

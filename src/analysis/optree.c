@@ -371,20 +371,54 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	free(alias);
 }
 
-uint32_t tt_tbtree_comm_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t gpu)
+void tt_tbtree_comm_index(const struct tt_rank *r, struct tt_tbtree *t)
 {
-	uint32_t l = tt_launch_of(r, gpu);
-	if (l == TT_NONE)
-		return TT_NONE;
-	for (uint32_t a = t->owner[l]; a != TT_NONE; a = t->parent[a])
-		if (t->kind[a] == TT_TBN_COMM ||
-		    (t->kind[a] == TT_TBN_OP && (t->nflags[r->ev[a].name] & TT_NF_COMM)))
-			return a;
-	return TT_NONE;
+	if (t->comm)
+		return;
+	t->comm = tt_tb_none_array(r->nev);
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k], p = t->parent[i];
+		if (t->kind[i] == TT_TBN_COMM ||
+		    (t->kind[i] == TT_TBN_OP && (t->nflags[r->ev[i].name] & TT_NF_COMM)))
+			t->comm[i] = i;
+		else if (p != TT_NONE)
+			t->comm[i] = t->comm[p]; /* (parents come first) */
+	}
+}
+
+static inline uint32_t gpu_at(const struct tt_rank *r, uint32_t p)
+{
+	return r->links[r->links_by_gpu[p]].gpu;
+}
+
+uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
+{
+	uint32_t n = r->nlinks, p = *pos < n ? *pos : n, a, b;
+	if (p > 0 && gpu_at(r, p - 1) >= gpu) {
+		a = 0; /* behind: the first at or after gpu is before p */
+		b = p;
+	} else {
+		/* ahead: gallop until one at or after gpu */
+		a = b = p;
+		for (uint64_t step = 1; b < n && gpu_at(r, b) < gpu; step *= 2) {
+			a = b + 1;
+			b = n - b > step ? b + (uint32_t)step : n;
+		}
+	}
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (gpu_at(r, m) < gpu)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*pos = a;
+	return a < n && gpu_at(r, a) == gpu ? r->links[r->links_by_gpu[a]].cpu : TT_NONE;
 }
 
 void tt_tbtree_free(struct tt_tbtree *t)
 {
+	free(t->comm);
 	free(t->kind);
 	free(t->parent);
 	free(t->owner);

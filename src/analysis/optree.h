@@ -134,6 +134,7 @@ struct tt_tbtree {
 	uint32_t norder;
 	uint32_t ndropped, nmerged;
 	const uint16_t *nflags; /* tt_tb_name_flags of the rank (not owned) */
+	uint32_t *comm;         /* tt_tbtree_comm_index, or NULL */
 };
 
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
@@ -155,9 +156,23 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t,
 		      struct tt_tb_nodestat *ns);
 void tt_tb_node_stats_free(struct tt_tb_nodestat *ns);
 
-/* The innermost collective op of the plugin's names around the runtime call
- * that launched GPU op gpu (by the tree), or TT_NONE. */
-uint32_t tt_tbtree_comm_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t gpu);
+/* The innermost collective op of the plugin's names around each node or
+ * the node itself (TT_NONE: none): t->comm, by event index, freed by
+ * tt_tbtree_free.  tt_tbtree_comm_of_call answers for a runtime call (that
+ * of a GPU op: tt_tb_launch_of). */
+void tt_tbtree_comm_index(const struct tt_rank *r, struct tt_tbtree *t);
+static inline uint32_t tt_tbtree_comm_of_call(const struct tt_tbtree *t, uint32_t call)
+{
+	if (call == TT_NONE || t->owner[call] == TT_NONE)
+		return TT_NONE;
+	return t->comm[t->owner[call]];
+}
 void tt_tbtree_free(struct tt_tbtree *t);
+
+/* tt_launch_of (the runtime call that launched GPU op gpu, or TT_NONE) for
+ * GPU ops met in ascending order: *pos (0 at first) is where the previous
+ * search ended, and the search gallops on from it (any order still gives
+ * the right answer). */
+uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
 
 #endif

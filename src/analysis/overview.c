@@ -64,6 +64,8 @@ static void ov_rank(size_t ri, void *vctx)
 	memset(role, 0, sizeof(role));
 	struct tt_tbtree t;
 	tt_tbtree_build(r, &t);
+	tt_tbtree_comm_index(r, &t);
+	uint32_t lpos = 0;
 	int8_t *ktype = tt_tb_kernel_types(r);
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
@@ -73,7 +75,8 @@ static void ov_rank(size_t ri, void *vctx)
 		uint16_t nf = t.nflags[e->name];
 		switch (k) {
 		case TT_K_KERNEL: {
-			bool linked = tt_tbtree_comm_op(r, &t, i) != TT_NONE;
+			bool linked =
+				tt_tbtree_comm_of_call(&t, tt_tb_launch_of(r, i, &lpos)) != TT_NONE;
 			bool named = (ktype[e->name] >= 0 ? ktype[e->name]
 							   : (int8_t)tt_kernel_type(tt_ev_name(r, e), NULL)) ==
 				     TT_KT_COMM;

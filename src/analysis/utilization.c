@@ -150,9 +150,9 @@ static double blocks_per_sm(const struct tt_kinfo *k, int64_t num_sms)
  * passes it to the op around it): *kind 0 an op, 1 a call outside every
  * op, 2 no launching call. */
 static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t g,
-			  int *kind)
+			  uint32_t *lpos, int *kind)
 {
-	uint32_t l = tt_launch_of(r, g);
+	uint32_t l = tt_tb_launch_of(r, g, lpos);
 	if (l == TT_NONE) {
 		*kind = 2;
 		return TT_NONE;
@@ -164,12 +164,11 @@ static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t, ui
 	return o;
 }
 
-static void kop_add(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t i,
+/* kernel i, launched by op (launch_op's kind) */
+static void kop_add(const struct tt_rank *r, uint32_t i, uint32_t op, int kind,
 		    struct util_rank *ur, uint32_t **map, size_t *mcap, size_t *cap)
 {
 	const struct tt_event *e = &r->ev[i];
-	int kind;
-	uint32_t op = launch_op(r, t, i, &kind);
 	struct tt_kinfo z = {.blocks_per_sm = -1, .occupancy = -1};
 	const struct tt_kinfo *k = (e->flags & TT_EF_KINFO) ? &r->kinfo[e->aux] : &z;
 	/* the key: the fields themselves, as bytes */
@@ -283,6 +282,7 @@ static void util_rank(size_t ri, void *vctx)
 			dev[b - 1] = tmp;
 		}
 	uint32_t *kidx = tt_tb_none_array(r->strs.n);
+	uint32_t lpos = 0; /* (tt_tb_launch_of) */
 	uint32_t *kopmap = NULL;
 	size_t kcap = 0, kopmcap = 0, kopcap = 0;
 	int64_t all_kernel_ns = 0, all_tc_ns = 0;
@@ -390,12 +390,12 @@ static void util_rank(size_t ri, void *vctx)
 				all_tc_ns += ka->tc ? e->dur : 0;
 				/* tensor cores over the kernels the operators launched */
 				int lk;
-				uint32_t op = launch_op(r, &t, i, &lk);
+				uint32_t op = launch_op(r, &t, i, &lpos, &lk);
 				if (op != TT_NONE && t.kind[op] == TT_TBN_OP) {
 					u->op_kernel_ns += e->dur;
 					u->tc_ns += ka->tc ? e->dur : 0;
 				}
-				kop_add(r, &t, i, ur, &kopmap, &kopmcap, &kopcap);
+				kop_add(r, i, op, lk, ur, &kopmap, &kopmcap, &kopcap);
 			}
 		}
 		if (!na) {
