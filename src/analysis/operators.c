@@ -200,25 +200,28 @@ bool tt_tb_op_tc_eligible(const char *name)
 
 void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct tt_tb_nodestat *ns)
 {
-	size_t nev = (size_t)r->nev + 1;
+	size_t nn = (size_t)t->norder + 1;
 	memset(ns, 0, sizeof(*ns));
-	ns->child = tt_calloc(nev, sizeof(*ns->child));
-	ns->runtime = tt_calloc(nev, sizeof(*ns->runtime));
-	ns->dself = tt_calloc(nev, sizeof(*ns->dself));
-	ns->dtotal = tt_calloc(nev, sizeof(*ns->dtotal));
-	ns->gself = tt_calloc(nev, sizeof(*ns->gself));
-	ns->gtotal = tt_calloc(nev, sizeof(*ns->gtotal));
-	ns->tcself = tt_calloc(nev, sizeof(*ns->tcself));
-	ns->kself = tt_calloc(nev, sizeof(*ns->kself));
-	ns->tctotal = tt_calloc(nev, sizeof(*ns->tctotal));
-	ns->tc_eligible = tt_calloc(nev, 1);
+	ns->pos = tt_malloc(((size_t)r->nev + 1) * sizeof(*ns->pos)); /* (nodes only) */
+	ns->child = tt_calloc(nn, sizeof(*ns->child));
+	ns->runtime = tt_calloc(nn, sizeof(*ns->runtime));
+	ns->dself = tt_calloc(nn, sizeof(*ns->dself));
+	ns->dtotal = tt_calloc(nn, sizeof(*ns->dtotal));
+	ns->gself = tt_calloc(nn, sizeof(*ns->gself));
+	ns->gtotal = tt_calloc(nn, sizeof(*ns->gtotal));
+	ns->tcself = tt_calloc(nn, sizeof(*ns->tcself));
+	ns->kself = tt_calloc(nn, sizeof(*ns->kself));
+	ns->tctotal = tt_calloc(nn, sizeof(*ns->tctotal));
+	ns->tc_eligible = tt_calloc(nn, 1);
 	int8_t *tc = tt_malloc((size_t)r->strs.n + 1);
 	memset(tc, -1, (size_t)r->strs.n + 1);
+	const uint32_t *pos = ns->pos;
 	for (uint32_t k = 0; k < t->norder; k++) {
 		uint32_t i = t->order[k], p = t->parent[i];
+		ns->pos[i] = k;
 		if (p != TT_NONE)
-			ns->child[p] += r->ev[i].dur;
-		ns->tc_eligible[i] = t->kind[i] != TT_TBN_STEP &&
+			ns->child[pos[p]] += r->ev[i].dur; /* (parents come first) */
+		ns->tc_eligible[k] = t->kind[i] != TT_TBN_STEP &&
 				     (t->nflags[r->ev[i].name] & TT_NF_TC_ELIGIBLE);
 	}
 	/* (the links are sorted by launching event: one sweep finds each
@@ -232,7 +235,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		/* the host time of the call is the innermost node's: the node's
 		 * children already cover it (the plugin, charging it by External id
 		 * to an op around a child, subtracts it twice) */
-		ns->runtime[o] += e->dur;
+		ns->runtime[pos[o]] += e->dur;
 		/* a collective's user annotation is a range, not a caller: the GPU
 		 * work of its runtime calls is the op's around it (as their
 		 * External ids say) */
@@ -240,49 +243,51 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 			o = t->parent[o];
 		if (o == TT_NONE)
 			continue;
+		uint32_t po = pos[o];
 		while (lnk < r->nlinks && r->links[lnk].cpu < i)
 			lnk++;
 		for (uint32_t l = lnk; l < r->nlinks && r->links[l].cpu == i; l++) {
 			const struct tt_event *g = &r->ev[r->links[l].gpu];
 			if (!tt_tb_is_gpu_op(r, g))
 				continue;
-			ns->dself[o] += g->dur;
-			ns->gself[o]++;
+			ns->dself[po] += g->dur;
+			ns->gself[po]++;
 			if (tt_ev_kind(r, g) != TT_K_KERNEL)
 				continue;
-			ns->kself[o] += g->dur;
+			ns->kself[po] += g->dur;
 			if (tc[g->name] < 0)
 				tc[g->name] = tt_tb_kernel_uses_tc(tt_ev_name(r, g));
 			if (tc[g->name])
-				ns->tcself[o] += g->dur;
+				ns->tcself[po] += g->dur;
 		}
 	}
 	free(tc);
 	for (uint32_t k = 0; k < t->norder; k++) {
-		uint32_t i = t->order[k];
-		ns->dtotal[i] += ns->dself[i];
-		ns->gtotal[i] += ns->gself[i];
-		ns->tctotal[i] += ns->tcself[i];
-		if (ns->tcself[i] > 0 && t->kind[i] != TT_TBN_STEP)
-			ns->tc_eligible[i] = 1;
+		ns->dtotal[k] += ns->dself[k];
+		ns->gtotal[k] += ns->gself[k];
+		ns->tctotal[k] += ns->tcself[k];
+		if (ns->tcself[k] > 0 && t->kind[t->order[k]] != TT_TBN_STEP)
+			ns->tc_eligible[k] = 1;
 	}
 	/* children after parents in order: add up from the end; a cpu_op with
 	 * a tensor-core eligible child is eligible too */
 	for (uint32_t k = t->norder; k-- > 0;) {
-		uint32_t i = t->order[k], p = t->parent[i];
+		uint32_t p = t->parent[t->order[k]];
 		if (p == TT_NONE)
 			continue;
-		ns->dtotal[p] += ns->dtotal[i];
-		ns->gtotal[p] += ns->gtotal[i];
-		ns->tctotal[p] += ns->tctotal[i];
-		if (ns->tc_eligible[i] && t->kind[p] != TT_TBN_STEP &&
+		uint32_t pp = pos[p];
+		ns->dtotal[pp] += ns->dtotal[k];
+		ns->gtotal[pp] += ns->gtotal[k];
+		ns->tctotal[pp] += ns->tctotal[k];
+		if (ns->tc_eligible[k] && t->kind[p] != TT_TBN_STEP &&
 		    tt_ev_kind(r, &r->ev[p]) == TT_K_CPU_OP)
-			ns->tc_eligible[p] = 1;
+			ns->tc_eligible[pp] = 1;
 	}
 }
 
 void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
 {
+	free(ns->pos);
 	free(ns->child);
 	free(ns->runtime);
 	free(ns->dself);
@@ -371,15 +376,15 @@ static void ops_rank(size_t ri, void *vctx)
 		struct opacc *a = &d->acc[*slot];
 		a->calls++;
 		a->htotal += e->dur;
-		a->hself += e->dur - ns.child[i] - ns.runtime[i];
-		a->runtime += ns.runtime[i];
-		a->dself += ns.dself[i];
-		a->dtotal += ns.dtotal[i];
-		a->gself += ns.gself[i];
-		a->gtotal += ns.gtotal[i];
-		a->tcself += ns.tcself[i];
-		a->tctotal += ns.tctotal[i];
-		a->tc_eligible |= ns.tc_eligible[i];
+		a->hself += e->dur - ns.child[k] - ns.runtime[k];
+		a->runtime += ns.runtime[k];
+		a->dself += ns.dself[k];
+		a->dtotal += ns.dtotal[k];
+		a->gself += ns.gself[k];
+		a->gtotal += ns.gtotal[k];
+		a->tcself += ns.tcself[k];
+		a->tctotal += ns.tctotal[k];
+		a->tc_eligible |= ns.tc_eligible[k];
 		if (e->dur > a->longest_dur) {
 			a->longest_dur = e->dur;
 			a->longest = i;

@@ -139,7 +139,8 @@ struct tt_tbtree {
 
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
 
-/* Per-node figures of the tree (operators.c), arrays by event index: the
+/* Per-node figures of the tree (operators.c), arrays by position in
+ * t->order (pos: event index -> position, for the nodes only): the
  * time of a node's child nodes and of its own runtime calls (those whose
  * innermost node it is); the GPU ops its own runtime calls launched (self;
  * a collective's user annotation passes them to the op around it) and those
@@ -147,6 +148,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
  * count, tensor-core kernel time; tensor-core eligibility as the plugin
  * decides it.  Free with tt_tb_node_stats_free. */
 struct tt_tb_nodestat {
+	uint32_t *pos;
 	int64_t *child, *runtime, *dself, *dtotal, *tcself, *tctotal;
 	int64_t *kself;      /* kernels (only) its own runtime calls launched */
 	uint64_t *gself, *gtotal;

@@ -219,19 +219,19 @@ static double tc_eligible_ratio(const struct tt_rank *r, const struct tt_tbtree 
 {
 	struct tt_tb_nodestat ns;
 	tt_tb_node_stats(r, t, &ns);
-	uint8_t *below = tt_calloc((size_t)r->nev + 1, 1); /* an eligible node below */
+	/* an eligible node below (by position in t->order, as ns) */
+	uint8_t *below = tt_calloc((size_t)t->norder + 1, 1);
 	for (uint32_t k = t->norder; k-- > 0;) {
-		uint32_t i = t->order[k], p = t->parent[i];
-		if (p != TT_NONE && (below[i] || ns.tc_eligible[i]))
-			below[p] = 1;
+		uint32_t p = t->parent[t->order[k]];
+		if (p != TT_NONE && (below[k] || ns.tc_eligible[k]))
+			below[ns.pos[p]] = 1;
 	}
 	int64_t bottom = 0, all = 0;
 	for (uint32_t k = 0; k < t->norder; k++) {
-		uint32_t i = t->order[k];
-		if (ns.tc_eligible[i] && !below[i])
-			bottom += ns.kself[i];
-		if (t->kind[i] == TT_TBN_OP)
-			all += ns.kself[i];
+		if (ns.tc_eligible[k] && !below[k])
+			bottom += ns.kself[k];
+		if (t->kind[t->order[k]] == TT_TBN_OP)
+			all += ns.kself[k];
 	}
 	free(below);
 	tt_tb_node_stats_free(&ns);
