@@ -301,6 +301,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
 	t->nflags = tt_tb_name_flags(r);
 	struct stack st = {0};
+	bool same = false; /* an operator under an operator of its name */
 	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
 		const struct tt_track *tr = &r->tracks[ti];
 		if (tr->kind != TT_TRACK_CPU)
@@ -325,9 +326,14 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 			t->parent[i] = p;
 			t->order[t->norder++] = i;
 			push(&st, i);
+			if (p != TT_NONE && r->ev[p].name == e->name && !same)
+				same = tbn_is_operator(r, i, t->kind[i]) &&
+				       tbn_is_operator(r, p, t->kind[p]);
 		}
 	}
 	free(st.v);
+	if (!same)
+		return; /* nothing to merge */
 	/* merge a cpu_op's only child of the same name into it */
 	uint32_t *nchild = tt_calloc((size_t)r->nev + 1, sizeof(*nchild));
 	uint32_t *child = tt_tb_none_array(r->nev);
@@ -341,7 +347,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	}
 	for (uint32_t k = 0; k < t->norder; k++) {
 		uint32_t i = t->order[k];
-		if (alias[i] != TT_NONE || !tbn_is_operator(r, i, t->kind[i]))
+		if (alias[i] != TT_NONE || nchild[i] != 1 || !tbn_is_operator(r, i, t->kind[i]))
 			continue;
 		while (nchild[i] == 1) {
 			uint32_t c = child[i];
