@@ -58,6 +58,7 @@ struct acc {
 	int64_t ns;
 	size_t ri;
 	uint32_t nranks;
+	bool comm; /* a communication kernel (tt_kernel_type, once per name) */
 };
 
 static int acc_by_name(const void *a, const void *b, void *ctx)
@@ -149,7 +150,10 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 				uint32_t *slot = tt_hmap_slot(&idx, key);
 				if (*slot == TT_HMAP_NONE) {
 					TT_GROW(acc, cap_acc, nacc + 1);
-					acc[nacc] = (struct acc){tt_ev_name(r, e), k, 0, 0, ri, 1};
+					acc[nacc] = (struct acc){tt_ev_name(r, e), k, 0, 0, ri, 1, false};
+					acc[nacc].comm = k == TT_RK_KERNEL &&
+							 tt_kernel_type(tt_ev_name(r, e), NULL) ==
+								 TT_KT_COMM;
 					*slot = (uint32_t)(nacc - first_acc);
 					nacc++;
 				}
@@ -165,7 +169,7 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 					rr->kernels++;
 					rr->kernel_ns += in;
 					kern += in;
-					if (tt_kernel_type(tt_ev_name(r, e), NULL) == TT_KT_COMM)
+					if (a->comm)
 						rr->comm_ns += in;
 				} else if (k == TT_RK_MEMCPY) {
 					rr->memcpy_ns += in;
