@@ -143,6 +143,12 @@ static int step_cmp(const void *a, const void *b)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
+static int step_cmp_r(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return step_cmp(a, b);
+}
+
 /* ---- queue length ---- */
 
 static const char *const launch_names[] = {
@@ -218,7 +224,23 @@ static void queue_series(const struct tt_sel *s, struct tt_counters_rank *out)
 		free(keys);
 		return;
 	}
-	qsort(st, nst, sizeof(*st), step_cmp);
+	/* grouped by series, launches before GPU ops: a few sorted runs a
+	 * series (steps that compare equal are equal, so no order is lost) */
+	size_t *at = tt_calloc(2 * nkeys + 1, sizeof(*at));
+	for (size_t k = 0; k < nst; k++)
+		at[2 * st[k].series + (st[k].delta < 0)]++;
+	for (size_t k = 0, sum = 0; k < 2 * nkeys; k++) {
+		size_t c = at[k];
+		at[k] = sum;
+		sum += c;
+	}
+	struct step *grouped = tt_malloc(nst * sizeof(*grouped));
+	for (size_t k = 0; k < nst; k++)
+		grouped[at[2 * st[k].series + (st[k].delta < 0)]++] = st[k];
+	free(at);
+	free(st);
+	st = grouped;
+	tt_msort(st, nst, sizeof(*st), step_cmp_r, NULL);
 
 	out->q = tt_calloc(nkeys, sizeof(*out->q));
 	out->nq = nkeys;
