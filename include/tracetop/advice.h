@@ -70,10 +70,47 @@ struct tt_advice {
  * scripts (the report's `topic` column). */
 const char *tt_finding_topic(enum tt_finding_kind k);
 
-/* Run the rules over the ranks o selects.  Never fails.  Free with
- * tt_advice_free. */
+/* Run the rules over the ranks o selects (computing the analyses they
+ * read).  Never fails.  Free with tt_advice_free. */
 void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
 		       const struct tt_advice_opts *ao, struct tt_advice *out);
+
+/* The results the rules read, each its analysis's over the ranks o selects
+ * (the utilisation with any number of buckets, the operators by name; the
+ * options of tt_advice_opts where they apply). */
+struct tt_temporal_row;
+struct tt_overlap_row;
+struct tt_util;
+struct tt_launch;
+struct tt_dist;
+struct tt_steps;
+struct tt_ops;
+struct tt_src;
+struct tt_mem;
+struct tt_overview;
+struct tt_idle;
+struct tt_advice_in {
+	const struct tt_temporal_row *temporal;
+	size_t ntemporal;
+	const struct tt_overlap_row *overlap;
+	size_t noverlap;
+	const struct tt_util *util;
+	const struct tt_launch *launch;
+	const struct tt_dist *dist;
+	const struct tt_steps *steps;
+	const struct tt_ops *ops;
+	const struct tt_src *src;
+	const struct tt_mem *mem;
+	const struct tt_overview *overview;
+	/* the idle breakdown, asked for only when a rank's GPU idles >= 20 % */
+	const struct tt_idle *(*idle)(void *ctx);
+	void *idle_ctx;
+};
+
+/* tt_advice_compute over results already computed (results.c shares them
+ * with the other views). */
+void tt_advice_from(const struct tt_model *m, const struct tt_aopts *o,
+		    const struct tt_advice_in *in, struct tt_advice *out);
 void tt_advice_free(struct tt_advice *a);
 
 /* The thresholds the rules use, as one sentence for "nothing found". */

@@ -112,10 +112,10 @@ static int finding_cmp(const void *a, const void *b)
 }
 
 /* GPU idle (HTA temporal) and its main cause (HTA idle breakdown) */
-static void advise_idle(const struct tt_model *m, const struct tt_aopts *o,
-			const struct tt_advice_opts *ao, const struct tt_temporal_row *tr,
-			size_t nt, struct findings *f)
+static void advise_idle(const struct tt_advice_in *in, struct findings *f)
 {
+	const struct tt_temporal_row *tr = in->temporal;
+	size_t nt = in->ntemporal;
 	size_t worst = SIZE_MAX, over = 0, gpu = 0;
 	for (size_t i = 0; i < nt; i++) {
 		if (!tr[i].has_gpu || isnan(tr[i].idle_pct))
@@ -128,7 +128,7 @@ static void advise_idle(const struct tt_model *m, const struct tt_aopts *o,
 	}
 	if (worst == SIZE_MAX || tr[worst].idle_pct < 20)
 		return;
-	struct tt_idle *id = tt_idle_breakdown(m, o, ao->kernel_delay_us);
+	const struct tt_idle *id = in->idle(in->idle_ctx);
 	const struct tt_temporal_row *w = &tr[worst];
 	int64_t cat[TT_IDLE_NCAT] = {0}, sum = 0;
 	for (size_t j = 0; j < id->nranks; j++) {
@@ -154,15 +154,14 @@ static void advise_idle(const struct tt_model *m, const struct tt_aopts *o,
 	x->n[1] = (int64_t)gpu;
 	x->n[2] = sum > 0 ? top : -1;
 	x->x[1] = sum > 0 ? 100.0 * (double)cat[top] / (double)sum : NAN;
-	tt_idle_free(id);
 }
 
 /* communication not hidden under computation (HTA overlap) */
-static void advise_overlap(const struct tt_model *m, const struct tt_aopts *o,
-			   const struct tt_temporal_row *tr, size_t nt, struct findings *f)
+static void advise_overlap(const struct tt_advice_in *in, struct findings *f)
 {
-	size_t no;
-	struct tt_overlap_row *ov = tt_overlap(m, o, &no);
+	const struct tt_temporal_row *tr = in->temporal;
+	size_t nt = in->ntemporal, no = in->noverlap;
+	const struct tt_overlap_row *ov = in->overlap;
 	double sum = 0, mn = INFINITY, mx = -INFINITY, comm_share = 0;
 	size_t n = 0, nshare = 0;
 	for (size_t i = 0; i < no; i++) {
@@ -195,7 +194,6 @@ static void advise_overlap(const struct tt_model *m, const struct tt_aopts *o,
 			x->n[0] = (int64_t)n;
 		}
 	}
-	tt_overlap_free(ov);
 }
 
 /* kernels: low occupancy and low SM efficiency (utilisation); communication
@@ -243,11 +241,8 @@ static void advise_util(const struct tt_util *u, struct findings *f)
 }
 
 /* launches: short kernels (HTA launch stats) */
-static void advise_launch(const struct tt_model *m, const struct tt_aopts *o,
-			  const struct tt_advice_opts *ao, struct findings *f)
+static void advise_launch(const struct tt_launch *l, struct findings *f)
 {
-	struct tt_launch *l =
-		tt_launch_stats(m, o, ao->runtime_cutoff_us, ao->launch_delay_cutoff_us);
 	/* launch delays are left out: a CPU running ahead of a busy GPU gives
 	 * long delays, which is what one wants */
 	uint64_t rows = 0, shrt = 0;
@@ -266,55 +261,49 @@ static void advise_launch(const struct tt_model *m, const struct tt_aopts *o,
 			x->n[1] = (int64_t)rows;
 		}
 	}
-	tt_launch_free(l);
 }
 
 /* stragglers and synchronisation (distributed) */
-static void advise_dist(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+static void advise_dist(const struct tt_dist *d, struct findings *f)
 {
-	struct tt_dist d;
-	tt_dist_compute(m, o, &d);
-	for (size_t i = 0; i < d.nstragglers && i < 3; i++) {
-		const struct tt_straggler *s = &d.stragglers[i];
+	for (size_t i = 0; i < d->nstragglers && i < 3; i++) {
+		const struct tt_straggler *s = &d->stragglers[i];
 		struct tt_finding *x = add_finding(f, TT_FIND_STRAGGLER, TT_SEV_HIGH, fabs(s->z),
 						   "distributed", "Distributed", s->rank);
 		set_name(x, s->metric);
 		snprintf(x->detail, sizeof(x->detail), "%s", s->reason);
 	}
 	int64_t lat = 0, sync = 0;
-	for (size_t s = 0; s < d.nstats; s++) {
-		lat += d.stats[s].total_ns;
-		sync += d.stats[s].sync_ns;
+	for (size_t s = 0; s < d->nstats; s++) {
+		lat += d->stats[s].total_ns;
+		sync += d->stats[s].sync_ns;
 	}
 	double p = lat > 0 ? 100.0 * (double)sync / (double)lat : 0;
-	if (d.nranks >= 2 && p >= 30) {
+	if (d->nranks >= 2 && p >= 30) {
 		struct tt_finding *x = add_finding(f, TT_FIND_SYNC,
 						   p >= 50 ? TT_SEV_HIGH : TT_SEV_MEDIUM, p,
 						   "distributed", "Distributed", -1);
 		x->x[0] = p;
 		x->n[0] = sync;
 	}
-	tt_dist_free(&d);
 }
 
 /* uneven steps */
-static void advise_steps(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+static void advise_steps(const struct tt_steps *s, struct findings *f)
 {
-	struct tt_steps s;
-	tt_steps_compute(m, o, &s);
 	size_t nk = 0;
-	for (size_t i = 0; i < s.nsteps; i++)
-		nk += !s.steps[i].pseudo && !s.steps[i].dropped;
+	for (size_t i = 0; i < s->nsteps; i++)
+		nk += !s->steps[i].pseudo && !s->steps[i].dropped;
 	if (nk >= 3) {
 		double *d = tt_malloc(nk * sizeof(*d));
 		size_t *who = tt_malloc(nk * sizeof(*who));
 		size_t slow = 0;
 		nk = 0;
-		for (size_t i = 0; i < s.nsteps; i++) {
-			if (s.steps[i].pseudo || s.steps[i].dropped)
+		for (size_t i = 0; i < s->nsteps; i++) {
+			if (s->steps[i].pseudo || s->steps[i].dropped)
 				continue;
 			who[nk] = i;
-			d[nk] = (double)(s.steps[i].t1 - s.steps[i].t0);
+			d[nk] = (double)(s->steps[i].t1 - s->steps[i].t0);
 			if (d[nk] > d[slow])
 				slow = nk;
 			nk++;
@@ -324,7 +313,7 @@ static void advise_steps(const struct tt_model *m, const struct tt_aopts *o, str
 		free(who);
 		double med = tt_median(d, nk);
 		if (med > 0 && mx / med >= 1.5) {
-			const struct tt_step *st = &s.steps[slow];
+			const struct tt_step *st = &s->steps[slow];
 			struct tt_finding *x = add_finding(
 				f, TT_FIND_SLOW_STEP, mx / med >= 3 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
 				100.0 * mx / med, "steps", "Steps", st->rank);
@@ -334,15 +323,12 @@ static void advise_steps(const struct tt_model *m, const struct tt_aopts *o, str
 		}
 		free(d);
 	}
-	tt_steps_free(&s);
 }
 
-static void advise_memory(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+static void advise_memory(const struct tt_mem *mm, struct findings *f)
 {
-	struct tt_mem mm;
-	tt_mem_compute(m, o, &mm);
-	for (size_t i = 0; i < mm.ndevs; i++) {
-		const struct tt_mem_dev *d = &mm.devs[i];
+	for (size_t i = 0; i < mm->ndevs; i++) {
+		const struct tt_mem_dev *d = &mm->devs[i];
 		int64_t peak = TT_MAX(d->peak_alloc, d->peak_reserved);
 		double p = d->peak_pct;
 		if (peak <= 0 || !(p >= TT_MEM_NEAR_LIMIT_PCT))
@@ -353,46 +339,39 @@ static void advise_memory(const struct tt_model *m, const struct tt_aopts *o, st
 		x->n[1] = d->device;
 		x->x[0] = p;
 	}
-	if (!mm.ndevs)
+	if (!mm->ndevs)
 		add_finding(f, TT_FIND_NO_MEMORY, TT_SEV_INFO, 0, "memory", "Memory", -1);
-	tt_mem_free(&mm);
 }
 
-static void advise_ops(const struct tt_model *m, const struct tt_aopts *o, struct findings *f)
+static void advise_ops(const struct tt_ops *p, const struct tt_src *s, struct findings *f)
 {
-	struct tt_ops p;
-	tt_ops_compute(m, o, false, &p);
 	int64_t total = 0;
 	size_t best = SIZE_MAX;
-	for (size_t i = 0; i < p.n; i++) {
-		total += p.rows[i].host_self;
-		if (best == SIZE_MAX || p.rows[i].host_self > p.rows[best].host_self)
+	for (size_t i = 0; i < p->n; i++) {
+		total += p->rows[i].host_self;
+		if (best == SIZE_MAX || p->rows[i].host_self > p->rows[best].host_self)
 			best = i;
 	}
 	if (best != SIZE_MAX && total > 0) {
-		double share = 100.0 * (double)p.rows[best].host_self / (double)total;
+		double share = 100.0 * (double)p->rows[best].host_self / (double)total;
 		if (share >= 20) {
 			struct tt_finding *x = add_finding(f, TT_FIND_HOT_OP, TT_SEV_MEDIUM, share,
 							   "operators", "Operators", -1);
-			const char *nm = p.rows[best].name;
+			const char *nm = p->rows[best].name;
 			set_name(x, nm);
 			x->x[0] = share;
-			x->n[0] = (int64_t)p.rows[best].calls;
+			x->n[0] = (int64_t)p->rows[best].calls;
 			x->n[1] = strcmp(nm, "aten::_local_scalar_dense") == 0 ||
 				  strcmp(nm, "aten::item") == 0 || strstr(nm, "Synchronize");
 		}
 	}
-	tt_ops_free(&p);
-	struct tt_src s;
-	tt_src_compute(m, o, &s);
-	if (!s.nstacks)
+	if (!s->nstacks)
 		add_finding(f, TT_FIND_NO_STACKS, TT_SEV_INFO, 0, "source", "Source", -1);
-	tt_src_free(&s);
 }
 
 /* the plugin's recommendations (data.py RunProfileData.analyze) */
 static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
-			  const struct tt_util *u, struct findings *f)
+			  const struct tt_util *u, const struct tt_overview *v, struct findings *f)
 {
 	/* GPU Utilization under 50 % */
 	size_t low = 0, ndev = 0, worst = SIZE_MAX;
@@ -436,13 +415,11 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
 		break; /* one rank says it for the job */
 	}
 	/* shares of the step time, DataParallel, DDP without NCCL */
-	struct tt_overview v;
-	tt_overview_compute(m, o, &v);
 	double dlw = 0, cmw = 0;
 	int64_t dlr = -1, cmr = -1;
 	bool dp = false, ddp = false, nccl = false, cap35 = false;
-	for (size_t i = 0; i < v.nranks; i++) {
-		const struct tt_ov_rank *w = &v.ranks[i];
+	for (size_t i = 0; i < v->nranks; i++) {
+		const struct tt_ov_rank *w = &v->ranks[i];
 		const struct tt_rank *r = m->ranks[w->ri];
 		if (w->avg_total > 0) {
 			double a = w->avg_pct[TT_OV_DATALOADER];
@@ -477,7 +454,6 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
 	}
 	if (ddp && !nccl && cap35)
 		add_finding(f, TT_FIND_DDP_NO_NCCL, TT_SEV_MEDIUM, 0, "distributed", "Distributed", -1);
-	tt_overview_free(&v);
 	if (dp) {
 		/* the GPUs the rank used (devices of its GPU ops) */
 		for (size_t ri = 0; ri < m->nranks; ri++) {
@@ -504,29 +480,89 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
 	}
 }
 
-void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
-		       const struct tt_advice_opts *ao, struct tt_advice *out)
+void tt_advice_from(const struct tt_model *m, const struct tt_aopts *o,
+		    const struct tt_advice_in *in, struct tt_advice *out)
 {
 	struct findings f = {0};
-	size_t nt;
-	struct tt_temporal_row *tr = tt_temporal(m, o, &nt); /* idle and overlap use it */
-	advise_idle(m, o, ao, tr, nt, &f);
-	advise_overlap(m, o, tr, nt, &f);
-	tt_temporal_free(tr);
-	struct tt_util u; /* (utilisation and the plugin's rules use it) */
-	tt_util_compute(m, o, 1, &u);
-	advise_util(&u, &f);
-	advise_launch(m, o, ao, &f);
-	advise_dist(m, o, &f);
-	advise_steps(m, o, &f);
-	advise_ops(m, o, &f);
-	advise_memory(m, o, &f);
-	advise_plugin(m, o, &u, &f);
-	tt_util_free(&u);
+	advise_idle(in, &f);
+	advise_overlap(in, &f);
+	advise_util(in->util, &f);
+	advise_launch(in->launch, &f);
+	advise_dist(in->dist, &f);
+	advise_steps(in->steps, &f);
+	advise_ops(in->ops, in->src, &f);
+	advise_memory(in->mem, &f);
+	advise_plugin(m, o, in->util, in->overview, &f);
 	if (f.n > 1)
 		qsort(f.v, f.n, sizeof(*f.v), finding_cmp);
 	out->v = f.v;
 	out->n = f.n;
+}
+
+/* tt_advice_compute's idle breakdown, computed when first asked for */
+struct idle_ctx {
+	const struct tt_model *m;
+	const struct tt_aopts *o;
+	double kernel_delay_us;
+	struct tt_idle *v;
+};
+
+static const struct tt_idle *idle_get(void *ctx)
+{
+	struct idle_ctx *c = ctx;
+	if (!c->v)
+		c->v = tt_idle_breakdown(c->m, c->o, c->kernel_delay_us);
+	return c->v;
+}
+
+void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
+		       const struct tt_advice_opts *ao, struct tt_advice *out)
+{
+	struct tt_advice_in in = {0};
+	struct tt_temporal_row *tr = tt_temporal(m, o, &in.ntemporal);
+	struct tt_overlap_row *ov = tt_overlap(m, o, &in.noverlap);
+	struct tt_util u;
+	tt_util_compute(m, o, 1, &u);
+	struct tt_launch *l =
+		tt_launch_stats(m, o, ao->runtime_cutoff_us, ao->launch_delay_cutoff_us);
+	struct tt_dist d;
+	tt_dist_compute(m, o, &d);
+	struct tt_steps st;
+	tt_steps_compute(m, o, &st);
+	struct tt_ops p;
+	tt_ops_compute(m, o, false, &p);
+	struct tt_src s;
+	tt_src_compute(m, o, &s);
+	struct tt_mem mm;
+	tt_mem_compute(m, o, &mm);
+	struct tt_overview v;
+	tt_overview_compute(m, o, &v);
+	struct idle_ctx ic = {m, o, ao->kernel_delay_us, NULL};
+	in.temporal = tr;
+	in.overlap = ov;
+	in.util = &u;
+	in.launch = l;
+	in.dist = &d;
+	in.steps = &st;
+	in.ops = &p;
+	in.src = &s;
+	in.mem = &mm;
+	in.overview = &v;
+	in.idle = idle_get;
+	in.idle_ctx = &ic;
+	tt_advice_from(m, o, &in, out);
+	tt_temporal_free(tr);
+	tt_overlap_free(ov);
+	tt_util_free(&u);
+	tt_launch_free(l);
+	tt_dist_free(&d);
+	tt_steps_free(&st);
+	tt_ops_free(&p);
+	tt_src_free(&s);
+	tt_mem_free(&mm);
+	tt_overview_free(&v);
+	if (ic.v)
+		tt_idle_free(ic.v);
 }
 
 void tt_advice_free(struct tt_advice *a)

@@ -75,6 +75,12 @@ void tt_results_opts_init(struct tt_results_opts *o)
 
 /* ---- computing and freeing each kind ---- */
 
+/* (advice asks for the idle breakdown only when it needs it) */
+static const struct tt_idle *idle_of(void *ctx)
+{
+	return tt_res_idle(ctx);
+}
+
 static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 {
 	const struct tt_model *m = r->m;
@@ -186,10 +192,28 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		return v;
 	}
 	case TT_RES_ADVICE: {
+		/* the other results, computed here or waited for (and kept for
+		 * their panes) */
 		struct tt_advice *v = tt_calloc(1, sizeof(*v));
-		const struct tt_advice_opts ao = {o->kernel_delay_us, o->runtime_cutoff_us,
-						  o->launch_delay_cutoff_us};
-		tt_advice_compute(m, &o->a, &ao, v);
+		const struct tt_temporal_res *t = tt_res_temporal(r);
+		const struct tt_overlap_res *ov = tt_res_overlap(r);
+		struct tt_advice_in in = {
+			.temporal = t->rows,
+			.ntemporal = t->n,
+			.overlap = ov->rows,
+			.noverlap = ov->n,
+			.util = tt_res_util(r),
+			.launch = tt_res_launch(r),
+			.dist = tt_res_dist(r),
+			.steps = tt_res_steps(r),
+			.ops = tt_res_ops(r, false),
+			.src = tt_res_src(r),
+			.mem = tt_res_mem(r),
+			.overview = tt_res_tb_overview(r),
+			.idle = idle_of,
+			.idle_ctx = r,
+		};
+		tt_advice_from(m, &o->a, &in, v);
 		return v;
 	}
 	case TT_RES_CRITPATH: {
