@@ -199,9 +199,11 @@ static int open_both(struct tt_pane *p)
 										 TT_ROLE_WORSE);
 	}
 	tt_pane_sort(p, absc, true);
-	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s", pd->what, o.la, o.lb,
+	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s%s%s", pd->what, o.la, o.lb,
 		     pd->drill_both ? "; Enter: both sides' instances" :
-		     q[0] && p->ops->drill ? "; Enter: Control's" : "");
+		     q[0] && p->ops->drill ? "; Enter: the row on the " : "",
+		     !pd->drill_both && q[0] && p->ops->drill ? o.la : "",
+		     !pd->drill_both && q[0] && p->ops->drill ? " side" : "");
 	/* the sides' panes stay, with their tables: Enter drills into them */
 	p->shadow = q[0];
 	if (pd->drill_both)

@@ -144,6 +144,16 @@ static struct tt_pane *steptime_drill(struct tt_pane *p, size_t row)
 	return tt_timeline_new(p->app, v->steps[row].ri, TT_NONE, v->steps[row].t0);
 }
 
+static const struct tt_pane_diff steptime_diff = {
+	.nkeys = 2, /* rank, step */
+	.cols = {ST_TIME, ST_CAT0 + TT_OV_KERNEL, ST_CAT0 + TT_OV_MEMCPY, ST_CAT0 + TT_OV_MEMSET,
+		 ST_CAT0 + TT_OV_COMM, ST_CAT0 + TT_OV_RUNTIME, ST_CAT0 + TT_OV_DATALOADER,
+		 ST_CAT0 + TT_OV_CPU_EXEC, ST_CAT0 + TT_OV_OTHER},
+	.ncols = 9,
+	.rank_col = ST_RANK,
+	.more_is = -1,
+	.what = "time per step, by category",
+};
 const struct tt_pane_ops tt_steptime_ops = {
 	.name = "step-time",
 	.title = "Step time",
@@ -156,6 +166,7 @@ const struct tt_pane_ops tt_steptime_ops = {
 	.open = steptime_open,
 	.drill = steptime_drill,
 	.needs = TT_NEED(TT_RES_TBOVERVIEW),
+	.diff = &steptime_diff,
 };
 
 /* ---- Utilisation ---- */
@@ -293,6 +304,14 @@ static struct tt_pane *util_drill(struct tt_pane *p, size_t row)
 	return tt_pane_new(p->app, &ukern_ops);
 }
 
+static const struct tt_pane_diff util_diff = {
+	.nkeys = 1, /* rank (its devices: one a rank, as the ranks pair) */
+	.cols = {U_UTIL, U_SM, U_OCC, U_TC, U_BUSY},
+	.ncols = 5,
+	.rank_col = U_RANK,
+	.more_is = 1,
+	.what = "GPU utilisation per device",
+};
 const struct tt_pane_ops tt_util_ops = {
 	.name = "utilization",
 	.title = "Utilisation",
@@ -306,6 +325,7 @@ const struct tt_pane_ops tt_util_ops = {
 	.open = util_open,
 	.drill = util_drill,
 	.needs = TT_NEED(TT_RES_UTIL),
+	.diff = &util_diff,
 };
 
 /* ---- Distributed ---- */
@@ -520,6 +540,14 @@ static struct tt_pane *dist_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+static const struct tt_pane_diff dist_diff = {
+	.nkeys = 1, /* rank */
+	.cols = {D_STEP, D_COMP, D_OVL, D_COMM, D_OTHER},
+	.ncols = 5,
+	.rank_col = D_RANK,
+	.more_is = -1,
+	.what = "computation and communication per rank",
+};
 const struct tt_pane_ops tt_dist_ops = {
 	.name = "distributed",
 	.title = "Distributed",
@@ -532,6 +560,7 @@ const struct tt_pane_ops tt_dist_ops = {
 	.open = dist_open,
 	.drill = dist_drill,
 	.needs = TT_NEED(TT_RES_DIST),
+	.diff = &dist_diff,
 };
 
 /* ---- Operators ---- */
@@ -642,6 +671,14 @@ static struct tt_pane *ops_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+static const struct tt_pane_diff ops_diff = {
+	.nkeys = 1, /* name */
+	.cols = {O_DSELF, O_HSELF, O_CALLS},
+	.ncols = 3,
+	.rank_col = -1,
+	.more_is = -1,
+	.what = "time per operator",
+};
 const struct tt_pane_ops tt_operators_ops = {
 	.name = "operators",
 	.title = "Operators",
@@ -655,6 +692,7 @@ const struct tt_pane_ops tt_operators_ops = {
 	.open = ops_open,
 	.drill = ops_drill,
 	.needs = TT_NEED(TT_RES_OPS),
+	.diff = &ops_diff,
 };
 
 /* ---- Steps ---- */
@@ -790,6 +828,14 @@ static struct tt_pane *steps_drill(struct tt_pane *p, size_t row)
 	return np;
 }
 
+static const struct tt_pane_diff steps_diff = {
+	.nkeys = 1, /* step */
+	.cols = {N_MAX, N_MED, N_MIN, N_RANKS},
+	.ncols = 4,
+	.rank_col = -1,
+	.more_is = -1,
+	.what = "step time across ranks",
+};
 const struct tt_pane_ops tt_steps_ops = {
 	.name = "steps",
 	.title = "Steps",
@@ -799,6 +845,7 @@ const struct tt_pane_ops tt_steps_ops = {
 	.open = steps_open,
 	.drill = steps_drill,
 	.needs = TT_NEED(TT_RES_STEPS),
+	.diff = &steps_diff,
 };
 
 /* ---- Advice ---- */
