@@ -130,6 +130,8 @@ struct tt_col {
 	bool signed_bar;   /* TT_C_BAR: values of either sign, from a middle line:
 			    * right of it (role[0]) above 0, left (role[1])
 			    * below, scaled to the largest |value| */
+	int unit_group;    /* TT_C_DUR: nonzero: the columns with the same group
+			    * show one unit, that of their largest value */
 };
 
 enum tt_cell_kind { TT_CV_NONE = 0, TT_CV_S, TT_CV_I, TT_CV_D };
@@ -218,7 +220,8 @@ size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, siz
 /* The segments of a TT_C_STACK cell as fractions of the full bar. */
 void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col,
 			      double f[TT_STACK_MAX]);
-/* The unit a TT_C_DUR column uses in text (largest value decides). */
+/* The unit a TT_C_DUR column uses in text (largest value decides; of
+ * every column of its unit_group when it has one). */
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col);
 
 enum tt_format { TT_FMT_TABLE, TT_FMT_CSV, TT_FMT_JSON };

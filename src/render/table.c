@@ -199,11 +199,18 @@ enum tt_unit tt_table_col_unit(const struct tt_table *t, int col)
 {
 	/* (magnitudes as doubles: a cell may hold 1e308 or INT64_MIN) */
 	double mx = 0;
-	for (size_t r = 0; r < t->nrows; r++) {
-		const struct tt_cell *c = tt_table_cell(t, r, col);
-		double v = c->kind == TT_CV_I ? (double)c->v.i : c->kind == TT_CV_D ? c->v.d : 0;
-		if (fabs(v) > mx)
-			mx = fabs(v);
+	int g = t->cols[col].unit_group;
+	for (int k = g ? 0 : col; k < (g ? t->ncols : col + 1); k++) {
+		if (g && t->cols[k].unit_group != g)
+			continue;
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct tt_cell *c = tt_table_cell(t, r, k);
+			double v = c->kind == TT_CV_I ? (double)c->v.i :
+				   c->kind == TT_CV_D ? c->v.d :
+							0;
+			if (fabs(v) > mx)
+				mx = fabs(v);
+		}
 	}
 	return tt_unit_pick(mx < 9e18 ? (int64_t)mx : INT64_MAX);
 }

@@ -143,6 +143,8 @@ struct tt_table *tt_table_diff(const struct tt_table *a, const struct tt_table *
 			struct tt_col *x = &t->cols[c++];
 			*x = *src;
 			x->hidden_csv = false;
+			/* Control, Test and Δ in one unit, their largest value's */
+			x->unit_group = nv;
 			x->name = s == 0 ? tstr(t, "%s_%s", la, src->name) :
 				  s == 1 ? tstr(t, "%s_%s", lb, src->name) :
 					   tstr(t, "diff_%s", src->name);

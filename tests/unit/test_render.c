@@ -344,6 +344,31 @@ START_TEST(table_diff_join)
 }
 END_TEST
 
+/* Control, Test and Δ of a time show one unit, their largest value's:
+ * 2015 µs alone would be µs, but beside 38.1 ms it is 2.0 ms. */
+START_TEST(table_diff_one_unit)
+{
+	const int64_t r[] = {0}, ia[] = {2015000}, ib[] = {38100000};
+	const double p[] = {1};
+	struct tt_table *a = side("t", r, ia, p, 1), *b = side("t", r, ib, p, 1);
+	ck_assert_int_eq(tt_table_col_unit(a, 1), TT_U_US);
+	const int cols[] = {1, 2};
+	struct tt_table_diff_opts o = {.nkeys = 1, .cols = cols, .ncols = 2, .la = "Control",
+				       .lb = "Test"};
+	struct tt_table *d = tt_table_diff(a, b, &o);
+	int c = tt_table_col(d, "Control_idle");
+	for (int k = c; k < c + 3; k++)
+		if (d->cols[k].type == TT_C_DUR)
+			ck_assert_int_eq(tt_table_col_unit(d, k), TT_U_MS);
+	char buf[64];
+	tt_cell_text(d, 0, c, tt_table_col_unit(d, c), buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2.0");
+	tt_table_free(d);
+	tt_table_free(a);
+	tt_table_free(b);
+}
+END_TEST
+
 START_TEST(table_diff_signed_bar)
 {
 	/* +100 fills the right half, -50 half of the left half */
@@ -389,6 +414,7 @@ int main(void)
 	Suite *s = suite_create("render");
 	TCase *td = tcase_create("diff");
 	tcase_add_test(td, table_diff_join);
+	tcase_add_test(td, table_diff_one_unit);
 	tcase_add_test(td, table_diff_signed_bar);
 	suite_add_tcase(s, td);
 	TCase *tc = tcase_create("names");
