@@ -319,7 +319,8 @@ static void ranks_changed(struct tt_app *a)
 					      (long long)v[i]);
 	}
 	bool same = a->nranks_b == a->nranks &&
-		    memcmp(a->ranks_b, a->ranks, a->nranks * sizeof(*a->ranks)) == 0;
+		    (!a->nranks ||
+		     memcmp(a->ranks_b, a->ranks, a->nranks * sizeof(*a->ranks)) == 0);
 	if (same || !tt_ui_diffing(a))
 		tt_ui_status(a, TT_ROLE_DEFAULT, "showing %s", buf);
 	else if (bb[0] && a->ranks_b[0] == INT64_MIN)
