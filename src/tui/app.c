@@ -259,6 +259,9 @@ void tt_app_push(struct tt_app *a, struct tt_pane *p)
 		return;
 	}
 	a->stack[a->depth++] = p;
+	/* what the status line said was of the pane below (a filter's
+	 * matches, say); the new pane may say its own as it opens */
+	a->status[0] = '\0';
 	tt_pane_open(p);
 }
 
