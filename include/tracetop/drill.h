@@ -28,7 +28,9 @@ struct tt_kinstances {
 	size_t bmax;            /* the fullest bin's count (at least 1) */
 };
 
-/* The GPU events (with a stream) named `name` on the ranks o selects.
+/* The GPU events (with a stream) named `name` on the ranks o selects, as
+ * the kernel analyses select them (HTA's view unless o->exact: the last
+ * step dropped, whole microseconds), with those durations.
  * Fills *out (n = 0 when there is none); free with tt_kinstances_free. */
 void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, const char *name,
 			 struct tt_kinstances *out);

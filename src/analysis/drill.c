@@ -30,11 +30,20 @@ void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, con
 		uint32_t id = tt_strtab_find(&r->strs, name, strlen(name));
 		if (id == TT_NONE)
 			continue;
-		for (uint32_t i = 0; i < r->nev; i++)
-			if (r->ev[i].name == id && (r->ev[i].flags & TT_EF_STREAM)) {
+		/* the events and durations the Kernels pane counts (HTA's view,
+		 * or every event with --exact) */
+		struct tt_sel sel;
+		tt_sel_init(&sel, m, ri, o);
+		for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)
+			for (uint32_t i = i0; i < i1; i++) {
+				const struct tt_event *e = &r->ev[i];
+				if (e->name != id || !(e->flags & TT_EF_STREAM) || !tt_sel_has(&sel, i))
+					continue;
 				TT_GROW(out->v, cap, out->n + 1);
-				out->v[out->n++] = (struct tt_kinstance){ri, i, r->ev[i].dur};
+				out->v[out->n++] = (struct tt_kinstance){
+					ri, i, tt_sel_end(&sel, e) - tt_sel_ts(&sel, e)};
 			}
+		tt_sel_free(&sel);
 	}
 	if (!out->n)
 		return;

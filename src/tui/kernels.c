@@ -108,20 +108,21 @@ static int kernel_open(struct tt_pane *p)
 		{.name = "event", .type = TT_C_INT, .hidden_text = true},
 	};
 	struct tt_table *t = tt_table_new("instances", cols, (int)TT_ARRAY_SIZE(cols));
+	int64_t origin = tt_model_origin(p->app->m); /* (every screen's time origin) */
 	for (size_t i = 0; i < ki->n && i < INSTANCES_SHOWN; i++) {
 		const struct tt_rank *r = p->app->m->ranks[ki->v[i].ri];
 		const struct tt_event *e = &r->ev[ki->v[i].ev];
 		size_t k = tt_table_add_row(t);
 		tt_table_set_int(t, k, 0, r->rank);
 		tt_table_set_int(t, k, 1, r->tracks[e->track].stream);
-		tt_table_set_int(t, k, 2, e->ts - r->t0);
-		tt_table_set_int(t, k, 3, e->dur);
+		tt_table_set_int(t, k, 2, e->ts - origin);
+		tt_table_set_int(t, k, 3, ki->v[i].dur);
 		tt_table_set_int(t, k, 4, (int64_t)ki->v[i].ri);
 		tt_table_set_int(t, k, 5, ki->v[i].ev);
 	}
 	pane_add_bar_at(t, 3, "duration", TT_ROLE_BAR_COMP, 0);
 	tt_pane_set_table(p, t);
-	tt_pane_head(p, TT_ROLE_DIM, "slowest instances first; start: since the rank's first event. "
+	tt_pane_head(p, TT_ROLE_DIM, "slowest instances first; start: since the job's first event. "
 				     "Enter: the timeline at the instance");
 	return 0;
 }
