@@ -177,6 +177,19 @@ else
 	cat "$tmp/demo-added"
 fi
 
+# the headline above the drill-down's figures reads to its end at 80x24:
+# the same words as on a 200-column screen
+shot demo-head '0<Enter>' --diff "$tmp/base" "$tmp/regressed"
+"$TRACETOP" --headless -q --size 200x60 --keys '0<Enter>' --diff "$tmp/base" "$tmp/regressed" \
+	>"$tmp/demo-head-wide" 2>/dev/null
+narrow=$(awk 'NR >= 3 && /^ +count +total/ { exit } NR >= 3' "$tmp/demo-head" | sed 's/^ //; s/ *$//' | tr '\n' ' ' | sed 's/ *$//')
+wide=$(sed -n 3p "$tmp/demo-head-wide" | sed 's/^ //; s/ *$//')
+if [ -n "$wide" ] && [ "$narrow" = "$wide" ]; then
+	pass "the headline above the drill-down reads whole at 80x24"
+else
+	fail "the headline at 80x24: '$narrow', at 200 columns: '$wide'"
+fi
+
 # one rank (r, [ ]) pairs the Test's rank with it as the diff does; the
 # status says both: "rank C | T"
 onerank() { # LABEL KEYS WANT ARGS...

@@ -619,6 +619,9 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 		if (wrap)
 			n = put_wrapped(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text,
 					g->w - 2, body - 3);
+		else if (i == 0) /* (the first, a diff's headline say, is read whole) */
+			n = put_wrapped(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text,
+					g->w - 2, TT_MIN(3, body - 3));
 		else
 			tt_grid_put(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text, g->w - 2);
 		y += n;
