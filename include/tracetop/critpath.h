@@ -320,9 +320,10 @@ enum tt_cp_group {
 const char *tt_cp_group_label(enum tt_cp_group g);
 /* the bound_by sums of res in the four groups, ns */
 void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT]);
-/* The k-th largest bound of res (k = 0, 1, ...; TT_CPB_NONE left out), or
- * -1 when there are fewer. */
-int tt_cp_bound_rank(const struct tt_cp_result *res, int k);
+/* The k-th largest of the bound sums by[] (k = 0, 1, ...; TT_CPB_NONE and
+ * empty ones left out; ties: the first), or -1 when there are fewer.  by is
+ * a result's by_bound, or its wi_bound for the what-if path. */
+int tt_cp_bound_rank(const struct tt_cp_sum by[TT_CPB_COUNT], int k);
 
 struct tt_cp_steps {
 	struct tt_cp_step *steps; /* by rank (model order), then window */

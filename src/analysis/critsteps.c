@@ -33,15 +33,15 @@ void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT])
 	out[TT_CPG_OVERHEAD] = by[TT_CPB_LAUNCH].dur + by[TT_CPB_KK].dur;
 }
 
-int tt_cp_bound_rank(const struct tt_cp_result *res, int k)
+int tt_cp_bound_rank(const struct tt_cp_sum by[TT_CPB_COUNT], int k)
 {
 	int order[TT_CPB_COUNT];
 	int m = 0;
 	for (int b = 0; b < TT_CPB_COUNT; b++) {
-		if (b == TT_CPB_NONE || res->by_bound[b].dur <= 0)
+		if (b == TT_CPB_NONE || by[b].dur <= 0)
 			continue;
 		int j = m++;
-		while (j > 0 && res->by_bound[order[j - 1]].dur < res->by_bound[b].dur) {
+		while (j > 0 && by[order[j - 1]].dur < by[b].dur) {
 			order[j] = order[j - 1];
 			j--;
 		}

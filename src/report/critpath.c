@@ -51,18 +51,25 @@ void tt_report_cp_step(const struct tt_model *m, const struct tt_cp_step *s, cha
 	snprintf(buf, n, "%s to %s", a, b);
 }
 
-void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t n)
+/* "GPU compute 26.8%": the k-th largest of the sums by[] as a share of len */
+static void bound_text(const struct tt_cp_sum by[TT_CPB_COUNT], int64_t len, int k, char *buf,
+		       size_t n)
 {
-	int b = tt_cp_bound_rank(res, k);
+	int b = tt_cp_bound_rank(by, k);
 	if (b < 0) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	double pc = pct(res->by_bound[b].dur, res->length);
+	double pc = pct(by[b].dur, len);
 	if (pc < 0.05) /* (not 0.0%: it is there) */
 		snprintf(buf, n, "%s <0.1%%", tt_cp_bound_label((enum tt_cp_bound)b));
 	else
 		snprintf(buf, n, "%s %.1f%%", tt_cp_bound_label((enum tt_cp_bound)b), pc);
+}
+
+void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t n)
+{
+	bound_text(res->by_bound, res->length, k, buf, n);
 }
 
 /* ---- tables ---- */
@@ -479,16 +486,9 @@ static struct tt_table *whatif_table(const struct ctx *x)
 					 100.0 * (double)(res->wi_length - res->length_graph) /
 						 (double)res->length_graph :
 					 NAN);
-		int best = -1;
-		for (int b = 0; b < TT_CPB_NONE; b++)
-			if (res->wi_bound[b].dur > 0 &&
-			    (best < 0 || res->wi_bound[b].dur > res->wi_bound[best].dur))
-				best = b;
-		if (best >= 0) {
+		if (tt_cp_bound_rank(res->wi_bound, 0) >= 0) {
 			char buf[64];
-			snprintf(buf, sizeof(buf), "%s %.1f%%",
-				 tt_cp_bound_label((enum tt_cp_bound)best),
-				 pct(res->wi_bound[best].dur, res->wi_length));
+			bound_text(res->wi_bound, res->wi_length, 0, buf, sizeof(buf));
 			tt_table_set_str(t, k, 7, buf);
 		}
 		tt_table_set_int(t, k, 8, res->wi_edges);

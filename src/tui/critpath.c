@@ -125,7 +125,7 @@ static int path_open(struct tt_pane *p)
 	char line[400], len[32], b[64];
 	tt_fmt_dur(len, sizeof(len), res->length);
 	size_t w = (size_t)snprintf(line, sizeof(line), "length %s:", len);
-	for (int k = 0; tt_cp_bound_rank(res, k) >= 0 && w < sizeof(line); k++) {
+	for (int k = 0; tt_cp_bound_rank(res->by_bound, k) >= 0 && w < sizeof(line); k++) {
 		tt_report_cp_bound(res, k, b, sizeof(b));
 		int c = snprintf(line + w, sizeof(line) - w, "%s %s", k ? "," : "", b);
 		if (c < 0)
