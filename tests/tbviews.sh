@@ -206,13 +206,23 @@ grep -q "with_stack=True" "$D/out" && pass "source: how to record" || fail "sour
 
 # ---- hta-2rank collectives against an independent count ----
 
+# Each NCCL kernel is a call named by the nccl: annotation around its
+# launch.  Matching (collectives.h): the trace names no process group, so
+# a rank's k-th communication stream is a group; positions count within
+# the ProfilerStep#N that holds the launch; a pair is flagged when names or
+# sizes differ (all_to_all and gathers may differ in size) or the ranks make
+# different numbers of calls in that step of the group.  Wait = the last
+# arrival minus this rank's (on the job's clock: the offsets of
+# collective_clocks), at most the kernel; the rest is the transfer.
 if [ "$HAVE_PY" -eq 1 ]; then
 	"$TRACETOP" report distributed -q -f csv --table collectives "$TR/hta-2rank" >"$D/c.csv"
-	if python3 - "$TR/hta-2rank" "$D/c.csv" <<'PY' >"$D/cmp" 2>&1; then
+	"$TRACETOP" report collectives -q -f csv --table collective_clocks "$TR/hta-2rank" >"$D/k.csv"
+	if python3 - "$TR/hta-2rank" "$D/c.csv" "$D/k.csv" <<'PY' >"$D/cmp" 2>&1; then
 import csv, glob, gzip, json, os, sys
 SIZE = {"float": 4, "double": 8, "long": 8, "long int": 8, "int": 4, "c10::Half": 2,
         "c10::BFloat16": 2, "unsigned char": 1, "signed char": 1, "bool": 1}
-calls = {}  # name -> rank -> [(ts, dur, bytes)]
+offset = {int(r["rank"]): float(r["offset(us)"]) for r in csv.DictReader(open(sys.argv[3]))}
+parts = []  # dict per call
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
     doc = json.load(gzip.open(path))
     rank = doc["distributedInfo"]["rank"]
@@ -221,43 +231,67 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
           if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
     ann = [e for e in ev if e.get("cat") in ("cpu_op", "user_annotation")
            and e["name"].startswith("nccl:")]
-    for k in ev:
-        if k.get("cat") != "kernel" or "nccl" not in k["name"].lower():
-            continue
+    steps = sorted((e["ts"], e["ts"] + e["dur"], int(e["name"].split("#")[1])) for e in ev
+                   if e["name"].startswith("ProfilerStep#"))
+    kern = [k for k in ev if k.get("cat") == "kernel" and "nccl" in k["name"].lower()]
+    streams = sorted({k["args"]["stream"] for k in kern})
+    mine = []
+    for k in kern:
         r = rt[k["args"]["correlation"]]
         around = [a for a in ann if a["tid"] == r["tid"] and a["pid"] == r["pid"]
                   and a["ts"] <= r["ts"] and a["ts"] + a["dur"] >= r["ts"] + r["dur"]]
         a = max(around, key=lambda a: a["ts"])
-        name = a["name"][5:]
         nbytes = 0
         for dims, typ in zip(a["args"]["Input Dims"], a["args"]["Input type"]):
             n = 1
             for d in dims:
                 n *= d
             nbytes += n * SIZE[typ]
-        calls.setdefault(name, {}).setdefault(rank, []).append((k["ts"], k["dur"], nbytes))
+        step = [s[2] for s in steps if s[0] <= r["ts"] < s[1]]
+        mine.append(dict(rank=rank, name=a["name"][5:], ts=k["ts"], dur=k["dur"],
+                         bytes=nbytes, group=streams.index(k["args"]["stream"]),
+                         step=step[0] if step else None, wait=0.0))
+    mine.sort(key=lambda p: p["ts"])
+    count = {}
+    for p in mine:
+        key = (p["group"], p["step"])
+        p["pos"] = count.get(key, 0)
+        count[key] = p["pos"] + 1
+    for p in mine:
+        p["count"] = count[(p["group"], p["step"])]
+    parts += mine
+colls = {}
+for p in parts:
+    colls.setdefault((p["group"], p["step"], p["pos"]), []).append(p)
+matched = {}
+for key, ps in colls.items():
+    if len(ps) < 2:
+        continue
+    vary = any(w in ps[0]["name"] for w in ("all_to_all", "gather", "scatter"))
+    if any(p["name"] != ps[0]["name"] or p["count"] != ps[0]["count"] or
+           (not vary and p["bytes"] != ps[0]["bytes"]) for p in ps):
+        continue
+    last = max(p["ts"] - offset[p["rank"]] for p in ps)
+    for p in ps:
+        p["wait"] = min(max(last - (p["ts"] - offset[p["rank"]]), 0), p["dur"])
+        matched[id(p)] = True
 want = {}
-for name, ranks in calls.items():
-    lat = sum(c[1] for cs in ranks.values() for c in cs)
-    nb = sum(c[2] for cs in ranks.values() for c in cs)
-    n = sum(len(cs) for cs in ranks.values())
-    # the i-th call of each rank (time order): the fastest is the transfer
-    seqs = [sorted(cs) for cs in ranks.values()]
-    transfer = sync = 0.0
-    for i in range(max(len(s) for s in seqs)):
-        durs = [s[i][1] for s in seqs if i < len(s)]
-        if len(durs) >= 2:
-            transfer += min(durs) * len(durs)
-            sync += sum(d - min(durs) for d in durs)
-        else:
-            transfer += sum(durs)
-    want[name] = (n, nb, lat, transfer, sync)
+for p in parts:
+    w = want.setdefault(p["name"], [0, 0, 0.0, 0.0, 0.0, 0])
+    w[0] += 1
+    w[1] += p["bytes"]
+    w[2] += p["dur"]
+    w[3] += p["dur"] - p["wait"]
+    w[4] += p["wait"]
+    w[5] += id(p) in matched
 got = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
 ok = set(got) == set(want)
-for name, (n, nb, lat, tr, sy) in sorted(want.items()):
+for name, (n, nb, lat, tr, sy, nm) in sorted(want.items()):
     g = got.get(name)
-    line = "%s: calls %d bytes %d latency %.0f transfer %.0f sync %.0f" % (name, n, nb, lat, tr, sy)
+    line = "%s: calls %d (%d matched) bytes %d latency %.0f transfer %.0f sync %.0f" % (
+        name, n, nm, nb, lat, tr, sy)
     if not g or int(g["calls"]) != n or int(g["total_bytes"]) != nb or \
+       int(g["matched_calls"]) != nm or \
        abs(float(g["total_latency(us)"]) - lat) > 0.01 or \
        abs(float(g["data_transfer(us)"]) - tr) > 0.01 or abs(float(g["sync(us)"]) - sy) > 0.01:
         ok = False

@@ -47,10 +47,11 @@ struct tt_coll_call {
 	int64_t ts;         /* start of the first kernel */
 	int64_t dur;        /* latency: sum of its kernel durations */
 	int64_t bytes;      /* -1 when unknown */
-	bool matched;       /* other ranks have a call of the same seq */
-	int64_t transfer, sync; /* transfer = min latency over the matched
-				 * ranks, sync = dur - transfer; unmatched:
-				 * transfer = dur, sync = 0 */
+	bool matched;       /* matched across ranks (collectives.h), unflagged */
+	int64_t transfer, sync; /* the part's transfer and wait (collectives.h):
+				 * sync from its arrival to the last rank's,
+				 * transfer the rest; unmatched: transfer =
+				 * dur, sync = 0 */
 };
 
 struct tt_coll_stat {
@@ -135,22 +136,20 @@ struct tt_dist {
 	struct tt_strtab names;    /* collective names */
 };
 
-/* Communication kernels are those tt_kernel_type() calls COMMUNICATION.
- * A kernel's collective name and size come from, in order of preference:
- * its own collective args; the chain of collective ops around its
- * launching runtime call (record_param_comms, "nccl:NAME"/"gloo:NAME"
- * annotations, "c10d::NAME" ops): collective args, then an annotation's
- * name, then a c10d op's, the innermost on a tie, with sizes from
- * collective args (In msg nelems x dtype size), else Input Dims x Input
- * type; last the kernel name (ncclKernel_AllReduce_... -> AllReduce).  The
- * kernels launched under one collective op make one call.  Names are
- * compared ignoring case and everything but letters and digits
- * ("all_reduce" = "allreduce").  Calls of one name are matched across
- * ranks by their order.
+/* The calls are the parts of tt_coll (collectives.h): communication
+ * kernels grouped by the collective op that launched them, named and sized
+ * there, matched across ranks by process group and position, with their
+ * wait (here: sync) and transfer.  seq is a call's place among its rank's
+ * calls of that name; names are compared ignoring case and everything but
+ * letters and digits ("all_reduce" = "allreduce").
  * Stragglers need >= 3 ranks: outliers by tt_rdist_outlier (stats.h) in
- * mean step time, mean GPU idle per step (high only), or total sync time.  Free with
- * tt_dist_free. */
+ * mean step time, mean GPU idle per step (high only), or total sync time.
+ * tt_dist_compute computes the collectives itself; tt_dist_compute_coll
+ * takes them (the same ranks selected).  Free with tt_dist_free. */
+struct tt_coll;
 void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out);
+void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
+			  const struct tt_coll *coll, struct tt_dist *out);
 void tt_dist_free(struct tt_dist *d);
 
 /* Normalised collective key of a name into buf ("nccl:all_reduce" ->

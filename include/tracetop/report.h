@@ -278,6 +278,9 @@ enum {
 };
 /* Critical path per rank and step (report/critpath.c), from the typed
  * result tt_res_critpath; the Critical path pane draws the same. */
+/* collectives matched across ranks (report/collectives.c) */
+int tt_report_collectives(struct tt_results *res, const struct tt_report_opts *o,
+			  struct tt_table ***out, size_t *n, struct tt_err *err);
 int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
 /* What a window is, in words: the step's name, "whole trace", or

@@ -24,6 +24,7 @@
 #include "tracetop/analysis.h"
 #include "tracetop/err.h"
 #include "tracetop/byrank.h"
+#include "tracetop/collectives.h"
 #include "tracetop/critpath.h"
 
 /* What the analyses are computed with (the options that change a number;
@@ -68,7 +69,8 @@ void tt_results_opts_init(struct tt_results_opts *o);
 	_(TBOVERVIEW, "tb-overview") /* struct tt_overview (the plugin's) */    \
 	_(UTIL, "utilization")    /* struct tt_util (TT_UTIL_BUCKETS) */        \
 	_(STEPS, "steps")         /* struct tt_steps */                         \
-	_(DIST, "distributed")    /* struct tt_dist */                          \
+	_(COLL, "collectives")    /* struct tt_coll (collectives.h) */          \
+	_(DIST, "distributed")    /* struct tt_dist (reads COLL) */             \
 	_(OPS, "operators")       /* struct tt_ops by name */                   \
 	_(OPS_SHAPES, "operators-shapes") /* struct tt_ops by name and shapes */ \
 	_(MEM, "memory")          /* struct tt_mem */                           \
@@ -152,6 +154,8 @@ const struct tt_overview *tt_res_tb_overview(struct tt_results *r);
 const struct tt_util *tt_res_util(struct tt_results *r);
 const struct tt_steps *tt_res_steps(struct tt_results *r);
 const struct tt_dist *tt_res_dist(struct tt_results *r);
+/* collectives matched across ranks, clocks, waits (collectives.h) */
+const struct tt_coll *tt_res_collectives(struct tt_results *r);
 const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes);
 /* the critical path of each rank and window (critpath.h) */
 const struct tt_cp_steps *tt_res_critpath(struct tt_results *r);

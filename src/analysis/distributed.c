@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/collectives.h"
 #include "tracetop/operators.h"
 #include "tracetop/overview.h"
 #include "tracetop/steps.h"
@@ -34,13 +35,6 @@ size_t tt_tb_coll_key(const char *name, char *buf, size_t n)
 
 /* ---- one rank ---- */
 
-struct pcall {
-	char name[64];
-	const char *source;
-	uint32_t kernel, nkernels, cpu;
-	int64_t ts, dur, bytes;
-};
-
 /* one of the plugin's collective ops on a rank */
 struct tbnode {
 	int64_t ts, end;
@@ -54,8 +48,6 @@ struct tbnode {
 struct dist_out {
 	bool sel;
 	struct tt_dist_rank row;
-	struct pcall *calls;
-	size_t ncalls;
 	struct tbnode *nodes; /* by (start, -end) */
 	size_t nnodes;
 	struct tt_iv *rng, *real; /* ranges, and their transfer parts */
@@ -68,152 +60,6 @@ struct dist_ctx {
 	const struct tt_model *m;
 	struct dist_out *r;
 };
-
-static bool starts(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
-static int64_t comm_bytes(const struct tt_rank *r, const struct tt_comm *c)
-{
-	if (c->dtype == TT_NONE)
-		return -1;
-	int64_t ne = c->in_nelems >= 0 ? c->in_nelems : c->out_nelems;
-	int size = tt_tb_dtype_size(tt_str(r, c->dtype), tt_strtab_len(&r->strs, c->dtype));
-	if (ne < 0 || size <= 0 || ne > INT64_MAX / size)
-		return -1; /* (not known, or more bytes than an int64 holds) */
-	return ne * size;
-}
-
-static const struct tt_comm *op_comm(const struct tt_rank *r, const struct tt_event *e)
-{
-	if (!(e->flags & TT_EF_OPINFO))
-		return NULL;
-	uint32_t c = r->opinfo[e->aux].comm;
-	return c != TT_NONE && c < r->ncomm ? &r->comm[c] : NULL;
-}
-
-static void copy_name(char *dst, const char *s, size_t n)
-{
-	if (n > 63)
-		n = 63;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
-/* "ncclKernel_AllReduce_RING_LL_Sum_float(...)" -> "AllReduce" */
-static void name_from_kernel(char *dst, const char *k)
-{
-	const char *p = strstr(k, "Kernel_");
-	if (p) {
-		p += 7;
-		size_t n = strcspn(p, "_(<");
-		if (n) {
-			copy_name(dst, p, n);
-			return;
-		}
-	}
-	copy_name(dst, k, strcspn(k, "("));
-}
-
-/* Name, size and CPU op of one communication kernel (see tbviews.h). */
-static void describe(const struct tt_rank *r, const struct tt_optree *t, uint32_t i, struct pcall *c)
-{
-	const struct tt_event *e = &r->ev[i];
-	c->name[0] = '\0';
-	c->source = NULL;
-	c->cpu = TT_NONE;
-	c->bytes = -1;
-	if (e->flags & TT_EF_KINFO) {
-		uint32_t ci = r->kinfo[e->aux].comm;
-		if (ci != TT_NONE && ci < r->ncomm) {
-			const struct tt_comm *cm = &r->comm[ci];
-			if (cm->name != TT_NONE && tt_strtab_len(&r->strs, cm->name)) {
-				copy_name(c->name, tt_str(r, cm->name),
-					  tt_strtab_len(&r->strs, cm->name));
-				c->source = "kernel args";
-			}
-			c->bytes = comm_bytes(r, cm);
-		}
-	}
-	uint32_t launch = tt_launch_of(r, i);
-	uint32_t a = launch != TT_NONE ? t->owner[launch] : TT_NONE;
-	/* the whole chain of collective ops decides: collective args win over
-	 * an annotation's name, which wins over a c10d op's; sizes from
-	 * collective args win over Input Dims; the innermost wins a tie */
-	bool found = false;
-	int name_prio = c->name[0] ? 4 : 0, bytes_prio = c->bytes >= 0 ? 4 : 0;
-	for (int depth = 0; a != TT_NONE && depth < 12; a = t->parent[a], depth++) {
-		const struct tt_event *op = &r->ev[a];
-		const char *nm = tt_ev_name(r, op);
-		const struct tt_comm *cm = op_comm(r, op);
-		const char *name = NULL, *src = NULL;
-		size_t nlen = 0;
-		int prio = 0;
-		if (cm && cm->name != TT_NONE && tt_strtab_len(&r->strs, cm->name)) {
-			name = tt_str(r, cm->name);
-			nlen = tt_strtab_len(&r->strs, cm->name);
-			src = "record_param_comms";
-			prio = 3;
-		} else if (starts(nm, "nccl:") || starts(nm, "gloo:") || starts(nm, "ucc:") ||
-			   starts(nm, "mpi:") || starts(nm, "xccl:")) {
-			name = strchr(nm, ':') + 1;
-			nlen = strlen(name);
-			src = "annotation";
-			prio = 2;
-		} else if (starts(nm, "c10d::")) {
-			name = nm + 6;
-			nlen = strlen(name);
-			src = "c10d op";
-			prio = 1;
-		}
-		bool collective = name || cm || strcmp(nm, "record_param_comms") == 0;
-		if (!collective) {
-			if (found)
-				break; /* left the collective's ops */
-			continue;      /* ops the library wraps around the launch */
-		}
-		found = true;
-		if (c->cpu == TT_NONE)
-			c->cpu = a;
-		if (name && prio > name_prio) {
-			copy_name(c->name, name, nlen);
-			c->source = src;
-			name_prio = prio;
-		}
-		int64_t b = -1;
-		if (cm && bytes_prio < 2 && (b = comm_bytes(r, cm)) >= 0) {
-			c->bytes = b;
-			bytes_prio = 2;
-		}
-		if (bytes_prio < 1 && (op->flags & TT_EF_OPINFO)) {
-			const struct tt_opinfo *oi = &r->opinfo[op->aux];
-			if (oi->input_dims != TT_NONE && oi->input_type != TT_NONE)
-				b = tt_tb_input_bytes(tt_str(r, oi->input_dims),
-						      tt_str(r, oi->input_type));
-			if (b > 0) {
-				c->bytes = b;
-				bytes_prio = 1;
-			}
-		}
-	}
-	if (!c->name[0]) {
-		name_from_kernel(c->name, tt_ev_name(r, e));
-		c->source = "kernel name";
-	}
-	/* strip trailing '_' of c10d names ("allreduce_") */
-	size_t l = strlen(c->name);
-	while (l > 1 && c->name[l - 1] == '_')
-		c->name[--l] = '\0';
-}
-
-static int pcall_cmp(const void *a, const void *b)
-{
-	const struct pcall *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
-}
 
 static int iv_cmp(const void *a, const void *b)
 {
@@ -376,70 +222,10 @@ static void dist_rank(size_t ri, void *vctx)
 	tb_rank(r, st, nkept, d);
 	free(st);
 	free(all);
-	/* collective calls */
-	struct tt_optree t;
-	bool any = false;
-	for (uint32_t i = 0; i < r->nev && !any; i++)
-		any = kt[r->ev[i].name] == TT_KT_COMM && tt_tb_is_gpu_op(r, &r->ev[i]) &&
-		      tt_ev_kind(r, &r->ev[i]) == TT_K_KERNEL;
-	if (!any) {
-		free(kt);
-		return;
-	}
-	tt_optree_build(r, &t, false);
-	uint32_t *by_cpu = tt_malloc(((size_t)r->nev + 1) * sizeof(*by_cpu));
-	memset(by_cpu, 0xff, ((size_t)r->nev + 1) * sizeof(*by_cpu));
-	size_t cap = 0;
-	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
-		const struct tt_track *tr = &r->tracks[ti];
-		if (tr->kind != TT_TRACK_GPU)
-			continue;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			const struct tt_event *e = &r->ev[i];
-			if (!tt_tb_is_gpu_op(r, e) || tt_ev_kind(r, e) != TT_K_KERNEL ||
-			    kt[e->name] != TT_KT_COMM)
-				continue;
-			struct pcall pc;
-			describe(r, &t, i, &pc);
-			if (pc.cpu != TT_NONE && by_cpu[pc.cpu] != TT_NONE) {
-				struct pcall *q = &d->calls[by_cpu[pc.cpu]];
-				q->nkernels++;
-				q->dur += e->dur;
-				if (e->ts < q->ts) {
-					q->ts = e->ts;
-					q->kernel = i;
-				}
-				continue;
-			}
-			pc.kernel = i;
-			pc.nkernels = 1;
-			pc.ts = e->ts;
-			pc.dur = e->dur;
-			TT_GROW(d->calls, cap, d->ncalls + 1);
-			if (pc.cpu != TT_NONE)
-				by_cpu[pc.cpu] = (uint32_t)d->ncalls;
-			d->calls[d->ncalls++] = pc;
-		}
-	}
-	if (d->ncalls > 1)
-		qsort(d->calls, d->ncalls, sizeof(*d->calls), pcall_cmp);
-	free(by_cpu);
-	tt_optree_free(&t);
 	free(kt);
 }
 
 /* ---- across ranks ---- */
-
-static int call_match_cmp(const void *a, const void *b, void *vctx)
-{
-	const struct tt_coll_call *v = vctx;
-	const struct tt_coll_call *x = &v[*(const uint32_t *)a], *y = &v[*(const uint32_t *)b];
-	if (x->stat != y->stat)
-		return x->stat < y->stat ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->ri < y->ri ? -1 : x->ri > y->ri;
-}
 
 static int stat_cmp(const void *a, const void *b)
 {
@@ -725,13 +511,20 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 
 void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out)
 {
+	struct tt_coll coll;
+	tt_coll_compute(m, o, &coll);
+	tt_dist_compute_coll(m, o, &coll, out);
+	tt_coll_free(&coll);
+}
+
+void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
+			  const struct tt_coll *coll, struct tt_dist *out)
+{
 	memset(out, 0, sizeof(*out));
 	tt_strtab_init(&out->names);
 	struct dist_ctx c = {m, tt_calloc(m->nranks + 1, sizeof(*c.r))};
 	tt_for_ranks(m, o, dist_rank, &c);
-	size_t ncalls = 0;
-	for (size_t ri = 0; ri < m->nranks; ri++)
-		ncalls += c.r[ri].ncalls;
+	size_t ncalls = coll->nparts;
 	out->ranks = tt_calloc(m->nranks + 1, sizeof(*out->ranks));
 	out->calls = tt_calloc(ncalls + 1, sizeof(*out->calls));
 	uint32_t *key2stat = NULL;
@@ -745,14 +538,15 @@ void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 		if (!d->sel)
 			continue;
 		out->ranks[out->nranks++] = d->row;
+		size_t p0 = coll->rank_first[ri], p1 = coll->rank_first[ri + 1];
 		/* seq counters of this rank */
-		if (seqcap < out->nstats + d->ncalls + 1) {
-			seqs = tt_realloc_array(seqs, out->nstats + d->ncalls + 1, sizeof(*seqs));
-			seqcap = out->nstats + d->ncalls + 1;
+		if (seqcap < out->nstats + (p1 - p0) + 1) {
+			seqs = tt_realloc_array(seqs, out->nstats + (p1 - p0) + 1, sizeof(*seqs));
+			seqcap = out->nstats + (p1 - p0) + 1;
 		}
 		memset(seqs, 0, seqcap * sizeof(*seqs));
-		for (size_t k = 0; k < d->ncalls; k++) {
-			const struct pcall *pc = &d->calls[k];
+		for (size_t k = p0; k < p1; k++) {
+			const struct tt_coll_part *pc = &coll->parts[k];
 			tt_tb_coll_key(pc->name, key, sizeof(key));
 			uint32_t kid = tt_tb_intern(&out->names, key);
 			if (kid >= kcap) {
@@ -784,35 +578,13 @@ void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 			w->ts = pc->ts;
 			w->dur = pc->dur;
 			w->bytes = pc->bytes;
-			w->transfer = pc->dur;
+			/* the split of the matched collectives (collectives.h): wait
+			 * for the last rank to arrive, then the transfer */
+			w->matched = pc->coll != TT_NONE && coll->colls[pc->coll].last != TT_NONE;
+			w->transfer = pc->transfer;
+			w->sync = pc->wait;
 		}
-		free(d->calls);
 	}
-	/* match calls of one name across ranks by their order */
-	uint32_t *idx = tt_malloc((out->ncalls + 1) * sizeof(*idx));
-	for (size_t i = 0; i < out->ncalls; i++)
-		idx[i] = (uint32_t)i;
-	tt_msort(idx, out->ncalls, sizeof(*idx), call_match_cmp, out->calls);
-	for (size_t a = 0; a < out->ncalls;) {
-		size_t b = a + 1;
-		const struct tt_coll_call *x = &out->calls[idx[a]];
-		while (b < out->ncalls && out->calls[idx[b]].stat == x->stat &&
-		       out->calls[idx[b]].seq == x->seq)
-			b++;
-		if (b - a >= 2) {
-			int64_t mn = INT64_MAX;
-			for (size_t k = a; k < b; k++)
-				mn = TT_MIN(mn, out->calls[idx[k]].dur);
-			for (size_t k = a; k < b; k++) {
-				struct tt_coll_call *w = &out->calls[idx[k]];
-				w->matched = true;
-				w->transfer = mn;
-				w->sync = w->dur - mn;
-			}
-		}
-		a = b;
-	}
-	free(idx);
 	/* statistics per name and per rank */
 	uint32_t *cnt = tt_calloc((out->nstats + 1) * (out->nranks + 1), sizeof(*cnt));
 	size_t *rpos = tt_calloc(m->nranks + 1, sizeof(*rpos));

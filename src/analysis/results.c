@@ -170,9 +170,16 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		tt_steps_compute(m, &o->a, v);
 		return v;
 	}
+	case TT_RES_COLL: {
+		struct tt_coll *v = tt_calloc(1, sizeof(*v));
+		tt_coll_compute(m, &o->a, v);
+		return v;
+	}
 	case TT_RES_DIST: {
+		/* the collectives, computed here or waited for */
+		const struct tt_coll *cl = tt_res_collectives(r);
 		struct tt_dist *v = tt_calloc(1, sizeof(*v));
-		tt_dist_compute(m, &o->a, v);
+		tt_dist_compute_coll(m, &o->a, cl, v);
 		return v;
 	}
 	case TT_RES_OPS:
@@ -273,6 +280,9 @@ static void release(enum tt_rkind k, void *v)
 		break;
 	case TT_RES_STEPS:
 		tt_steps_free(v);
+		break;
+	case TT_RES_COLL:
+		tt_coll_free(v);
 		break;
 	case TT_RES_DIST:
 		tt_dist_free(v);
@@ -607,6 +617,11 @@ const struct tt_steps *tt_res_steps(struct tt_results *r)
 const struct tt_dist *tt_res_dist(struct tt_results *r)
 {
 	return get(r, TT_RES_DIST, NULL);
+}
+
+const struct tt_coll *tt_res_collectives(struct tt_results *r)
+{
+	return get(r, TT_RES_COLL, NULL);
 }
 
 const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes)

@@ -135,10 +135,10 @@ static struct tt_table *coll_table(const struct tt_dist *d)
 		tt_table_set_str(t, k, 13, stat_source(d, s));
 		differ |= c->counts_differ;
 	}
-	tt_table_add_note(t, "latency: the communication kernels of a call; the calls of a "
-			     "collective are matched across ranks by their order, the fastest "
-			     "rank's latency estimates the transfer and the rest on each rank is "
-			     "sync; unmatched calls count as transfer");
+	tt_table_add_note(t, "latency: the communication kernels of a call; calls are matched "
+			     "across ranks by process group and place in its sequence (report "
+			     "collectives); sync: from a rank's arrival to the last rank's, the "
+			     "rest is transfer; unmatched calls count as transfer");
 	tt_table_add_note(t, "size: In msg nelems x dtype size (collective args), else the "
 			     "Input Dims x Input type of the collective op");
 	if (differ) {

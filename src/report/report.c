@@ -78,6 +78,9 @@ static const struct {
 	 NULL, tt_report_memory},
 	{"source", "the Python stacks of operators (with_stack traces)", NULL, tt_report_source},
 	{"steps", "ProfilerStep durations per rank, the slowest steps", NULL, tt_report_steps},
+	{"collectives", "collectives matched across ranks: who arrived last, the wait it "
+			"caused, clock offsets, ranks that disagree",
+	 NULL, tt_report_collectives},
 	{"advice", "findings with the numbers behind them, and where to look", NULL, tt_report_advice},
 	{"outliers", "the ranks furthest from the median of a metric, with the reason", NULL,
 	 tt_report_outliers},
@@ -92,7 +95,7 @@ static const struct {
 const char *const tt_report_names[] = {
 	"summary",  "byrank", "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
 	"patterns", "diff",	"overview", "utilization", "distributed", "operators", "memory", "source",
-	"steps",    "advice",	"outliers",    "critical-path", "load",	   "range",	NULL};
+	"steps",    "collectives", "advice",	"outliers",    "critical-path", "load",	   "range",	NULL};
 
 const char *tt_report_help(const char *name)
 {

@@ -433,9 +433,9 @@ static int coll_open(struct tt_pane *p)
 	if (!t->nrows)
 		snprintf(p->msg, sizeof(p->msg), "no collectives on this rank");
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "transfer (%s): the fastest rank's latency of each call; sync (%s): the rest. "
+		     "sync (%s): waiting for the last rank to arrive; transfer (%s): the rest. "
 		     "Enter: the calls",
-		     tt_stack_glyph("=.", 0), tt_stack_glyph("=.", 1));
+		     tt_stack_glyph("=.", 1), tt_stack_glyph("=.", 0));
 	return 0;
 }
 
@@ -493,9 +493,9 @@ static const struct tt_pane_ops calls_ops = {
 	.name = "collective-calls",
 	.title = "Calls",
 	.help = "Every call of one collective on one rank: its latency (its communication "
-		"kernels), the transfer estimate (the fastest rank's latency for the same call) "
-		"and the sync (the rest), and the CPU op that issued it.  Enter opens the timeline "
-		"at its first kernel.",
+		"kernels), its sync (from its arrival to the last rank's, matched by process group "
+		"and place in the group's sequence) and transfer (the rest), and the CPU op that "
+		"issued it.  Enter opens the timeline at its first kernel.",
 	.open = calls_open,
 	.close = pick_free,
 	.drill = calls_drill,
@@ -520,8 +520,8 @@ static const struct tt_pane_ops coll_ops = {
 	.name = "collectives",
 	.title = "Collectives",
 	.help = "The collective operations of one rank: calls, latency, and its split into data "
-		"transfer and synchronisation (waiting for the slowest rank), estimated across "
-		"every rank, and their size.  Enter lists the calls.",
+		"transfer and synchronisation (waiting for the last rank to arrive, from the "
+		"collectives matched across ranks), and their size.  Enter lists the calls.",
 	.open = coll_open,
 	.close = pick_free,
 	.drill = coll_drill,

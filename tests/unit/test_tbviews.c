@@ -423,9 +423,13 @@ END_TEST
  *   rank 0: 250-350 (100)  and 500-550 (50)
  *   rank 1: 250-400 (150)  and 500-550 (50)
  *   rank 2: 250-650 (400)  and 700-780 (80)
- * transfer = the fastest rank: 100 and 50; sync = rank 0: 0, rank 1: 50,
- * rank 2: 300 + 30 = 330 µs.  Totals: latency 830, transfer 450, sync 380,
- * bytes 6 x 4000 = 24000.
+ * sync = the wait for the last rank to arrive (collectives.h): in the first
+ * all-reduce every rank arrives at 250, nobody waits; in the second rank 2
+ * arrives at 700, 200 after ranks 0 and 1, whose kernels last 50: they
+ * wait 50 each (a wait never exceeds the kernel).  The ends disagree by up
+ * to 300, but two collectives are too few to estimate a clock offset.
+ * sync = 50, 50, 0; totals: latency 830, sync 100, transfer 730, bytes
+ * 6 x 4000 = 24000.
  * Rank 0 in its step [0, 1000) (the plugin's parts; communication: the
  * nccl:all_reduce spans 205-235 and 452-478 and the NCCL kernels):
  * overlapping = gemm ∩ communication = 205-235 + 250-300 = 80,
@@ -437,9 +441,9 @@ END_TEST
  * kernel ends.  Rank 0: latency 30 + 100 + 26 + 50 = 206 = transfer; rank
  * 2: latency |205-235, 250-650 (holding 452-478), 700-780| = 510, transfer
  * |205-235, 550-650, 452-478, 730-780| = 206, synchronizing 304.
- * Stragglers: sync 0, 50, 330 -> median 50, MAD 50, scale 74.13:
- * z(rank 2) = 280 / 74.13 = 3.777; idle 700, 650, 370 -> rank 2 is low
- * (z -3.78), which is no straggler; steps are equal. */
+ * Stragglers: sync 50, 50, 0 -> median 50, MAD 0, scale the floor 1 µs:
+ * z(rank 2) = -50 (the others wait for it); idle 700, 650, 370 -> rank 2
+ * is low (z -3.78), which is no straggler; steps are equal. */
 #define DIST(rank, c1ts, c1dur, c2ts, c2dur)                                                 \
 	HEADR(rank) "\"traceEvents\": [" ANNOT("ProfilerStep#1", 1, 0, 1000) ","               \
 	OP("aten::mm", 1, 50, 40) "," LAUNCH(1, 60, 5, 10) ","                                  \
@@ -489,9 +493,9 @@ START_TEST(distributed_hand_checked)
 	ck_assert_int_eq(d.waits[5].total_ns - d.waits[5].transfer_ns, 304 * US);
 	ck_assert_int_eq(w->idle_ns, 700 * US);
 	ck_assert_uint_eq(w->ncalls, 2);
-	ck_assert_int_eq(w->sync_ns, 0);
+	ck_assert_int_eq(w->sync_ns, 50 * US);
 	ck_assert_int_eq(d.ranks[1].sync_ns, 50 * US);
-	ck_assert_int_eq(d.ranks[2].sync_ns, 330 * US);
+	ck_assert_int_eq(d.ranks[2].sync_ns, 0);
 	ck_assert_int_eq(d.ranks[2].idle_ns, 370 * US);
 
 	/* the collective's runtime calls lie in its nccl:all_reduce annotation:
@@ -512,8 +516,8 @@ START_TEST(distributed_hand_checked)
 	ck_assert_uint_eq(s->matched, 6);
 	ck_assert_int_eq(s->bytes, 24000);
 	ck_assert_int_eq(s->total_ns, 830 * US);
-	ck_assert_int_eq(s->transfer_ns, 450 * US);
-	ck_assert_int_eq(s->sync_ns, 380 * US);
+	ck_assert_int_eq(s->transfer_ns, 730 * US);
+	ck_assert_int_eq(s->sync_ns, 100 * US);
 	ck_assert(!s->counts_differ);
 	/* the calls: name from record_param_comms, the CPU op is the
 	 * innermost collective op (the nccl: annotation) */
@@ -526,7 +530,7 @@ START_TEST(distributed_hand_checked)
 	ck_assert_uint_eq(d.nstragglers, 1);
 	ck_assert_int_eq(d.stragglers[0].rank, 2);
 	ck_assert_str_eq(d.stragglers[0].metric, "sync");
-	ck_assert_double_eq_tol(d.stragglers[0].z, 280.0 / (1.4826 * 50), 1e-9);
+	ck_assert_double_eq_tol(d.stragglers[0].z, -50.0, 1e-9);
 	tt_dist_free(&d);
 	tt_model_free(m);
 }
