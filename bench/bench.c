@@ -2,7 +2,8 @@
  *
  *   bench [-r REPEAT] [-c] PLAIN.json GZIP.json.gz CACHE.tts
  *
- * -c: only the critical path figures; -a: only the analyses' figures.
+ * -c: only the critical path figures; -a: only the analyses' figures; -l:
+ * only the load figures.
  *
  * Every measurement runs in a child process of its own (fork), so that the
  * peak RSS the parent reads back with wait4() belongs to that measurement
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "tracetop/critpath.h"
+#include "tracetop/io.h"
 #include "tracetop/model.h"
 #include "tracetop/report.h"
 #include "tracetop/results.h"
@@ -65,6 +67,7 @@ struct meas {
 	const char *files[4];
 	size_t nfiles;
 	int threads;
+	bool zlib; /* gzip inflated by zlib even where ISA-L is built in */
 };
 
 static uint64_t rss_now(void)
@@ -160,6 +163,8 @@ static void child(const struct meas *ms, struct result *res)
 {
 	struct tt_load_opts o = {0};
 	o.threads = ms->threads;
+	if (ms->zlib)
+		tt_io_set_inflater(TT_INFLATE_ZLIB);
 	o.no_cache = true; /* the cache is measured on its own */
 	struct tt_model *m = NULL;
 	res->rss_before = rss_now();
@@ -372,19 +377,21 @@ static void failed(const char *what, const struct result *r)
 int main(int argc, char **argv)
 {
 	int opt;
-	bool only_cp = false, only_an = false;
-	while ((opt = getopt(argc, argv, "r:ca")) != -1) {
+	bool only_cp = false, only_an = false, only_load = false;
+	while ((opt = getopt(argc, argv, "r:cal")) != -1) {
 		if (opt == 'r')
 			repeat = atoi(optarg) > 0 ? atoi(optarg) : 1;
 		else if (opt == 'c')
 			only_cp = true;
 		else if (opt == 'a')
 			only_an = true;
+		else if (opt == 'l')
+			only_load = true;
 		else
 			return 2;
 	}
 	if (argc - optind != 3) {
-		fprintf(stderr, "usage: bench [-r REPEAT] [-c|-a] PLAIN.json GZIP.json.gz CACHE.tts\n");
+		fprintf(stderr, "usage: bench [-r REPEAT] [-c|-a|-l] PLAIN.json GZIP.json.gz CACHE.tts\n");
 		return 2;
 	}
 	const char *plain = argv[optind], *gz = argv[optind + 1], *tts = argv[optind + 2];
@@ -404,7 +411,7 @@ int main(int argc, char **argv)
 		       la[0], la[1], la[2]);
 
 	struct result r1, rn, g1, gn, two, an, ro;
-	struct meas m = {M_LOAD, {plain}, 1, 1};
+	struct meas m = {M_LOAD, {plain}, 1, 1, false};
 	if (only_cp)
 		goto critical_path;
 	if (only_an)
@@ -424,20 +431,38 @@ int main(int argc, char **argv)
 		load_line(lab, &rn, 800);
 	else
 		failed(lab, &rn);
-	struct meas mg = {M_LOAD, {gz}, 1, 1};
-	if (run(&mg, &g1) == 0)
-		load_line("gzip, 1 thread", &g1, 600);
-	else
-		failed("gzip, 1 thread", &g1);
-	mg.threads = ncpu;
-	snprintf(lab, sizeof(lab), "gzip, %d threads (pipelined)", ncpu);
-	if (run(&mg, &gn) == 0)
-		load_line(lab, &gn, 900);
-	else
-		failed(lab, &gn);
+	/* gzip by this build's inflater, then by zlib: each against the plain
+	 * load of the same text on as many threads */
+	const char *inf = tt_io_inflater_name();
+	bool isal = strncmp(inf, "zlib", 4) != 0;
+	for (int z = 0; z < (isal ? 2 : 1); z++) {
+		const char *by = z ? "zlib" : (isal ? "ISA-L" : "zlib");
+		struct meas mg = {M_LOAD, {gz}, 1, 1, z == 1};
+		snprintf(lab, sizeof(lab), "gzip (%s), 1 thread", by);
+		if (run(&mg, &g1) == 0) {
+			load_line(lab, &g1, 600);
+			if (ok_r1)
+				printf("  %-30s %7.2fx the plain load (cpu %.2fx)   target <= 1.3x: %s\n",
+				       "  gzip / plain, 1 thread", g1.secs / r1.secs, g1.cpu / r1.cpu,
+				       verdict(g1.secs / r1.secs, 1.3, true));
+		} else {
+			failed(lab, &g1);
+		}
+		mg.threads = ncpu;
+		snprintf(lab, sizeof(lab), "gzip (%s), %d threads", by, ncpu);
+		if (run(&mg, &gn) == 0) {
+			load_line(lab, &gn, 900);
+			if (ok_rn)
+				printf("  %-30s %7.2fx the plain load (cpu %.2fx)   target <= 1.3x: %s\n",
+				       "  gzip / plain, all threads", gn.secs / rn.secs, gn.cpu / rn.cpu,
+				       verdict(gn.secs / rn.secs, 1.3, true));
+		} else {
+			failed(lab, &gn);
+		}
+	}
 
 	/* two ranks on two cores vs one rank on one core */
-	struct meas m2 = {M_LOAD, {plain, plain}, 2, 2};
+	struct meas m2 = {M_LOAD, {plain, plain}, 2, 2, false};
 	if (run(&m2, &two) == 0 && ok_r1) {
 		double speed = 2.0 * r1.secs / two.secs;
 		printf("  %-30s %7.0f MB/s  %5.2f M events/s  %6.3f s (cpu %5.2f s)  peak %4.0f MB\n",
@@ -449,6 +474,8 @@ int main(int argc, char **argv)
 		failed("two ranks, 2 threads", &two);
 	}
 
+	if (only_load)
+		return 0;
 	printf("\nMemory (plain, 1 thread):\n");
 	if (ok_r1) {
 		double resident = (double)(r1.rss_after - r1.rss_before);
@@ -472,7 +499,7 @@ int main(int argc, char **argv)
 
 analyses:
 	printf("\nAnalyses after load (every report but diff/load/summary, all ranks):\n");
-	struct meas ma = {M_ANALYSES, {plain}, 1, 0};
+	struct meas ma = {M_ANALYSES, {plain}, 1, 0, false};
 	if (run(&ma, &an) == 0) {
 		for (int k = 0; k < an.nrep; k++)
 			printf("  %-30s %6.3f s (cpu %6.3f s)\n", an.rep_name[k], an.rep_secs[k],
@@ -488,7 +515,7 @@ analyses:
 	} else {
 		failed("analyses", &an);
 	}
-	struct meas msh = {M_SHARED, {plain}, 1, 0};
+	struct meas msh = {M_SHARED, {plain}, 1, 0, false};
 	struct result sh;
 	if (run(&msh, &sh) == 0) {
 		double per_m = sh.secs / ((double)sh.events / 1e6);
@@ -503,7 +530,7 @@ analyses:
 
 critical_path:
 	printf("\nCritical path (the rank with most events, from %s):\n", tts);
-	struct meas mc = {M_CRITPATH, {tts}, 1, 0};
+	struct meas mc = {M_CRITPATH, {tts}, 1, 0, false};
 	struct result cp;
 	if (run(&mc, &cp) == 0) {
 		/* one thread, CPU-bound: its CPU time is its time on an idle machine */
@@ -523,7 +550,7 @@ critical_path:
 		return 0;
 
 	printf("\nReopen from the .tts cache (tracetop summarize, then load %s):\n", tts);
-	struct meas mr = {M_REOPEN, {tts}, 1, 0};
+	struct meas mr = {M_REOPEN, {tts}, 1, 0, false};
 	if (run(&mr, &ro) == 0) {
 		double per_m = ro.secs / ((double)ro.events / 1e6);
 		printf("  %-30s %6.3f s for %.2f M events = %.3f s per 1 M events, peak %.0f MB   "

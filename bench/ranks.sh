@@ -76,8 +76,18 @@ run() {
 }
 
 echo "bench-ranks: load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-# load only (the load report does no analysis)
-run "load JSON" "$TT" report load -q --no-cache -j "$J" "$OUT/json"
+# load only (the load report does no analysis): gzip inflated by this
+# build's library (ISA-L where it has it), then by zlib; beside them the
+# same files inflated by as many zcat (and igzip) processes as threads
+run "load JSON ($("$TT" --version | sed -n 's/.*gzip: \([^ )]*\).*/\1/p'))" \
+	"$TT" report load -q --no-cache -j "$J" "$OUT/json"
+if "$TT" --version | grep -q 'gzip: ISA-L'; then
+	run "load JSON (zlib)" env TRACETOP_GZIP=zlib "$TT" report load -q --no-cache -j "$J" "$OUT/json"
+fi
+run "zcat, $J in parallel" sh -c 'ls "$1"/*.json.gz | xargs -P "$2" -n 16 zcat > /dev/null' - "$OUT/json" "$J"
+if command -v igzip > /dev/null 2>&1; then
+	run "igzip -dc, $J in parallel" sh -c 'ls "$1"/*.json.gz | xargs -P "$2" -n 16 igzip -dc > /dev/null' - "$OUT/json" "$J"
+fi
 run "load .tts" "$TT" report load -q -j "$J" "$OUT/json"
 run "load .tts again" "$TT" report load -q -j "$J" "$OUT/json"
 # the outliers report: load + every rank's metrics + distributions

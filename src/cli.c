@@ -19,6 +19,7 @@
 #include "tracetop/ranklist.h"
 #include "tracetop/render.h"
 #include "tracetop/escape.h"
+#include "tracetop/io.h"
 #include "tracetop/util.h"
 
 void cli_usage(FILE *out)
@@ -429,7 +430,7 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			cli_usage(stdout);
 			return 1;
 		case 'V':
-			printf("tracetop %s\n", PACKAGE_VERSION);
+			printf("tracetop %s (gzip: %s)\n", PACKAGE_VERSION, tt_io_inflater_name());
 			return 1;
 		case 'f':
 			if (tt_format_parse(optarg, &c->ropts.format))

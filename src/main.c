@@ -5,10 +5,12 @@
 #include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "tracetop/escape.h"
+#include "tracetop/io.h"
 #include "tracetop/outfile.h"
 
 /* Every byte written to standard output reached it, or the status says
@@ -42,6 +44,10 @@ int main(int argc, char **argv)
 	 * beyond `ulimit -f` fails (EFBIG) instead of killing it (the explorer
 	 * installs its own handlers, which do the same) */
 	tt_output_signals();
+	/* TRACETOP_GZIP=zlib: gzip inflated by zlib even where ISA-L is built in */
+	const char *gz = getenv("TRACETOP_GZIP");
+	if (gz && strcmp(gz, "zlib") == 0)
+		tt_io_set_inflater(TT_INFLATE_ZLIB);
 	int rc = cli_parse(&c, argc, argv);
 	if (rc == 0) {
 		if (strcmp(c.cmd, "report") == 0)

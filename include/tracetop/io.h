@@ -44,6 +44,17 @@ int tt_reader_open_range(struct tt_reader **out, const char *path, uint64_t star
 int tt_reader_open_mem(struct tt_reader **out, const char *name, const void *data, size_t n,
 		       struct tt_err *err);
 
+/* Which library inflates gzip: ISA-L when the build has it (configure
+ * finds libisal) and the source can be read again (a file, memory; zlib
+ * takes a member over on any error, so that messages and offsets are
+ * zlib's), zlib otherwise.  TT_INFLATE_ZLIB forces zlib for the readers
+ * opened after the call (tests, benchmarks); not thread-safe against
+ * readers being opened meanwhile. */
+enum tt_inflater { TT_INFLATE_AUTO = 0, TT_INFLATE_ZLIB };
+void tt_io_set_inflater(enum tt_inflater which);
+/* "ISA-L 2.30" or "zlib 1.3": what inflates a gzip file now */
+const char *tt_io_inflater_name(void);
+
 /* Inflate gzip on a second thread, handing buffers to the reader (pipelined).
  * Call before the first read; no effect on plain input. */
 void tt_reader_set_threaded(struct tt_reader *r, bool on);
@@ -55,6 +66,10 @@ void tt_reader_set_threaded(struct tt_reader *r, bool on);
 ssize_t tt_reader_read(struct tt_reader *r, void *buf, size_t cap, struct tt_err *err);
 
 enum tt_compress tt_reader_compression(const struct tt_reader *r);
+/* "ISA-L" or "zlib": what inflates the reader's gzip stream now (zlib
+ * once it took a member over from ISA-L); NULL for plain text.  Not while
+ * the inflate thread runs. */
+const char *tt_reader_inflater(const struct tt_reader *r);
 const char *tt_reader_name(const struct tt_reader *r);
 /* Size of the underlying file or buffer (compressed bytes), 0 if unknown. */
 uint64_t tt_reader_size(const struct tt_reader *r);

@@ -15,6 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#if defined(__has_include)
+#if __has_include(<isa-l.h>)
+#include <isa-l.h> /* (its version) */
+#endif
+#endif
+#endif
 
 #include "tracetop/pool.h"
 #include "tracetop/util.h"
@@ -45,13 +53,21 @@ struct tt_reader {
 	uint64_t size;
 	uint64_t text_pos;
 
-	/* gzip */
+	/* gzip: inflated by ISA-L where it is built in and the source can be
+	 * read again (a file, memory), else by zlib */
 	z_stream zs;
 	bool z_init, z_done, z_truncated, z_garbage;
 	uint64_t z_cut_off, z_garbage_off;
 	unsigned char *raw_buf;
 	size_t raw_len, raw_off; /* pending compressed bytes in raw_buf */
 	bool raw_eof;
+	uint64_t member_raw;  /* compressed offset of the current member */
+	uint64_t member_text; /* its text bytes handed out so far */
+	uint64_t gz_text;     /* text bytes of the members before it */
+	uint64_t z_skip;      /* zlib: text of the member to inflate again unseen */
+#ifdef HAVE_ISAL
+	struct inflate_state *isal; /* NULL: zlib inflates */
+#endif
 
 	/* threaded inflate */
 	bool threaded, thread_started;
@@ -172,14 +188,59 @@ static int read_error(struct tt_reader *r, struct tt_err *err)
 	return tt_err_set(err, TT_E_IO, r->name, TT_NO_OFFSET, "%s", strerror(errno));
 }
 
-static int start_gzip(struct tt_reader *r, struct tt_err *err)
+static int start_zlib(struct tt_reader *r, struct tt_err *err)
 {
 	memset(&r->zs, 0, sizeof(r->zs));
 	if (inflateInit2(&r->zs, 15 + 16) != Z_OK)
 		return tt_err_set(err, TT_E_NOMEM, r->name, TT_NO_OFFSET, "cannot start zlib");
 	r->z_init = true;
-	r->raw_buf = tt_malloc(RAW_CHUNK);
 	return 0;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static enum tt_inflater inflater = TT_INFLATE_AUTO;
+
+void tt_io_set_inflater(enum tt_inflater which)
+{
+	inflater = which;
+}
+
+const char *tt_io_inflater_name(void)
+{
+#ifdef HAVE_ISAL
+	if (inflater != TT_INFLATE_ZLIB) {
+#ifdef ISAL_MAJOR_VERSION
+		return "ISA-L " STR(ISAL_MAJOR_VERSION) "." STR(ISAL_MINOR_VERSION);
+#else
+		return "ISA-L";
+#endif
+	}
+#endif
+	return "zlib " ZLIB_VERSION;
+}
+
+/* ISA-L inflates a stream whose compressed bytes can be read again from a
+ * member's start: on anything but a clean member (corrupt data, a
+ * checksum mismatch, the end of the input inside a member) zlib takes the
+ * member over from its start, so that every message and offset is zlib's
+ * and only the text ISA-L handed out is not handed out twice.  A pipe
+ * cannot be read again: zlib inflates it. */
+static int start_gzip(struct tt_reader *r, bool seekable, struct tt_err *err)
+{
+	r->raw_buf = tt_malloc(RAW_CHUNK);
+#ifdef HAVE_ISAL
+	if (seekable && inflater != TT_INFLATE_ZLIB) {
+		r->isal = tt_malloc(sizeof(*r->isal));
+		isal_inflate_init(r->isal);
+		r->isal->crc_flag = ISAL_GZIP;
+		return 0;
+	}
+#else
+	(void)seekable;
+#endif
+	return start_zlib(r, err);
 }
 
 /* first bytes decide the format; they are kept for the first read */
@@ -226,9 +287,11 @@ static int sniff(struct tt_reader *r, struct tt_err *err)
 		unsigned char *pending = r->raw_buf;
 		size_t plen = r->raw_len;
 		r->raw_buf = NULL;
-		int rc = start_gzip(r, err);
-		if (rc)
+		int rc = start_gzip(r, !pending, err);
+		if (rc) {
+			free(pending);
 			return rc;
+		}
 		if (pending) {
 			memcpy(r->raw_buf, pending, plen);
 			free(pending);
@@ -324,56 +387,81 @@ int tt_reader_open_mem(struct tt_reader **out, const char *name, const void *dat
 
 /* ---- gzip ---- */
 
-/* Inflate into buf.  Returns bytes (>0), 0 at the end, or -code. */
-static ssize_t gz_read(struct tt_reader *r, unsigned char *buf, size_t cap, struct tt_err *err)
+/* compressed offset of the next unread byte */
+static uint64_t raw_next(const struct tt_reader *r)
+{
+	return r->raw_pos - (r->raw_len - r->raw_off);
+}
+
+/* refill raw_buf when it is used up; -code on a read error */
+static int raw_fill(struct tt_reader *r, struct tt_err *err)
+{
+	if (r->raw_off < r->raw_len || r->raw_eof)
+		return 0;
+	ssize_t n = raw_read(r, r->raw_buf, RAW_CHUNK);
+	if (n < 0)
+		return read_error(r, err);
+	if (n == 0)
+		r->raw_eof = true;
+	r->raw_len = (size_t)n;
+	r->raw_off = 0;
+	return 0;
+}
+
+/* After a member's trailer: skip NUL padding, then say whether another
+ * member follows (true), or the stream ended (z_done, maybe with
+ * trailing garbage).  -code on a read error. */
+static int next_member(struct tt_reader *r, struct tt_err *err)
+{
+	for (;;) {
+		while (r->raw_off < r->raw_len && r->raw_buf[r->raw_off] == 0)
+			r->raw_off++;
+		if (r->raw_off < r->raw_len || r->raw_eof)
+			break;
+		int rc = raw_fill(r, err);
+		if (rc)
+			return rc;
+	}
+	r->gz_text += r->member_text;
+	r->member_text = 0;
+	r->member_raw = raw_next(r);
+	if (r->raw_off == r->raw_len) {
+		r->z_done = true;
+		return 0;
+	}
+	if (r->raw_buf[r->raw_off] != 0x1f) {
+		r->z_garbage = true;
+		r->z_garbage_off = raw_next(r);
+		r->z_done = true;
+		return 0;
+	}
+	return 1;
+}
+
+/* zlib: inflate into buf.  Returns bytes (>0), 0 at the end, or -code. */
+static ssize_t zlib_read(struct tt_reader *r, unsigned char *buf, size_t cap, struct tt_err *err)
 {
 	z_stream *zs = &r->zs;
-	if (r->z_done)
-		return 0;
 	zs->next_out = buf;
 	zs->avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
 	while (zs->avail_out > 0) {
-		if (r->raw_off == r->raw_len && !r->raw_eof) {
-			ssize_t n = raw_read(r, r->raw_buf, RAW_CHUNK);
-			if (n < 0)
-				return read_error(r, err);
-			if (n == 0)
-				r->raw_eof = true;
-			r->raw_len = (size_t)n;
-			r->raw_off = 0;
-		}
+		int frc = raw_fill(r, err);
+		if (frc)
+			return frc;
 		zs->next_in = r->raw_buf + r->raw_off;
 		zs->avail_in = (uInt)(r->raw_len - r->raw_off);
-		uInt before_in = zs->avail_in;
+		uInt before_in = zs->avail_in, before_out = zs->avail_out;
 		int zr = inflate(zs, Z_NO_FLUSH);
 		r->raw_off += before_in - zs->avail_in;
-		/* compressed offset of the next unread byte */
-		uint64_t coff = r->raw_pos - (r->raw_len - r->raw_off);
+		r->member_text += before_out - zs->avail_out;
+		uint64_t coff = raw_next(r);
 		if (zr == Z_STREAM_END) {
-			/* another member may follow; skip NUL padding */
-			for (;;) {
-				while (r->raw_off < r->raw_len && r->raw_buf[r->raw_off] == 0)
-					r->raw_off++;
-				if (r->raw_off < r->raw_len || r->raw_eof)
-					break;
-				ssize_t n = raw_read(r, r->raw_buf, RAW_CHUNK);
-				if (n < 0)
-					return read_error(r, err);
-				if (n == 0)
-					r->raw_eof = true;
-				r->raw_len = (size_t)n;
-				r->raw_off = 0;
-			}
-			if (r->raw_off == r->raw_len) {
-				r->z_done = true;
+			/* another member may follow */
+			int more = next_member(r, err);
+			if (more < 0)
+				return more;
+			if (!more)
 				break;
-			}
-			if (r->raw_buf[r->raw_off] != 0x1f) {
-				r->z_garbage = true;
-				r->z_garbage_off = r->raw_pos - (r->raw_len - r->raw_off);
-				r->z_done = true;
-				break;
-			}
 			inflateReset(zs);
 			continue;
 		}
@@ -401,10 +489,108 @@ static ssize_t gz_read(struct tt_reader *r, unsigned char *buf, size_t cap, stru
 			what = "corrupt gzip header";
 		return tt_err_setk(err, TT_E_GZIP, r->name, coff, TT_OFF_COMPRESSED,
 				   "%s (%llu bytes inflated)", what,
-				   (unsigned long long)(r->text_pos + (cap - zs->avail_out)));
+				   (unsigned long long)(r->gz_text + r->member_text));
 	}
-	size_t got = cap - zs->avail_out;
+	return (ssize_t)(cap - zs->avail_out);
+}
+
+/* zlib, after it took a member over from ISA-L: the text ISA-L handed out
+ * is inflated again and dropped first */
+static ssize_t zlib_read_on(struct tt_reader *r, unsigned char *buf, size_t cap,
+			    struct tt_err *err)
+{
+	while (r->z_skip > 0) {
+		unsigned char tmp[16384];
+		size_t want = r->z_skip < sizeof(tmp) ? (size_t)r->z_skip : sizeof(tmp);
+		ssize_t n = zlib_read(r, tmp, want, err);
+		if (n <= 0) {
+			/* the text ends before what was handed out (ISA-L saw
+			 * more than zlib does): nothing more to give */
+			r->z_skip = 0;
+			return n;
+		}
+		r->z_skip -= (uint64_t)n;
+	}
+	return zlib_read(r, buf, cap, err);
+}
+
+#ifdef HAVE_ISAL
+/* zlib takes the current member over from its first compressed byte */
+static int isal_to_zlib(struct tt_reader *r, struct tt_err *err)
+{
+	free(r->isal);
+	r->isal = NULL;
+	int rc = start_zlib(r, err);
+	if (rc)
+		return rc;
+	r->raw_pos = r->member_raw;
+	atomic_store_explicit(&r->raw_shown, r->raw_pos, memory_order_relaxed);
+	r->raw_len = r->raw_off = 0;
+	r->raw_eof = false;
+	r->z_skip = r->member_text;
+	r->member_text = 0;
+	return 0;
+}
+
+/* ISA-L: inflate into buf; what it does not finish cleanly goes to zlib */
+static ssize_t isal_read(struct tt_reader *r, unsigned char *buf, size_t cap, struct tt_err *err)
+{
+	struct inflate_state *s = r->isal;
+	size_t got = 0;
+	while (got < cap) {
+		int frc = raw_fill(r, err);
+		if (frc)
+			return frc;
+		size_t room = cap - got < UINT32_MAX ? cap - got : UINT32_MAX;
+		s->next_in = r->raw_buf + r->raw_off;
+		s->avail_in = (uint32_t)(r->raw_len - r->raw_off);
+		s->next_out = buf + got;
+		s->avail_out = (uint32_t)room;
+		uint32_t before_in = s->avail_in;
+		int rc = isal_inflate(s);
+		r->raw_off += before_in - s->avail_in;
+		size_t n = room - s->avail_out;
+		got += n;
+		r->member_text += n;
+		if (rc >= 0 && s->block_state == ISAL_BLOCK_FINISH) {
+			int more = next_member(r, err);
+			if (more < 0)
+				return more;
+			if (!more)
+				break;
+			isal_inflate_reset(s);
+			s->crc_flag = ISAL_GZIP;
+			continue;
+		}
+		/* an error, or no progress with the input used up: the end
+		 * inside a member (ISA-L may also keep back text that zlib
+		 * gives out before the cut) */
+		if (rc < 0 || rc == ISAL_NEED_DICT ||
+		    (n == 0 && r->raw_off == r->raw_len && r->raw_eof) ||
+		    (n == 0 && s->avail_in == before_in && before_in > 0)) {
+			int zrc = isal_to_zlib(r, err);
+			if (zrc)
+				return zrc;
+			ssize_t k = zlib_read_on(r, buf + got, cap - got, err);
+			if (k < 0)
+				return k;
+			return (ssize_t)got + k;
+		}
+	}
 	return (ssize_t)got;
+}
+#endif
+
+/* Inflate into buf.  Returns bytes (>0), 0 at the end, or -code. */
+static ssize_t gz_read(struct tt_reader *r, unsigned char *buf, size_t cap, struct tt_err *err)
+{
+	if (r->z_done)
+		return 0;
+#ifdef HAVE_ISAL
+	if (r->isal)
+		return isal_read(r, buf, cap, err);
+#endif
+	return zlib_read_on(r, buf, cap, err);
 }
 
 static void *inflate_thread(void *arg)
@@ -529,6 +715,17 @@ ssize_t tt_reader_read(struct tt_reader *r, void *buf, size_t cap, struct tt_err
 	return n;
 }
 
+const char *tt_reader_inflater(const struct tt_reader *r)
+{
+	if (r->comp != TT_COMP_GZIP)
+		return NULL;
+#ifdef HAVE_ISAL
+	if (r->isal)
+		return "ISA-L";
+#endif
+	return "zlib";
+}
+
 enum tt_compress tt_reader_compression(const struct tt_reader *r)
 {
 	return r->comp;
@@ -600,6 +797,9 @@ void tt_reader_close(struct tt_reader *r)
 	}
 	if (r->z_init)
 		inflateEnd(&r->zs);
+#ifdef HAVE_ISAL
+	free(r->isal);
+#endif
 	free(r->raw_buf);
 	if (r->fd >= 0)
 		close(r->fd);

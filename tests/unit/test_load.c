@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
+#include "tracetop/io.h"
 #include "tracetop/model.h"
 #include "tracetop/util.h"
 #include "testlib.h"
@@ -265,6 +268,231 @@ START_TEST(msort_natural_and_stable)
 }
 END_TEST
 
+/* ---- gzip: ISA-L and zlib give the same text, errors and offsets ---- */
+
+/* one gzip member of text[0, n) at a compression level (0: stored blocks) */
+static void gz_member(unsigned char **out, size_t *len, size_t *cap, const char *text, size_t n,
+		      int level)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	ck_assert_int_eq(deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	size_t need = deflateBound(&zs, (uLong)n);
+	if (*len + need > *cap) {
+		*cap = *len + need;
+		*out = realloc(*out, *cap);
+	}
+	zs.next_in = (unsigned char *)text;
+	zs.avail_in = (uInt)n;
+	zs.next_out = *out + *len;
+	zs.avail_out = (uInt)(*cap - *len);
+	ck_assert_int_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	*len += zs.total_out;
+	deflateEnd(&zs);
+}
+
+struct gzread {
+	int rc;
+	char msg[512];
+	char *text;
+	size_t len;
+	bool trunc, garbage;
+	uint64_t trunc_off, garbage_off;
+	char by[8];
+};
+
+/* read a whole gzip file (or buffer) with one inflater, in odd-sized reads */
+static void gz_read_all(const char *path, const unsigned char *mem, size_t n, bool threaded,
+			enum tt_inflater inf, struct gzread *o)
+{
+	memset(o, 0, sizeof(*o));
+	tt_io_set_inflater(inf);
+	struct tt_reader *r;
+	struct tt_err err;
+	tt_err_clear(&err);
+	o->rc = path ? tt_reader_open(&r, path, &err) : tt_reader_open_mem(&r, "mem", mem, n, &err);
+	tt_io_set_inflater(TT_INFLATE_AUTO);
+	if (o->rc) {
+		tt_err_format(&err, o->msg, sizeof(o->msg));
+		return;
+	}
+	tt_reader_set_threaded(r, threaded);
+	size_t cap = 1 << 16;
+	o->text = malloc(cap);
+	for (;;) {
+		if (cap - o->len < 7777) {
+			cap *= 2;
+			o->text = realloc(o->text, cap);
+		}
+		ssize_t k = tt_reader_read(r, o->text + o->len, 7777, &err);
+		if (k < 0) {
+			o->rc = (int)k;
+			tt_err_format(&err, o->msg, sizeof(o->msg));
+			break;
+		}
+		if (k == 0)
+			break;
+		o->len += (size_t)k;
+	}
+	o->trunc = tt_reader_truncated(r, &o->trunc_off);
+	o->garbage = tt_reader_trailing_garbage(r, &o->garbage_off);
+	if (!threaded)
+		snprintf(o->by, sizeof(o->by), "%s", tt_reader_inflater(r));
+	tt_reader_close(r);
+}
+
+/* the default inflater and zlib agree on everything a reader says */
+static void gz_same(const char *what, const struct gzread *a, const struct gzread *z)
+{
+	ck_assert_msg(a->rc == z->rc && !strcmp(a->msg, z->msg), "%s: '%s' (%d) vs zlib '%s' (%d)",
+		      what, a->msg, a->rc, z->msg, z->rc);
+	ck_assert_msg(a->len == z->len && (!a->len || !memcmp(a->text, z->text, a->len)),
+		      "%s: %zu text bytes vs zlib's %zu", what, a->len, z->len);
+	ck_assert_msg(a->trunc == z->trunc && a->trunc_off == z->trunc_off,
+		      "%s: truncated %d at %llu vs zlib %d at %llu", what, a->trunc,
+		      (unsigned long long)a->trunc_off, z->trunc, (unsigned long long)z->trunc_off);
+	ck_assert_msg(a->garbage == z->garbage && a->garbage_off == z->garbage_off,
+		      "%s: trailing bytes %d at %llu vs zlib %d at %llu", what, a->garbage,
+		      (unsigned long long)a->garbage_off, z->garbage, (unsigned long long)z->garbage_off);
+}
+
+static void gz_write(const char *path, const unsigned char *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(p, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(gzip_isal_and_zlib_agree)
+{
+	/* ~700 kB of event-like text in three members (dynamic Huffman,
+	 * stored blocks, fixed-ish fast level), NUL padding before the last */
+	size_t tn = 0, tcap = 800000;
+	char *text = malloc(tcap);
+	tn += (size_t)snprintf(text, tcap, "{\"traceEvents\": [");
+	for (unsigned i = 0; tn < tcap - 200; i++)
+		tn += (size_t)snprintf(text + tn, tcap - tn,
+				       "{\"ph\": \"X\", \"name\": \"k%u\", \"ts\": %u, \"dur\": %u, "
+				       "\"args\": {\"x\": %u}},\n",
+				       (i * 2654435761u) % 97, i * 13, (i * 7919u) % 1000, i);
+	size_t m1 = 450000, m2 = m1 + 40000;
+	unsigned char *gz = NULL;
+	size_t glen = 0, gcap = 0;
+	gz_member(&gz, &glen, &gcap, text, m1, 6);
+	size_t b1 = glen;
+	gz_member(&gz, &glen, &gcap, text + m1, m2 - m1, 0);
+	size_t b2 = glen;
+	gz = realloc(gz, glen + 3);
+	memset(gz + glen, 0, 3);
+	glen += 3;
+	gcap = glen;
+	gz_member(&gz, &glen, &gcap, text + m2, tn - m2, 1);
+
+	char dir[] = "/tmp/tt-gzipXXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof(path), "%s/t.json.gz", dir);
+	unsigned char *buf = malloc(glen + 8);
+	struct gzread a, z;
+	size_t compared = 0, planned = 0;
+
+	/* the whole stream: the text itself, from a file and from memory,
+	 * threaded or not; ISA-L inflated it from start to end */
+	gz_write(path, gz, glen);
+	for (int mem = 0; mem < 2; mem++)
+		for (int th = 0; th < 2; th++) {
+			planned++;
+			gz_read_all(mem ? NULL : path, gz, glen, th, TT_INFLATE_AUTO, &a);
+			gz_read_all(mem ? NULL : path, gz, glen, th, TT_INFLATE_ZLIB, &z);
+			gz_same("whole", &a, &z);
+			ck_assert_int_eq(a.rc, 0);
+			ck_assert_uint_eq(a.len, tn);
+			ck_assert(!memcmp(a.text, text, tn));
+			if (!th) {
+#ifdef HAVE_ISAL
+				ck_assert_str_eq(a.by, "ISA-L");
+#else
+				ck_assert_str_eq(a.by, "zlib");
+#endif
+				ck_assert_str_eq(z.by, "zlib");
+			}
+			free(a.text);
+			free(z.text);
+			compared++;
+		}
+
+	/* cut short: in each header, in the data, in the padding, in each trailer */
+	size_t cuts[] = {2, 5, 9, 10, 11, 12, 30, 1000, 70000, b1 - 8, b1 - 5, b1 - 1, b1,
+			 b1 + 1, b1 + 10, b1 + 5000, b2 - 4, b2, b2 + 1, b2 + 2, b2 + 3, b2 + 4,
+			 b2 + 20, glen - 9, glen - 8, glen - 7, glen - 4, glen - 1};
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		char what[64];
+		snprintf(what, sizeof(what), "cut at %zu of %zu", cuts[i], glen);
+		gz_write(path, gz, cuts[i]);
+		planned++;
+		gz_read_all(path, NULL, 0, false, TT_INFLATE_AUTO, &a);
+		gz_read_all(path, NULL, 0, false, TT_INFLATE_ZLIB, &z);
+		gz_same(what, &a, &z);
+		/* (a cut after a member, or in the padding, is a shorter whole stream) */
+		bool whole = cuts[i] == b1 || (cuts[i] >= b2 && cuts[i] <= b2 + 3);
+		ck_assert_msg(z.trunc || z.rc || whole, "%s: zlib saw nothing wrong", what);
+		free(a.text);
+		free(z.text);
+		compared++;
+	}
+
+	/* one byte changed: header fields, deflate data, padding, checksums,
+	 * lengths, the next member's magic */
+	size_t flips[] = {2, 3, 8, 9, 10, 11, 12, 13, 20, 100, 5000, 60000, b1 - 8, b1 - 6,
+			  b1 - 4, b1 - 1, b1, b1 + 2, b1 + 3, b1 + 10, b1 + 11, b2 - 8, b2 - 1, b2,
+			  b2 + 1, b2 + 3, b2 + 4, b2 + 100, glen - 8, glen - 5, glen - 4, glen - 1};
+	for (size_t i = 0; i < sizeof(flips) / sizeof(flips[0]); i++)
+		for (int x = 0; x < 2; x++) {
+			unsigned char v = x ? 0xff : 0x01;
+			char what[64];
+			snprintf(what, sizeof(what), "byte %zu of %zu ^ 0x%02x", flips[i], glen, v);
+			memcpy(buf, gz, glen);
+			buf[flips[i]] ^= v;
+			gz_write(path, buf, glen);
+			planned++;
+			gz_read_all(path, NULL, 0, false, TT_INFLATE_AUTO, &a);
+			gz_read_all(path, NULL, 0, false, TT_INFLATE_ZLIB, &z);
+			gz_same(what, &a, &z);
+			free(a.text);
+			free(z.text);
+			compared++;
+		}
+
+	/* bytes after the last member */
+	memcpy(buf, gz, glen);
+	memcpy(buf + glen, "JUNK", 4);
+	gz_write(path, buf, glen + 4);
+	planned++;
+	gz_read_all(path, NULL, 0, false, TT_INFLATE_AUTO, &a);
+	gz_read_all(path, NULL, 0, false, TT_INFLATE_ZLIB, &z);
+	gz_same("junk after", &a, &z);
+	ck_assert(a.garbage && a.garbage_off == glen && a.len == tn);
+#ifdef HAVE_ISAL
+	ck_assert_str_eq(a.by, "ISA-L");
+#endif
+	free(a.text);
+	free(z.text);
+	compared++;
+
+	fprintf(stderr, "gzip: %zu of %zu streams read alike by %s and zlib\n", compared, planned,
+		tt_io_inflater_name());
+	ck_assert_uint_eq(compared, planned);
+	ck_assert_uint_eq(compared, 4 + sizeof(cuts) / sizeof(cuts[0]) +
+					 2 * sizeof(flips) / sizeof(flips[0]) + 1);
+	unlink(path);
+	rmdir(dir);
+	free(buf);
+	free(gz);
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("load");
@@ -277,6 +505,7 @@ int main(void)
 	tcase_add_test(tc, rank_from_name);
 	tcase_add_test(tc, model_origin);
 	tcase_add_test(tc, msort_natural_and_stable);
+	tcase_add_test(tc, gzip_isal_and_zlib_agree);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
