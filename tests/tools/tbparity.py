@@ -3,67 +3,139 @@
 
   tbparity.py VIEW TRACE_DIR REF_DIR TRACETOP
 
-VIEW is overview, gpu, kernels, operators, distributed or advice.  REF_DIR
-is ../shared/reference-tb/<set> (its rebased/ sub-folder is used when the
-trace has fractional-µs timestamps: the plugin's float64 µs then lose the
-ns).  tracetop's CSV tables are compared with the plugin's CSV files:
-times within 1 µs or 0.1 %, percentages within 0.1 point, counts and bytes
-exact.  Where the plugin is wrong (../shared/docs/tbviews.md), the check
-asserts tracetop's value by another route and names the plugin's bug.
+VIEW is overview, gpu, kernels, operators, memory, distributed or advice.
+REF_DIR is ../shared/reference-tb/<set>.  tracetop's CSV tables are
+compared, table by table, with the plugin's CSV files: times within 1 µs or
+0.1 %, percentages within 0.1 point, counts and bytes exact.
 
-Prints one summary line (rows and values matched, plugin bugs named) and
-the first differences; exits 0 when everything matched, 1 otherwise.
+Each value is judged against one anchor, and counted by it:
+  plugin   the plugin's own number (its rebased/ run where the trace has
+           fractional-µs timestamps: the plugin's float64 µs lose the ns);
+  nested   the plugin's code with runtime calls charged to the innermost
+           operator around them (the reference's *_nested.csv): where the
+           plugin's External-id linkage fails, the right value.  A value
+           must equal the plugin's or this one, nothing else;
+  derived  the reference's derived_* columns (computed from the plugin's
+           parsed events) where the plugin is wrong and no nested file
+           holds the right value;
+  own      this test's own model (an independent op tree, collectives by
+           time) where the plugin is wrong and the reference has no right
+           value.  Every value judged derived or own names the plugin's bug.
+
+A plugin table counts as matched when every value of it was judged against
+the plugin or the nested reference and equalled it; "matched, bugs named"
+when some of its values differ from the plugin for a named plugin bug.
+
+Prints one summary line and a line per table, then the first differences;
+exits 0 when everything matched, 1 otherwise.
 """
 import csv
 import io
-import math
 import os
 import subprocess
 import sys
+from collections import Counter
 
-TIME_ABS, TIME_REL, PCT_ABS = 1.0, 1e-3, 0.1
+TIME_ABS, TIME_REL, PCT_ABS, RATIO_REL = 1.0, 1e-3, 0.1, 1e-4
+JUDGES = ("plugin", "nested", "derived", "own")
+NA = object()  # no such anchor value
 
 
-class Check:
-    def __init__(self, label):
-        self.label = label
+def close(kind, ours, ref):
+    if ours is None or ref is None:
+        return ours is None and ref is None
+    if kind == "time":
+        return abs(ours - ref) <= max(TIME_ABS, TIME_REL * abs(ref))
+    if kind == "pct":
+        return abs(ours - ref) <= PCT_ABS
+    if kind == "ratio":
+        return abs(ours - ref) <= max(1e-4, RATIO_REL * abs(ref))
+    return ours == ref
+
+
+class Table:
+    """The comparisons of one of the plugin's tables."""
+
+    def __init__(self, name):
+        self.name = name
         self.rows = 0
-        self.values = 0
+        self.judged = Counter()
         self.bad = []
         self.bugs = {}
 
-    def time(self, what, ours, ref):
-        self.values += 1
-        if ours is None and ref is None:
-            return  # both unknown
-        if ours is None or ref is None or abs(ours - ref) > max(TIME_ABS, TIME_REL * abs(ref)):
-            self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
+    @property
+    def values(self):
+        return sum(self.judged.values()) + len(self.bad)
 
-    def pct(self, what, ours, ref):
-        self.values += 1
-        if ours is None and ref is None:
-            return  # both unknown
-        if ours is None or ref is None or abs(ours - ref) > PCT_ABS:
-            self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
+    def val(self, kind, what, ours, plugin, nested=NA, derived=NA, own=NA, bug=None):
+        """ours against the plugin's value, else the nested reference's,
+        else (a named plugin bug) a derived column or the test's own model."""
+        if plugin is not NA and close(kind, ours, plugin):
+            self.judged["plugin"] += 1
+            return True
+        if nested is not NA and close(kind, ours, nested):
+            self.judged["nested"] += 1
+            return True
+        for judge, ref in (("derived", derived), ("own", own)):
+            if ref is not NA and close(kind, ours, ref):
+                assert bug, "a value judged %s must name the plugin's bug" % judge
+                self.judged[judge] += 1
+                self.bugs[bug] = self.bugs.get(bug, 0) + 1
+                return True
+        refs = ["plugin %r" % (plugin,)] if plugin is not NA else []
+        refs += ["nested %r" % (nested,)] if nested is not NA else []
+        refs += ["derived %r" % (derived,)] if derived is not NA else []
+        refs += ["own model %r" % (own,)] if own is not NA else []
+        self.bad.append("%s: %s: tracetop %r, %s" % (self.name, what, ours, ", ".join(refs)))
+        return False
 
-    def exact(self, what, ours, ref):
-        self.values += 1
-        if ours != ref:
-            self.bad.append("%s: tracetop %r, plugin %r" % (what, ours, ref))
+    def missing(self, what):
+        self.bad.append("%s: %s missing" % (self.name, what))
 
-    def bug(self, name, n=1):
-        self.bugs[name] = self.bugs.get(name, 0) + n
+    def status(self):
+        if self.bad:
+            return "differs"
+        if self.judged["derived"] or self.judged["own"]:
+            return "matched, bugs named"
+        return "matched"
+
+
+class View:
+    def __init__(self, label):
+        self.label = label
+        self.tables = {}
+
+    def table(self, name):
+        if name not in self.tables:
+            self.tables[name] = Table(name)
+        return self.tables[name]
 
     def done(self):
-        line = "%s: %d rows, %d values matched" % (self.label, self.rows, self.values - len(self.bad))
-        if self.bad:
-            line += ", %d differ" % len(self.bad)
-        if self.bugs:
-            line += "; plugin bugs: " + "; ".join("%s (%d values)" % kv for kv in sorted(self.bugs.items()))
+        ts = list(self.tables.values())
+        rows = sum(t.rows for t in ts)
+        judged = sum((t.judged for t in ts), Counter())
+        bad = [b for t in ts for b in t.bad]
+        values = sum(judged.values()) + len(bad)
+        bugs = {}
+        for t in ts:
+            for k, v in t.bugs.items():
+                bugs[k] = bugs.get(k, 0) + v
+        st = Counter(t.status() for t in ts)
+        line = "%s: %d rows, %d values matched" % (self.label, rows, values - len(bad))
+        if bad:
+            line += ", %d differ" % len(bad)
+        line += "; judged against " + ", ".join("%s %d" % (j, judged[j]) for j in JUDGES)
+        line += "; tables %d matched, %d matched with plugin bugs named, %d differ" % (
+            st["matched"], st["matched, bugs named"], st["differs"])
+        if bugs:
+            line += "; plugin bugs: " + "; ".join("%s (%d values)" % kv for kv in sorted(bugs.items()))
         print(line)
-        for b in self.bad[:15]:
+        for t in ts:
+            print("  table %s: %s; %d rows; %s" % (t.name, t.status(), t.rows, ", ".join(
+                "%s %d" % (j, t.judged[j]) for j in JUDGES if t.judged[j]) or "no values"))
+        for b in bad[:15]:
             print("  " + b)
-        return 1 if self.bad else 0
+        return 1 if bad else 0
 
 
 def num(s):
@@ -87,6 +159,7 @@ class Ctx:
         self.trace, self.tracetop = trace, tracetop
         self.ref_top = ref
         workers = read_csv(os.path.join(ref, "workers.csv"))
+        self.workers = workers
         self.rebased = any(w.get("fractional_ts") == "1" for w in workers) and \
             os.path.isdir(os.path.join(ref, "rebased"))
         self.ref = os.path.join(ref, "rebased") if self.rebased else ref
@@ -97,17 +170,48 @@ class Ctx:
             self.rank[w["worker"]] = int(r) if r not in ("", None) else 0
 
     def refcsv(self, name):
+        """The plugin's table (its rebased run where there is one)."""
         return read_csv(os.path.join(self.ref, name))
 
-    def ours(self, report, table):
-        out = subprocess.run([self.tracetop, "report", report, "-q", "-f", "csv", "--table", table,
-                              self.trace], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    def nestedcsv(self, name):
+        """The nested reference (only at the top: the plugin's float64 µs)."""
+        return read_csv(os.path.join(self.ref_top, name))
+
+    def ours(self, report, table, rank=None):
+        cmd = [self.tracetop, "report", report, "-q", "-f", "csv", "--table", table]
+        if rank is not None:
+            cmd += ["--ranks", str(rank)]
+        out = subprocess.run(cmd + [self.trace], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                              check=True).stdout.decode("utf-8")
         return list(csv.DictReader(io.StringIO(out)))
 
 
 def us(row, col):
     return num(row.get(col))
+
+
+def per_worker(rows, worker):
+    return [r for r in rows if r["worker"] == worker]
+
+
+def rowset(t, what, ours, plugin, nested):
+    """The row keys to compare: ours must be the plugin's row set or the
+    nested reference's (counted as one value); extra rows are named."""
+    ours, plugin = set(ours), set(plugin)
+    nested = set(nested) if nested is not None else None
+    if ours == plugin:
+        t.judged["plugin"] += 1
+        return sorted(plugin, key=str)
+    if nested is not None and ours == nested:
+        t.judged["nested"] += 1
+        return sorted(nested, key=str)
+    want = plugin | (nested or set())
+    for k in sorted(ours - want, key=str)[:5]:
+        t.bad.append("%s: %s: row %r is not the plugin's%s" % (
+            t.name, what, k, " nor the nested reference's" if nested is not None else ""))
+    t.bad.append("%s: %s: %d rows, plugin %d%s" % (t.name, what, len(ours), len(plugin),
+                 ", nested %d" % len(nested) if nested is not None else ""))
+    return sorted(want, key=str)
 
 
 # ---- overview ----
@@ -125,76 +229,98 @@ def comm_kernels_unlinked(ctx):
     return False
 
 
+BUG_COMM_KERNELS = "communication kernels not linked to nccl: ops counted as Kernel"
+
+
+def keyed_steps(rows, key):
+    """rows by (rank, step, n): the n-th step of that name on the rank (a
+    step number may repeat)."""
+    out, seen = {}, Counter()
+    for r in rows:
+        k = key(r)
+        out[k + (seen[k],)] = r
+        seen[k] += 1
+    return out
+
+
 def check_overview(ctx):
-    c = Check("overview")
-    ours = {}
-    for r in ctx.ours("overview", "step_time_breakdown"):
-        step = "0" if r["step"] == "(all)" else r["step"]
-        ours[(int(r["rank"]), step)] = r
+    v = View("overview")
+    t = v.table("overview_steps.csv")
+    ours = keyed_steps(ctx.ours("overview", "step_time_breakdown"),
+                       lambda r: (int(r["rank"]), "0" if r["step"] == "(all)" else r["step"]))
     unlinked = comm_kernels_unlinked(ctx)
     derived = {}
     for r in ctx.refcsv("dist_overlap.csv"):
         derived[(ctx.rank[r["worker"]], r["step"])] = r
-    refs = ctx.refcsv("overview_steps.csv")
-    c.exact("steps", len(ours), len(refs))
+    refs = keyed_steps(ctx.refcsv("overview_steps.csv"), lambda r: (ctx.rank[r["worker"]], r["step"]))
+    t.val("exact", "steps", len(ours), len(refs))
     first = {}
-    for ref in refs:
-        key = (ctx.rank[ref["worker"]], ref["step"])
+    for key, ref in refs.items():
         o = ours.get(key)
+        w = "rank %d step %s" % key[:2] + (" (#%d of the name)" % (key[2] + 1) if key[2] else "")
         if o is None:
-            c.bad.append("step %r missing" % (key,))
+            t.missing(w)
             continue
-        c.rows += 1
-        w = "rank %d step %s" % key
-        c.time(w + " total", us(o, "step_time(us)"), num(ref["total_us"]))
+        t.rows += 1
+        t.val("time", w + " total", us(o, "step_time(us)"), num(ref["total_us"]))
         # the window against the CPU span: the first-step rule, the GPU end
         if ref["cpu_start_us"]:
-            c.time(w + " start - cpu start", us(o, "start(us)") - us(o, "cpu_start(us)"),
-                   num(ref["start_us"]) - num(ref["cpu_start_us"]))
-            c.time(w + " cpu span", us(o, "cpu_duration(us)"),
-                   num(ref["cpu_end_us"]) - num(ref["cpu_start_us"]))
+            t.val("time", w + " start - cpu start", us(o, "start(us)") - us(o, "cpu_start(us)"),
+                  num(ref["start_us"]) - num(ref["cpu_start_us"]))
+            t.val("time", w + " cpu span", us(o, "cpu_duration(us)"),
+                  num(ref["cpu_end_us"]) - num(ref["cpu_start_us"]))
         if key[0] in first:
-            c.time(w + " start after the first", us(o, "start(us)") - first[key[0]][0],
-                   num(ref["start_us"]) - first[key[0]][1])
+            t.val("time", w + " start after the first", us(o, "start(us)") - first[key[0]][0],
+                  num(ref["start_us"]) - first[key[0]][1])
         else:
             first[key[0]] = (us(o, "start(us)"), num(ref["start_us"]))
         for col in ("runtime", "dataloader", "cpu_exec", "other"):
-            c.time(w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
+            t.val("time", w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
         gpu = ("kernel", "memcpy", "memset", "communication")
         if not unlinked:
             for col in gpu:
-                c.time(w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
-        else:
-            # Kernel without the communication kernels: the reference's
-            # kernel time by kernel name; the four GPU-side columns together
-            # cover the same time as the plugin's
-            d = derived.get(key)
-            c.time(w + " kernel (without communication kernels)", us(o, "kernel(us)"),
-                   num(d["derived_computation_by_kernel_name_us"]) +
-                   num(d["derived_overlapping_by_kernel_name_us"]))
-            c.time(w + " kernel+memcpy+memset+communication",
-                   sum(us(o, x + "(us)") for x in gpu), sum(num(ref[x + "_us"]) for x in gpu))
-            c.bug("communication kernels not linked to nccl: ops counted as Kernel", 2)
+                t.val("time", w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
+            continue
+        # Kernel without the communication kernels: the reference's kernel
+        # time by kernel name; the four GPU-side columns together cover the
+        # same time as the plugin's
+        d = derived.get(key[:2])
+        t.val("time", w + " kernel (without communication kernels)", us(o, "kernel(us)"), NA,
+              derived=num(d["derived_computation_by_kernel_name_us"]) +
+              num(d["derived_overlapping_by_kernel_name_us"]), bug=BUG_COMM_KERNELS)
+        t.val("time", w + " kernel+memcpy+memset+communication",
+              sum(us(o, x + "(us)") for x in gpu), sum(num(ref[x + "_us"]) for x in gpu))
     # averages
+    t = v.table("overview_avg.csv")
     avg = {int(r["rank"]): r for r in ctx.ours("overview", "step_time_average")}
     for ref in ctx.refcsv("overview_avg.csv"):
         rank = ctx.rank[ref["worker"]]
         o = avg.get(rank)
         if o is None:
-            c.bad.append("average of rank %d missing" % rank)
+            t.missing("average of rank %d" % rank)
             continue
-        c.rows += 1
-        c.exact("rank %d steps" % rank, int(o["steps"]), int(ref["steps"]))
-        c.time("rank %d mean step" % rank, us(o, "step_time(us)"), num(ref["total_us"]))
+        t.rows += 1
+        t.val("exact", "rank %d steps" % rank, int(o["steps"]), int(ref["steps"]))
+        t.val("time", "rank %d mean step" % rank, us(o, "step_time(us)"), num(ref["total_us"]))
         cols = ("runtime", "dataloader", "cpu_exec", "other")
         if not unlinked:
             cols += ("kernel", "memcpy", "memset", "communication")
         for col in cols:
-            c.time("rank %d mean %s" % (rank, col), us(o, col + "(us)"), num(ref[col + "_us"]))
-    return c.done()
+            t.val("time", "rank %d mean %s" % (rank, col), us(o, col + "(us)"), num(ref[col + "_us"]))
+        if unlinked:
+            d = derived.get((rank, "all"))
+            if d:
+                t.val("time", "rank %d mean kernel (without communication kernels)" % rank,
+                      us(o, "kernel(us)"), NA,
+                      derived=num(d["derived_computation_by_kernel_name_us"]) +
+                      num(d["derived_overlapping_by_kernel_name_us"]), bug=BUG_COMM_KERNELS)
+            gpu = ("kernel", "memcpy", "memset", "communication")
+            t.val("time", "rank %d mean kernel+memcpy+memset+communication" % rank,
+                  sum(us(o, x + "(us)") for x in gpu), sum(num(ref[x + "_us"]) for x in gpu))
+    return v.done()
 
 
-# ---- operators ----
+# ---- the test's own model: an independent op tree (collectives by time) ----
 
 def load_trace_events(path):
     import glob
@@ -337,258 +463,175 @@ def tree_ops(events):
     return rows, rows_in
 
 
-def tree_kernels(events):
-    """Kernels by (name, operator, grid, block, registers, shared memory):
-    [calls, total µs] with the operator by tree_build ("(no op)" outside
-    every op); and per device [tensor-core kernel µs, kernel µs] over the
-    kernels plain cpu_ops launched."""
-    from collections import defaultdict
-    nodes, root_rts, gpu = tree_build(events)
-    rows = defaultdict(lambda: [0, 0.0])
-    tc = defaultdict(lambda: [0.0, 0.0])
-    seen = set()
-
-    def add(k, op, plain):
-        a = k.get("args") or {}
-        key = (k["name"], op, str(a.get("grid")), str(a.get("block")),
-               str(a.get("registers per thread") or "0"), str(a.get("shared memory") or "0"))
-        rows[key][0] += 1
-        rows[key][1] += k["dur"]
-        seen.add(id(k))
-        if plain:
-            tc[a.get("device")][1] += k["dur"]
-            if uses_tc(k["name"]):
-                tc[a.get("device")][0] += k["dur"]
-    for n in nodes:
-        for r in n["rts"]:
-            for g in gpu.get((r.get("args") or {}).get("correlation"), []):
-                if g.get("cat") == "kernel":
-                    add(g, n["e"]["name"], n["kind"] == "op")
-    for r in root_rts:
-        for g in gpu.get((r.get("args") or {}).get("correlation"), []):
-            if g.get("cat") == "kernel":
-                add(g, "(no op)", False)
-    for gs in gpu.values():
-        for g in gs:
-            if g.get("cat") == "kernel" and id(g) not in seen:
-                add(g, "N/A", False)
-    return rows, tc
 
 
-TC_KERNELS = ("h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
-              "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group",
-              "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm",
-              "xmma_gemm", "xmma_sparse_gemm", "c1688")
+# ---- operators ----
+
+BUG_TWICE = "runtime calls in a collective's annotation subtracted twice from host self"
 
 
-def uses_tc(name):
-    return any(p in name for p in TC_KERNELS)
+def tc_pct(s):
+    x = num(s)
+    return 100 * x if x is not None and x <= 1 else x
 
 
 def check_operators(ctx):
-    c = Check("operators")
-    workers = read_csv(os.path.join(ctx.ref_top, "workers.csv"))
-    linked = {w["worker"]: int(w["derived_rt_extid_no_op"] or 0) == 0 and
-              int(w["derived_rt_extid_op_elsewhere"] or 0) == 0 for w in workers}
-    traces = {}
-    for rank, ev in load_trace_events(ctx.trace):
-        traces[rank] = ev
-    for table, refname, keyf in (("operators", "operators.csv", lambda r: r["name"]),
-                                 ("operators_by_shapes", "operators_by_input.csv",
-                                  lambda r: (r["name"], r["input_shape"].replace(" ", "")))):
+    v = View("operators")
+    traces = dict(load_trace_events(ctx.trace))
+    for table, refname, keyf, okey in (
+            ("operators", "operators.csv", lambda r: r["name"], lambda r: r["name"]),
+            ("operators_by_shapes", "operators_by_input.csv",
+             lambda r: (r["name"], r["input_shape"].replace(" ", "")),
+             lambda r: (r["name"], r["input_dims"] or "[]"))):
+        t = v.table(refname)
         refs = ctx.refcsv(refname)
+        nrefs = ctx.nestedcsv(refname.replace(".csv", "_nested.csv"))
         for worker, rank in sorted(ctx.rank.items()):
-            wrefs = [r for r in refs if r["worker"] == worker]
-            out = subprocess.run([ctx.tracetop, "report", "operators", "-q", "-f", "csv", "--table",
-                                  table, "--ranks", str(rank), ctx.trace], stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, check=True).stdout.decode("utf-8")
-            ours = {}
-            for r in csv.DictReader(io.StringIO(out)):
-                k = r["name"] if table == "operators" else (r["name"], r["input_dims"])
-                ours[k] = r
-            c.exact("rank %d %s rows" % (rank, table), len(ours), len(wrefs))
-            indep = tree_ops(traces.get(rank, []))[0 if table == "operators" else 1]
-            for ref in wrefs:
-                k = keyf(ref)
+            wrefs = {keyf(r): r for r in per_worker(refs, worker)}
+            wnest = {keyf(r): r for r in per_worker(nrefs, worker)}
+            ours = {okey(r): r for r in ctx.ours("operators", table, rank)}
+            keys = rowset(t, "rank %d rows" % rank, ours, wrefs, wnest if nrefs else None)
+            indep = None
+            for k in keys:
+                ref, nest = wrefs.get(k), wnest.get(k)
                 o = ours.get(k)
-                w = "rank %d %s %r" % (rank, table, k)
+                w = "rank %d %r" % (rank, k)
                 if o is None:
-                    c.bad.append(w + " missing")
+                    t.missing(w)
                     continue
-                c.rows += 1
-                c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
-                c.time(w + " host total", us(o, "host_total(us)"), num(ref["host_total_us"]))
-                if linked.get(worker, True):
+                t.rows += 1
+
+                def val(kind, what, ours_v, col, conv=num, **kw):
+                    t.val(kind, w + " " + what, ours_v, conv(ref[col]) if ref else NA,
+                          nested=conv(nest[col]) if nest else NA, **kw)
+                val("exact", "calls", int(o["calls"]), "calls", conv=int)
+                val("time", "host total", us(o, "host_total(us)"), "host_total_us")
+                hs = us(o, "host_self(us)")
+                p_hs = num(ref["host_self_us"]) if ref else None
+                n_hs = num(nest["host_self_us"]) if nest else None
+                if not any(x is not None and close("time", hs, x) for x in (p_hs, n_hs)):
+                    # runtime calls inside a collective's annotation: the
+                    # plugin charges them to this op (by External id, or
+                    # nested, as the op around the annotation) and subtracts
+                    # them twice (the annotation's span holds them already);
+                    # the test's own tree says how much that is
+                    if indep is None:
+                        indep = tree_ops(traces.get(rank, []))[0 if table == "operators" else 1]
                     ind = indep.get(k)
-                    if ind and ind[6] and abs(us(o, "host_self(us)") - num(ref["host_self_us"])) > TIME_ABS:
-                        # runtime calls inside a collective's annotation: the
-                        # plugin charges them to this op by External id and
-                        # subtracts them twice (the child's span holds them)
-                        c.time(w + " host self (calls in annotations subtracted once)",
-                               us(o, "host_self(us)"), ind[2])
-                        c.time(w + " host self - calls subtracted twice", ind[2] - ind[6],
-                               num(ref["host_self_us"]))
-                        c.bug("runtime calls in a collective's annotation subtracted twice "
-                              "from host self", 2)
-                    else:
-                        c.time(w + " host self", us(o, "host_self(us)"), num(ref["host_self_us"]))
-                    c.time(w + " device total", us(o, "device_total(us)"),
-                           num(ref["device_total_us"]))
-                    c.time(w + " device self", us(o, "device_self(us)"),
-                           num(ref["device_self_us"]))
-                    c.exact(w + " tensor-core eligible", o["tc_eligible"] == "yes",
-                            ref["tc_eligible"] == "1")
-                    c.pct(w + " tc self %", num(o["tc_self_pctg"]),
-                          100 * num(ref["tc_self_pct"]) if num(ref["tc_self_pct"]) <= 1 else num(ref["tc_self_pct"]))
-                    continue
-                # The plugin links runtime calls to ops by External id; here
-                # none link, so it counts runtime time as host self and shows
-                # no device time.  Its host self is ours plus our runtime;
-                # our device times match an independent nesting by time.
-                c.time(w + " host self + runtime calls", us(o, "host_self(us)") + us(o, "runtime(us)"),
-                       num(ref["host_self_us"]))
-                ind = indep.get(k)
-                if ind is None:
-                    c.bad.append(w + " missing from the independent tree")
-                    continue
-                c.time(w + " host self (nested runtime calls)", us(o, "host_self(us)"), ind[2])
-                c.time(w + " device total (nested)", us(o, "device_total(us)"), ind[3])
-                c.time(w + " device self (nested)", us(o, "device_self(us)"), ind[4])
-                if ind[5] or ind[3]:
-                    c.bug("runtime calls not linked to ops by External id: no device time, "
-                          "runtime time counted as host self", 3)
-    return c.done()
+                    twice = ind[6] if ind else 0
+                    own = [x + twice for x in (n_hs, p_hs) if x is not None and twice]
+                    own = next((x for x in own if close("time", hs, x)), own[0] if own else NA)
+                    val("time", "host self", hs, "host_self_us", own=own, bug=BUG_TWICE)
+                else:
+                    val("time", "host self", hs, "host_self_us")
+                val("time", "device total", us(o, "device_total(us)"), "device_total_us")
+                val("time", "device self", us(o, "device_self(us)"), "device_self_us")
+                val("exact", "tensor-core eligible", o["tc_eligible"] == "yes", "tc_eligible",
+                    conv=lambda s: s == "1")
+                val("pct", "tc self %", num(o["tc_self_pctg"]), "tc_self_pct", conv=tc_pct)
+                val("pct", "tc total %", num(o["tc_total_pctg"]), "tc_total_pct", conv=tc_pct)
+    return v.done()
 
 
 # ---- GPU summary and kernels ----
 
-def run_ranks(ctx, report, table, rank):
-    out = subprocess.run([ctx.tracetop, "report", report, "-q", "-f", "csv", "--table", table,
-                          "--ranks", str(rank), ctx.trace], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, check=True).stdout.decode("utf-8")
-    return list(csv.DictReader(io.StringIO(out)))
-
-
-def unlinked(ctx, worker):
-    for w in read_csv(os.path.join(ctx.ref_top, "workers.csv")):
-        if w["worker"] == worker:
-            return int(w["derived_rt_extid_no_op"] or 0) > 0 or \
-                int(w["derived_rt_extid_op_elsewhere"] or 0) > 0
-    return False
-
-
 def check_gpu(ctx):
-    c = Check("gpu")
+    v = View("gpu")
+    t = v.table("gpu_metrics.csv")
     ours = {(int(r["rank"]), int(r["device"])): r for r in ctx.ours("utilization", "gpu_utilization")}
-    traces = dict(load_trace_events(ctx.trace))
     refs = ctx.refcsv("gpu_metrics.csv")
-    c.exact("devices", len(ours), len(refs))
+    nest = {(r["worker"], r["gpu_id"]): r for r in ctx.nestedcsv("gpu_nested.csv")}
+    t.val("exact", "devices", len(ours), len(refs))
     for ref in refs:
         rank = ctx.rank[ref["worker"]]
         key = (rank, int(ref["gpu_id"]))
         o = ours.get(key)
         w = "rank %d GPU %d" % key
         if o is None:
-            c.bad.append(w + " missing")
+            t.missing(w)
             continue
-        c.rows += 1
-        c.time(w + " steps window", us(o, "steps_time(us)"), num(ref["steps_time_us"]))
-        c.pct(w + " GPU utilization", num(o["gpu_utilization_pctg"]), num(ref["gpu_utilization_pct"]))
-        c.pct(w + " est. SM efficiency", num(o["est_sm_efficiency_pctg"]), num(ref["est_sm_efficiency_pct"]))
-        c.pct(w + " est. achieved occupancy", num(o["est_achieved_occupancy_pctg"]),
+        t.rows += 1
+        t.val("time", w + " steps window", us(o, "steps_time(us)"), num(ref["steps_time_us"]))
+        t.val("pct", w + " GPU utilization", num(o["gpu_utilization_pctg"]),
+              num(ref["gpu_utilization_pct"]))
+        t.val("pct", w + " est. SM efficiency", num(o["est_sm_efficiency_pctg"]),
+              num(ref["est_sm_efficiency_pct"]))
+        t.val("pct", w + " est. achieved occupancy", num(o["est_achieved_occupancy_pctg"]),
               num(ref["est_achieved_occupancy_pct"]))
-        c.exact(w + " kernels", int(o["kernels"]), int(ref["kernels"]))
-        c.exact(w + " kernels with blocks per SM", int(o["kernels_with_blocks_per_sm"]),
-                int(ref["kernels_with_blocks_per_sm"]))
-        c.exact(w + " kernels with occupancy", int(o["kernels_with_occupancy"]),
-                int(ref["kernels_with_occupancy"]))
-        # the plugin's SM efficiency is never above its utilization
-        c.values += 1
-        if num(o["est_sm_efficiency_pctg"]) > num(o["gpu_utilization_pctg"]) + 1e-9:
-            c.bad.append(w + " est. SM efficiency above GPU utilization")
-        if ref["tensor_cores_pct"] != "":
-            c.pct(w + " tensor cores", num(o["tensor_cores_pctg"]), num(ref["tensor_cores_pct"]))
-        else:
-            # the plugin finds no kernel under an op (runtime calls linked
-            # by External id only) and shows none: ours by nesting
-            tcs = tree_kernels(traces.get(rank, []))[1].get(key[1], [0.0, 0.0])
-            want = 100 * tcs[0] / tcs[1] if tcs[1] else None
-            c.pct(w + " tensor cores (nested launches)", num(o["tensor_cores_pctg"]), want)
-            c.bug("no tensor-core figure: kernels not linked to ops by External id")
-    return c.done()
+        t.val("exact", w + " kernels", int(o["kernels"]), int(ref["kernels"]))
+        t.val("exact", w + " kernels with blocks per SM", int(o["kernels_with_blocks_per_sm"]),
+              int(ref["kernels_with_blocks_per_sm"]))
+        t.val("exact", w + " kernels with occupancy", int(o["kernels_with_occupancy"]),
+              int(ref["kernels_with_occupancy"]))
+        n = nest.get((ref["worker"], ref["gpu_id"]))
+        t.val("pct", w + " tensor cores", num(o["tensor_cores_pctg"]), num(ref["tensor_cores_pct"]),
+              nested=num(n["tensor_cores_pct"]) if n else NA)
+    return v.done()
+
+
+def grid(s):
+    """The plugin writes str(None) for a kernel without the arg."""
+    return "None" if s in ("", None) else s
 
 
 def check_kernels(ctx):
-    c = Check("kernels")
-    traces = dict(load_trace_events(ctx.trace))
+    v = View("kernels")
     refs = ctx.refcsv("kernels.csv")
     refs_op = ctx.refcsv("kernels_by_op.csv")
+    nest_op = ctx.nestedcsv("kernels_by_op_nested.csv")
     for worker, rank in sorted(ctx.rank.items()):
-        wrefs = [r for r in refs if r["worker"] == worker]
-        ours = {r["name"]: r for r in run_ranks(ctx, "utilization", "kernel_utilization", rank)}
-        c.exact("rank %d kernels" % rank, len(ours), len(wrefs))
+        t = v.table("kernels.csv")
+        wrefs = per_worker(refs, worker)
+        ours = {r["name"]: r for r in ctx.ours("utilization", "kernel_utilization", rank)}
+        rowset(t, "rank %d kernels" % rank, ours, [r["name"] for r in wrefs], None)
         for ref in wrefs:
             o = ours.get(ref["name"])
             w = "rank %d kernel %.60s" % (rank, ref["name"])
             if o is None:
-                c.bad.append(w + " missing")
+                t.missing(w)
                 continue
-            c.rows += 1
-            c.exact(w + " tensor cores", o["tc_used"] == "yes", ref["tc_used"] == "1")
-            c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
+            t.rows += 1
+            t.val("exact", w + " tensor cores", o["tc_used"] == "yes", ref["tc_used"] == "1")
+            t.val("exact", w + " calls", int(o["calls"]), int(ref["calls"]))
             for col, rc in (("total(us)", "total_us"), ("mean(us)", "mean_us"),
                             ("max(us)", "max_us"), ("min(us)", "min_us")):
-                c.time(w + " " + col, us(o, col), num(ref[rc]))
-            c.values += 1
-            a, b = num(o["mean_blocks_per_sm"]), num(ref["mean_blocks_per_sm"])
-            if abs(a - b) > max(1e-4, 1e-4 * abs(b)):
-                c.bad.append("%s blocks per SM: tracetop %r, plugin %r" % (w, a, b))
-            c.pct(w + " occupancy", num(o["mean_est_achieved_occupancy_pctg"]),
+                t.val("time", w + " " + col, us(o, col), num(ref[rc]))
+            t.val("ratio", w + " blocks per SM", num(o["mean_blocks_per_sm"]),
+                  num(ref["mean_blocks_per_sm"]))
+            t.val("pct", w + " occupancy", num(o["mean_est_achieved_occupancy_pctg"]),
                   num(ref["mean_est_achieved_occupancy_pct"]))
-        # by operator
-        ours = {}
-        for r in run_ranks(ctx, "utilization", "kernels_by_operator", rank):
-            ours[(r["name"], r["operator"], r["grid"], r["block"], r["registers_per_thread"],
-                  r["shared_memory"])] = r
-        if unlinked(ctx, worker):
-            # the plugin drops every kernel whose runtime call's External
-            # id names no op: ours against an independent nesting by time
-            ind = tree_kernels(traces.get(rank, []))[0]
-            c.exact("rank %d kernels by operator (nested launches)" % rank, len(ours), len(ind))
-            for k, (calls, total) in ind.items():
-                kk = (k[0], k[1], k[2], k[3], k[4], k[5])
-                kk = tuple(x if x != "None" else "[0, 0, 0]" for x in kk[:4]) + kk[4:]
-                o = ours.get(kk)
-                w = "rank %d kernel %.40s under %s" % (rank, k[0], k[1])
-                if o is None:
-                    c.bad.append(w + " missing")
-                    continue
-                c.rows += 1
-                c.exact(w + " calls", int(o["calls"]), calls)
-                c.time(w + " total", us(o, "total(us)"), total)
-            c.bug("kernels whose launch has no op by External id left out of the kernel "
-                  "view by operator", len(ind))
-            continue
-        wrefs = [r for r in refs_op if r["worker"] == worker]
-        c.exact("rank %d kernels by operator" % rank, len(ours), len(wrefs))
-        for ref in wrefs:
-            op = "(no op)" if ref["operator"] == "CallTreeRoot" else ref["operator"]
-            k = (ref["name"], op, ref["grid"], ref["block"], ref["registers_per_thread"],
-                 ref["shared_memory"])
-            o = ours.get(k)
-            w = "rank %d kernel %.40s under %s" % (rank, ref["name"], op)
-            if o is None:
-                c.bad.append(w + " missing")
-                continue
-            c.rows += 1
-            c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
-            for col, rc in (("total(us)", "total_us"), ("mean(us)", "mean_us"),
-                            ("max(us)", "max_us"), ("min(us)", "min_us")):
-                c.time(w + " " + col, us(o, col), num(ref[rc]))
-            c.pct(w + " occupancy", num(o["mean_est_achieved_occupancy_pctg"]),
-                  num(ref["mean_est_achieved_occupancy_pct"]))
-    return c.done()
+        # by operator: the plugin's rows or the nested reference's
+        t = v.table("kernels_by_op.csv")
 
+        def key(r, op):
+            return (r["name"], op, grid(r["grid"]), grid(r["block"]), r["registers_per_thread"],
+                    r["shared_memory"])
+        ours = {}
+        for r in ctx.ours("utilization", "kernels_by_operator", rank):
+            ours[key(r, "CallTreeRoot" if r["operator"] == "(no op)" else r["operator"])] = r
+        wrefs = {key(r, r["operator"]): r for r in per_worker(refs_op, worker)}
+        wnest = {key(r, r["operator"]): r for r in per_worker(nest_op, worker)}
+        for k in rowset(t, "rank %d kernels by operator" % rank, ours, wrefs,
+                        wnest if nest_op else None):
+            ref, nest = wrefs.get(k), wnest.get(k)
+            o = ours.get(k)
+            w = "rank %d kernel %.40s under %s" % (rank, k[0], k[1])
+            if o is None:
+                t.missing(w)
+                continue
+            t.rows += 1
+
+            def val(kind, what, ours_v, col, conv=num):
+                t.val(kind, w + " " + what, ours_v, conv(ref[col]) if ref else NA,
+                      nested=conv(nest[col]) if nest else NA)
+            val("exact", "calls", int(o["calls"]), "calls", conv=int)
+            for col, rc in (("total(us)", "total_us"), ("mean(us)", "mean_us"),
+                            ("max(us)", "max_us"), ("min(us)", "min_us")):
+                val("time", col, us(o, col), rc)
+            val("ratio", "blocks per SM", num(o["mean_blocks_per_sm"]), "mean_blocks_per_sm")
+            val("pct", "occupancy", num(o["mean_est_achieved_occupancy_pctg"]),
+                "mean_est_achieved_occupancy_pct")
+    return v.done()
 
 # ---- distributed ----
 
@@ -725,10 +768,16 @@ def dist_indep(ctx, traces):
     return shown, waits, ops
 
 
+
+
+BUG_LATENCY = "communication kernels not linked to nccl: ops: latency of the CPU spans only"
+
+
 def check_distributed(ctx):
-    c = Check("distributed")
+    v = View("distributed")
     unlinked_comm = comm_kernels_unlinked(ctx)
     # computation / communication per step
+    t = v.table("dist_overlap.csv")
     ours = {(int(r["rank"]), "0" if r["step"] == "(all)" else r["step"]): r
             for r in ctx.ours("distributed", "distributed_steps")}
     for ref in ctx.refcsv("dist_overlap.csv"):
@@ -736,152 +785,212 @@ def check_distributed(ctx):
         o = ours.get(key)
         w = "rank %d step %s" % key
         if o is None:
-            c.bad.append(w + " missing")
+            t.missing(w)
             continue
-        c.rows += 1
+        t.rows += 1
         if not unlinked_comm:
             for col in ("computation", "overlapping", "communication", "other"):
-                c.time(w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
-        else:
-            c.time(w + " computation+overlapping (kernels without communication kernels)",
-                   us(o, "computation(us)") + us(o, "overlapping(us)"),
-                   num(ref["derived_computation_by_kernel_name_us"]) +
-                   num(ref["derived_overlapping_by_kernel_name_us"]))
-            c.time(w + " other", us(o, "other(us)"), num(ref["other_us"]))
-            c.bug("communication kernels not linked to nccl: ops counted as computation")
+                t.val("time", w + " " + col, us(o, col + "(us)"), num(ref[col + "_us"]))
+            continue
+        t.val("time", w + " computation+overlapping (kernels without communication kernels)",
+              us(o, "computation(us)") + us(o, "overlapping(us)"), NA,
+              derived=num(ref["derived_computation_by_kernel_name_us"]) +
+              num(ref["derived_overlapping_by_kernel_name_us"]),
+              bug="communication kernels not linked to nccl: ops counted as computation")
+        t.val("time", w + " other", us(o, "other(us)"), num(ref["other_us"]))
     # waits and ops: against the plugin where no kernel is launched inside
     # a collective op (the plugin then has the same ranges), else against
     # an independent computation
-    traces = dict(load_trace_events(ctx.trace))
     ops = ctx.ours("distributed", "distributed_ops")
     with_kernels = any(int(r["kernels"]) > 0 for r in ops)
     oops = {(int(r["rank"]), r["name"]): r for r in ops}
     owait = {(int(r["rank"]), "0" if r["step"] == "(all)" else r["step"]): r
              for r in ctx.ours("distributed", "distributed_wait")}
+    tw, to = v.table("dist_wait.csv"), v.table("dist_ops.csv")
     if not with_kernels:
         for ref in ctx.refcsv("dist_ops.csv"):
             key = (ctx.rank[ref["worker"]], ref["name"])
             o = oops.get(key)
             w = "rank %d %s" % key
             if o is None:
-                c.bad.append(w + " missing")
+                to.missing(w)
                 continue
-            c.rows += 1
-            c.exact(w + " calls", int(o["calls"]), int(ref["calls"]))
-            c.exact(w + " bytes", int(o["total_size_bytes"] or 0), int(ref["total_size_bytes"]))
-            c.time(w + " latency", us(o, "total_latency(us)"), num(ref["total_latency_us"]))
-            c.time(w + " data transfer", us(o, "data_transfer(us)"), num(ref["data_transfer_us"]))
-            c.time(w + " mean latency", us(o, "avg_latency(us)"), num(ref["avg_latency_us"]))
+            to.rows += 1
+            to.val("exact", w + " calls", int(o["calls"]), int(ref["calls"]))
+            to.val("exact", w + " bytes", int(o["total_size_bytes"] or 0), int(ref["total_size_bytes"]))
+            to.val("time", w + " latency", us(o, "total_latency(us)"), num(ref["total_latency_us"]))
+            to.val("time", w + " data transfer", us(o, "data_transfer(us)"), num(ref["data_transfer_us"]))
+            to.val("time", w + " mean latency", us(o, "avg_latency(us)"), num(ref["avg_latency_us"]))
         for ref in ctx.refcsv("dist_wait.csv"):
             step = ref["step"] if ref["step"] else "(no step)"
             key = (ctx.rank[ref["worker"]], step)
             o = owait.get(key)
             w = "rank %d step %s" % key
             if o is None:
-                c.bad.append(w + " missing")
+                tw.missing(w)
                 continue
-            c.rows += 1
-            c.time(w + " data transfer", us(o, "data_transfer(us)"), num(ref["data_transfer_us"]))
-            c.time(w + " synchronizing", us(o, "synchronizing(us)"), num(ref["synchronizing_us"]))
-        c.exact("ops rows", len(oops), len(ctx.refcsv("dist_ops.csv")))
-        c.exact("wait rows", len(owait), len(ctx.refcsv("dist_wait.csv")))
-        return c.done()
+            tw.rows += 1
+            tw.val("time", w + " data transfer", us(o, "data_transfer(us)"), num(ref["data_transfer_us"]))
+            tw.val("time", w + " synchronizing", us(o, "synchronizing(us)"), num(ref["synchronizing_us"]))
+        to.val("exact", "ops rows", len(oops), len(ctx.refcsv("dist_ops.csv")))
+        tw.val("exact", "wait rows", len(owait), len(ctx.refcsv("dist_wait.csv")))
+        return v.done()
+    traces = dict(load_trace_events(ctx.trace))
     shown, waits, iops = dist_indep(ctx, traces)
     for ref in ctx.refcsv("dist_ops.csv"):
         key = (ctx.rank[ref["worker"]], ref["name"])
         o = oops.get(key)
         if o is None:
-            c.bad.append("rank %d %s missing" % key)
+            to.missing("rank %d %s" % key)
             continue
-        c.exact("rank %d %s calls" % key, int(o["calls"]), int(ref["calls"]))
-        c.exact("rank %d %s bytes" % key, int(o["total_size_bytes"] or 0), int(ref["total_size_bytes"]))
+        to.val("exact", "rank %d %s calls" % key, int(o["calls"]), int(ref["calls"]))
+        to.val("exact", "rank %d %s bytes" % key, int(o["total_size_bytes"] or 0),
+               int(ref["total_size_bytes"]))
     for rank, names in iops.items():
         for name, (calls, nb, lat, tr) in names.items():
             o = oops.get((rank, name))
             w = "rank %d %s (kernels launched inside)" % (rank, name)
             if o is None:
-                c.bad.append(w + " missing")
+                to.missing(w)
                 continue
-            c.rows += 1
-            c.exact(w + " calls", int(o["calls"]), calls)
-            c.time(w + " latency", us(o, "total_latency(us)"), lat)
-            c.time(w + " data transfer", us(o, "data_transfer(us)"), tr)
-            c.bug("communication kernels not linked to nccl: ops: latency of the CPU spans only", 2)
+            to.rows += 1
+            to.val("exact", w + " calls", int(o["calls"]), NA, own=calls, bug=BUG_LATENCY)
+            to.val("time", w + " latency", us(o, "total_latency(us)"), NA, own=lat, bug=BUG_LATENCY)
+            to.val("time", w + " data transfer", us(o, "data_transfer(us)"), NA, own=tr,
+                   bug=BUG_LATENCY)
     for rank, steps in waits.items():
         for label, (tot, tr) in steps.items():
             o = owait.get((rank, label))
             w = "rank %d step %s (kernels launched inside)" % (rank, label)
             if o is None:
-                c.bad.append(w + " missing")
+                tw.missing(w)
                 continue
-            c.rows += 1
-            c.time(w + " data transfer", us(o, "data_transfer(us)"), tr)
-            c.time(w + " synchronizing", us(o, "synchronizing(us)"),
-                   tot - tr if tr is not None else None)
-            c.bug("communication kernels not linked to nccl: ops: latency of the CPU spans only", 2)
-    return c.done()
+            tw.rows += 1
+            tw.val("time", w + " data transfer", us(o, "data_transfer(us)"), NA, own=tr,
+                   bug=BUG_LATENCY)
+            tw.val("time", w + " synchronizing", us(o, "synchronizing(us)"), NA,
+                   own=tot - tr if tr is not None else None, bug=BUG_LATENCY)
+    return v.done()
 
 
 # ---- advice ----
 
 def check_advice(ctx):
     """Every recommendation the plugin makes has a finding on the same
-    topic, with its number."""
+    topic, with its number, naming the plugin's worker."""
     import re
-    c = Check("advice")
+    v = View("advice")
+    t = v.table("recommendations.csv")
     ours = ctx.ours("advice", "advice")
     by_topic = {}
     for r in ours:
         by_topic.setdefault(r["topic"], []).append(r)
+
+    def of_rank(topic, rank):
+        """the finding of topic for a rank: its own row, or the job's row
+        naming it"""
+        rows = by_topic.get(topic, [])
+        own = [r for r in rows if r["rank"] == str(rank)]
+        if own:
+            return own
+        return [r for r in rows if r["rank"] == "" and ("rank %d" % rank) in r["finding"]] or \
+            [r for r in rows if r["rank"] == "" and len(ctx.rank) == 1]
     for ref in ctx.refcsv("recommendations.csv"):
         text = ref["text"]
-        c.rows += 1
+        rank = ctx.rank[ref["worker"]]
+        t.rows += 1
         m = re.match(r"GPU ([\d, and]+) ha(s|ve) low utilization", text)
         if m:
             rows = by_topic.get("gpu_utilization", [])
-            c.exact("low GPU utilization finding", len(rows), 1)
-            rank = ctx.rank[ref["worker"]]
+            t.val("exact", "low GPU utilization finding", len(rows), 1)
             for g in re.findall(r"\d+", m.group(1)):
-                c.values += 1
-                if not rows or ("rank %d GPU %s " % (rank, g)) not in rows[0]["finding"]:
-                    c.bad.append("rank %d GPU %s not named: %r" % (rank, g, rows[0]["finding"] if rows else None))
+                named = bool(rows) and ("rank %d GPU %s " % (rank, g)) in rows[0]["finding"]
+                t.val("exact", "rank %d GPU %s named in %r" % (rank, g, rows[0]["finding"] if rows else None),
+                      named, True)
             continue
         m = re.search(r"Kernels with (\d+)% time are launched by Tensor Cores eligible", text)
         if m:
-            rows = by_topic.get("tensor_cores", [])
-            c.exact("tensor cores finding", len(rows), 1)
+            rows = of_rank("tensor_cores", rank)
+            t.val("exact", "rank %d tensor cores finding" % rank, len(rows), 1)
             if rows:
-                c.values += 1
-                if round(float(rows[0]["value"])) != int(m.group(1)):
-                    c.bad.append("tensor cores: tracetop %s %%, plugin %s %%" % (rows[0]["value"], m.group(1)))
+                t.val("exact", "rank %d tensor cores %%" % rank, round(float(rows[0]["value"])),
+                      int(m.group(1)))
             continue
         m = re.search(r"([\d.]+)% of the step time is in communication", text)
         if m:
-            rows = by_topic.get("communication", [])
-            c.exact("communication share finding", len(rows), 1)
+            rows = of_rank("communication", rank)
+            t.val("exact", "rank %d communication share finding" % rank, len(rows), 1)
             if rows:
-                c.pct("communication share", num(rows[0]["value"]), float(m.group(1)))
+                t.val("pct", "rank %d communication share" % rank, num(rows[0]["value"]),
+                      float(m.group(1)))
             continue
         m = re.search(r"([\d.]+)% of the step time is in DataLoader", text)
         if m:
-            rows = by_topic.get("dataloader", [])
-            c.exact("DataLoader share finding", len(rows), 1)
+            rows = of_rank("dataloader", rank)
+            t.val("exact", "rank %d DataLoader share finding" % rank, len(rows), 1)
             if rows:
-                c.pct("DataLoader share", num(rows[0]["value"]), float(m.group(1)))
+                t.val("pct", "rank %d DataLoader share" % rank, num(rows[0]["value"]),
+                      float(m.group(1)))
             continue
         for pat, topic in (("DistributedDataParallel instead of DataParallel", "data_parallel"),
                            ("Nccl backend", "ddp_without_nccl"),
                            ("Device memory usage is at the limit", "memory_peak")):
             if pat in text:
-                c.exact(topic + " finding", bool(by_topic.get(topic)), True)
+                t.val("exact", topic + " finding", bool(by_topic.get(topic)), True)
                 break
         else:
-            c.bad.append("recommendation of no known topic: %r" % text[:80])
-    return c.done()
+            t.bad.append("recommendation of no known topic: %r" % text[:80])
+    return v.done()
+
+
+# ---- memory ----
+
+def device_id(s):
+    """the plugin's device name (CPU, GPU0) as tracetop's device number"""
+    return -1 if s == "CPU" else int(s[3:]) if s.startswith("GPU") else None
+
+
+def check_memory(ctx):
+    v = View("memory")
+    t = v.table("memory_peaks.csv")
+    devs = {(int(r["rank"]), int(r["device"])): r for r in ctx.ours("memory", "memory_devices")}
+    refs = ctx.refcsv("memory_peaks.csv")
+    for ref in refs:
+        key = (ctx.rank[ref["worker"]], device_id(ref["device"]))
+        o = devs.get(key)
+        w = "rank %d device %s" % (key[0], ref["device"])
+        if o is None:
+            t.missing(w)
+            continue
+        t.rows += 1
+        t.val("exact", w + " records", int(o["events"]), int(ref["records"]))
+        peak = num(ref["peak_allocated_bytes"])
+        t.val("exact", w + " peak allocated", num(o["peak_allocated"]),
+              peak if peak is not None else num(ref["curve_peak_allocated_bytes"]))
+    t.val("exact", "devices with [memory] events", len(devs), len(refs))
+    t = v.table("memory_ops.csv")
+    ours = {(int(r["rank"]), int(r["device"]), r["operator"]): r
+            for r in ctx.ours("memory", "memory_operators")}
+    refs = ctx.refcsv("memory_ops.csv")
+    want = {(ctx.rank[r["worker"]], device_id(r["device"]), r["operator"]): r for r in refs}
+    for k in rowset(t, "operator rows", ours, want, None):
+        ref, o = want.get(k), ours.get(k)
+        w = "rank %d device %d %s" % k
+        if o is None or ref is None:
+            continue
+        t.rows += 1
+        for col, rc in (("calls", "calls"), ("size_increase_bytes", "size_increase_bytes"),
+                        ("self_size_increase_bytes", "self_size_increase_bytes"),
+                        ("allocation_count", "allocation_count"),
+                        ("self_allocation_count", "self_allocation_count"),
+                        ("allocation_size_bytes", "allocation_size_bytes"),
+                        ("self_allocation_size_bytes", "self_allocation_size_bytes")):
+            t.val("exact", w + " " + col, int(o[col]), int(ref[rc]))
+    return v.done()
 
 
 VIEWS = {"overview": check_overview, "operators": check_operators, "gpu": check_gpu,
-         "kernels": check_kernels, "distributed": check_distributed,
+         "kernels": check_kernels, "memory": check_memory, "distributed": check_distributed,
          "advice": check_advice}
 
 
