@@ -119,6 +119,10 @@ struct tt_opinfo {
 	uint32_t input_type;
 	uint32_t call_stack;
 	uint32_t comm;       /* collective info index or TT_NONE */
+	/* a CPU op or annotation with args.stream (torch.compile's triton_*
+	 * ops) sits on that GPU stream's track, as HTA reads it: the track of
+	 * its CPU thread, else TT_NONE */
+	uint32_t thread;
 };
 
 /* record_param_comms / NCCL kernel collective args */

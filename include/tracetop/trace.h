@@ -73,6 +73,7 @@ struct tt_rawid {
 	_(PG_RANKS, "Process Group Ranks")                                        \
 	_(INPUT_DIMS, "Input Dims")                                               \
 	_(INPUT_TYPE, "Input type")                                               \
+	_(INPUT_DIMS_OLD, "Input dims") /* autograd-profiler traces */            \
 	_(CALL_STACK, "Call stack")                                               \
 	_(SEQ, "Sequence number")                                                 \
 	_(FWD_TID, "Fwd thread id")                                               \

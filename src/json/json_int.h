@@ -121,6 +121,7 @@ static inline enum tt_arg_kind arg_kind(int a)
 	case TT_A_MEM_DEVTYPE:
 		return TT_AK_STR;
 	case TT_A_INPUT_DIMS:
+	case TT_A_INPUT_DIMS_OLD:
 	case TT_A_INPUT_TYPE:
 		return TT_AK_JSON;
 	default:

@@ -71,6 +71,8 @@ int arg_lookup(const char *k, size_t n)
 			return TT_A_GROUP_SIZE;
 		if (memcmp(k, arg_keys[TT_A_INPUT_DIMS], 10) == 0)
 			return TT_A_INPUT_DIMS;
+		if (memcmp(k, arg_keys[TT_A_INPUT_DIMS_OLD], 10) == 0)
+			return TT_A_INPUT_DIMS_OLD;
 		if (memcmp(k, arg_keys[TT_A_INPUT_TYPE], 10) == 0)
 			return TT_A_INPUT_TYPE;
 		if (memcmp(k, arg_keys[TT_A_CALL_STACK], 10) == 0)

@@ -342,8 +342,8 @@ static uint32_t comm_info(struct builder *b, const struct tt_raw_event *ev)
 	 TT_HAVE(TT_A_SHMEM) | TT_HAVE(TT_A_OCC) | TT_HAVE(TT_A_BPSM) |             \
 	 TT_HAVE(TT_A_WPSM) | HAVE_COMM)
 #define HAVE_OPINFO                                                                 \
-	(TT_HAVE(TT_A_INPUT_DIMS) | TT_HAVE(TT_A_INPUT_TYPE) | TT_HAVE(TT_A_CALL_STACK) | \
-	 HAVE_COMM)
+	(TT_HAVE(TT_A_INPUT_DIMS) | TT_HAVE(TT_A_INPUT_DIMS_OLD) | TT_HAVE(TT_A_INPUT_TYPE) | \
+	 TT_HAVE(TT_A_CALL_STACK) | HAVE_COMM)
 #define HAVE_MEMEV                                                                  \
 	(TT_HAVE(TT_A_MEM_BYTES) | TT_HAVE(TT_A_MEM_ALLOC) | TT_HAVE(TT_A_MEM_RESERVED))
 
@@ -374,8 +374,10 @@ static double f64_arg(struct builder *b, const struct tt_raw_event *ev, int a, d
 	return v;
 }
 
+/* thread: the CPU track of a CPU-side event placed on a GPU stream track
+ * (kept in its opinfo), else TT_NONE */
 static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_event *e,
-		    enum tt_cat_kind kind)
+		    enum tt_cat_kind kind, uint32_t thread)
 {
 	struct tt_rank *r = b->r;
 	uint64_t h = ev->have;
@@ -426,15 +428,18 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 			e->aux = r->nmeminfo++;
 			e->flags |= TT_EF_MEMEV;
 		}
-	} else if (h & HAVE_OPINFO) {
+	} else if ((h & HAVE_OPINFO) || thread != TT_NONE) {
 		TT_GROW(r->opinfo, b->copinfo, (size_t)r->nopinfo + 1);
 		struct tt_opinfo *o = &r->opinfo[r->nopinfo];
-		o->input_dims = str_arg(b, ev, TT_A_INPUT_DIMS);
+		/* (autograd-profiler traces spell it "Input dims") */
+		o->input_dims = str_arg(b, ev, (h & TT_HAVE(TT_A_INPUT_DIMS)) ? TT_A_INPUT_DIMS
+									   : TT_A_INPUT_DIMS_OLD);
 		o->input_type = str_arg(b, ev, TT_A_INPUT_TYPE);
 		o->call_stack = str_arg(b, ev, TT_A_CALL_STACK);
 		if (o->call_stack != TT_NONE && tt_strtab_len(&r->strs, o->call_stack) == 0)
 			o->call_stack = TT_NONE;
 		o->comm = comm_info(b, ev);
+		o->thread = thread;
 		e->aux = r->nopinfo++;
 		e->flags |= TT_EF_OPINFO;
 	}
@@ -706,6 +711,15 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 		k.pid_is_str = false;
 	}
 	uint32_t ti = track_get(b, &k);
+	/* a CPU op or annotation with args.stream goes to the stream's track
+	 * (HTA's GPU event); its thread is kept for the op tree */
+	uint32_t cpu_thread = TT_NONE;
+	if (has_stream && (kind == TT_K_CPU_OP || kind == TT_K_USER_ANNOT)) {
+		struct tkey ck = {TT_TRACK_CPU, false, false, 0, 0};
+		id_key(b, &ev->pid, &ck.pid_is_str, &ck.pid, ev->offset);
+		id_key(b, &ev->tid, &ck.tid_is_str, &ck.tid, ev->offset);
+		cpu_thread = track_get(b, &ck);
+	}
 
 	uint32_t name = 0;
 	if (ev->name_type == TT_V_STR)
@@ -749,7 +763,7 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 	e->flags = has_stream ? TT_EF_STREAM : 0;
 	if (kind == TT_K_TRACE || (ev->name_type == TT_V_STR && is_marker_name(ev->name)))
 		e->flags |= TT_EF_MARKER;
-	set_aux(b, ev, e, kind);
+	set_aux(b, ev, e, kind, cpu_thread);
 	if (ph == 'X' && e->ts == 0 && dur == 0)
 		b->nzero++;
 	else if (e->ts != 0 && e->ts < b->min_ts_nonzero && !(e->flags & TT_EF_MARKER))
@@ -815,7 +829,7 @@ void builder_merge(struct builder *b, struct builder *b2)
 		o.call_stack = S(o.call_stack);
 		if (o.comm != TT_NONE)
 			o.comm += comm0;
-		r->opinfo[r->nopinfo++] = o;
+		r->opinfo[r->nopinfo++] = o; /* (thread: remapped with the tracks) */
 	}
 	for (uint32_t i = 0; i < r2->nmeminfo; i++) {
 		TT_GROW(r->meminfo, b->cmeminfo, (size_t)r->nmeminfo + 1);
@@ -876,6 +890,9 @@ void builder_merge(struct builder *b, struct builder *b2)
 		t2->head = t2->tail = NULL;
 		t2->n = 0;
 	}
+	for (uint32_t i = op0; i < r->nopinfo; i++)
+		if (r->opinfo[i].thread != TT_NONE)
+			r->opinfo[i].thread = tmap[r->opinfo[i].thread];
 	for (size_t i = 0; i < b2->nbe; i++) {
 		TT_GROW(b->be, b->cbe, b->nbe + 1);
 		struct be_ev x = b2->be[i];

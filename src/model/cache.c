@@ -30,7 +30,7 @@
 #include "tracetop/util.h"
 
 #define TTS_MAGIC "TRACETOP-TTS\0\0\0"
-#define TTS_VERSION 4
+#define TTS_VERSION 5
 #define TTS_BOM 0x01020304u
 
 enum sect {
@@ -631,7 +631,9 @@ static const char *check_rank(const struct tt_rank *r, uint32_t ns)
 		if ((op->comm != TT_NONE && op->comm >= r->ncomm) ||
 		    (op->input_dims != TT_NONE && op->input_dims >= ns) ||
 		    (op->input_type != TT_NONE && op->input_type >= ns) ||
-		    (op->call_stack != TT_NONE && op->call_stack >= ns))
+		    (op->call_stack != TT_NONE && op->call_stack >= ns) ||
+		    (op->thread != TT_NONE && (op->thread >= r->ntracks ||
+					       r->tracks[op->thread].kind != TT_TRACK_CPU)))
 			return "op info is out of range";
 	}
 	for (uint32_t i = 0; i < r->ncomm; i++) {

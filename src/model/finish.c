@@ -765,6 +765,9 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 		r->ev = tt_realloc_array(r->ev, w ? w : 1, sizeof(*r->ev));
 	for (uint32_t i = 0; i < r->nflows; i++)
 		r->flows[i].track = newpos[r->flows[i].track];
+	for (uint32_t i = 0; i < r->nopinfo; i++)
+		if (r->opinfo[i].thread != TT_NONE)
+			r->opinfo[i].thread = newpos[r->opinfo[i].thread];
 	for (uint32_t i = 0; i < r->nflows; i++)
 		r->flows[i].ts += base;
 	free(order);
