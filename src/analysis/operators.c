@@ -236,11 +236,8 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		 * children already cover it (the plugin, charging it by External id
 		 * to an op around a child, subtracts it twice) */
 		ns->runtime[pos[o]] += e->dur;
-		/* a collective's user annotation is a range, not a caller: the GPU
-		 * work of its runtime calls is the op's around it (as their
-		 * External ids say) */
-		while (o != TT_NONE && t->kind[o] == TT_TBN_COMM)
-			o = t->parent[o];
+		/* the GPU work: an annotation is a range, not a caller */
+		o = tt_tbtree_gpu_owner(r, t, i);
 		if (o == TT_NONE)
 			continue;
 		uint32_t po = pos[o];
@@ -305,7 +302,8 @@ void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
 
 struct opacc {
 	uint32_t name, dims; /* rank string ids (dims TT_NONE: absent) */
-	bool tc_eligible;
+	bool tc_eligible;    /* the first call's (first_call) */
+	uint32_t first;      /* first_call place of that call */
 	uint64_t calls, gself, gtotal;
 	int64_t htotal, hself, dtotal, dself, runtime, tcself, tctotal;
 	int64_t longest_dur;
@@ -333,6 +331,77 @@ static uint32_t dims_of(const struct tt_rank *r, const struct tt_event *e)
 	return r->opinfo[e->aux].input_dims;
 }
 
+/* a node's place in the plugin's listing of operators */
+struct postkey {
+	uint32_t thread, depth;
+	int64_t end;
+	uint32_t k; /* position in t->order */
+};
+
+static int postkey_cmp(const void *a, const void *b)
+{
+	const struct postkey *x = a, *y = b;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The plugin lists a thread's operators in post-order (children before
+ * their parent), threads by their first node's start, and a grouped row
+ * takes its tensor-core eligibility from the first call it meets.  The
+ * place of each node of t (by position) in that order: within a thread,
+ * post-order is by end, a descendant (deeper) first at equal ends. */
+static uint32_t *first_call(const struct tt_rank *r, const struct tt_tbtree *t,
+			    const struct tt_tb_nodestat *ns)
+{
+	size_t nn = (size_t)t->norder + 1;
+	uint32_t *trank = tt_tb_none_array(r->ntracks);
+	int64_t *tfirst = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*tfirst));
+	struct postkey *v = tt_malloc(nn * sizeof(*v));
+	for (uint32_t k = 0; k < t->norder; k++) {
+		const struct tt_event *e = &r->ev[t->order[k]];
+		uint32_t th = e->track, p = t->parent[t->order[k]];
+		if (r->tracks[th].kind != TT_TRACK_CPU)
+			th = r->opinfo[e->aux].thread; /* a stray op (optree.c) */
+		if (trank[th] == TT_NONE || e->ts < tfirst[th]) {
+			trank[th] = 0;
+			tfirst[th] = e->ts;
+		}
+		v[k] = (struct postkey){th, p != TT_NONE ? v[ns->pos[p]].depth + 1 : 0,
+					tt_ev_end(e), k};
+	}
+	/* the threads' ranks by first start (then track) */
+	uint32_t nth = 0;
+	for (uint32_t th = 0; th < r->ntracks; th++)
+		if (trank[th] != TT_NONE)
+			trank[nth++] = th; /* (reused: the threads with nodes) */
+	for (uint32_t a = 1; a < nth; a++) /* (threads are few) */
+		for (uint32_t b = a; b > 0 && tfirst[trank[b - 1]] > tfirst[trank[b]]; b--) {
+			uint32_t x = trank[b];
+			trank[b] = trank[b - 1];
+			trank[b - 1] = x;
+		}
+	uint32_t *rank_of = tt_tb_none_array(r->ntracks);
+	for (uint32_t i = 0; i < nth; i++)
+		rank_of[trank[i]] = i;
+	for (uint32_t k = 0; k < t->norder; k++)
+		v[k].thread = rank_of[v[k].thread];
+	if (t->norder > 1)
+		qsort(v, t->norder, sizeof(*v), postkey_cmp);
+	uint32_t *place = tt_malloc(nn * sizeof(*place));
+	for (uint32_t i = 0; i < t->norder; i++)
+		place[v[i].k] = i;
+	free(rank_of);
+	free(v);
+	free(tfirst);
+	free(trank);
+	return place;
+}
+
 static void ops_rank(size_t ri, void *vctx)
 {
 	struct ops_ctx *c = vctx;
@@ -345,6 +414,7 @@ static void ops_rank(size_t ri, void *vctx)
 	d->nmerged = t.nmerged;
 	struct tt_tb_nodestat ns;
 	tt_tb_node_stats(r, &t, &ns);
+	uint32_t *place = first_call(r, &t, &ns);
 	uint32_t *by_name =
 		c->by_shapes ? NULL : tt_malloc(((size_t)r->strs.n + 1) * sizeof(*by_name));
 	if (by_name)
@@ -371,6 +441,7 @@ static void ops_rank(size_t ri, void *vctx)
 			a->name = e->name;
 			a->dims = by_name ? TT_NONE : dims;
 			a->longest_dur = -1;
+			a->first = UINT32_MAX;
 			*slot = (uint32_t)d->n++;
 		}
 		struct opacc *a = &d->acc[*slot];
@@ -384,7 +455,10 @@ static void ops_rank(size_t ri, void *vctx)
 		a->gtotal += ns.gtotal[k];
 		a->tcself += ns.tcself[k];
 		a->tctotal += ns.tctotal[k];
-		a->tc_eligible |= ns.tc_eligible[k];
+		if (place[k] < a->first) {
+			a->first = place[k];
+			a->tc_eligible = ns.tc_eligible[k];
+		}
 		if (e->dur > a->longest_dur) {
 			a->longest_dur = e->dur;
 			a->longest = i;
@@ -392,6 +466,7 @@ static void ops_rank(size_t ri, void *vctx)
 	}
 	tt_hmap_free(&h);
 	free(by_name);
+	free(place);
 	tt_tb_node_stats_free(&ns);
 	tt_tbtree_free(&t);
 }
@@ -472,7 +547,8 @@ void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_
 			w->runtime_ns += a->runtime;
 			w->tc_self_ns += a->tcself;
 			w->tc_total_ns += a->tctotal;
-			w->tc_eligible |= a->tc_eligible;
+			if (w->nranks == 1 && last[wi] == (int64_t)ri)
+				w->tc_eligible = a->tc_eligible; /* (the first rank's) */
 			w->gpu_ops_self += a->gself;
 			w->gpu_ops_total += a->gtotal;
 			if (w->ev == TT_NONE || a->longest_dur > m->ranks[w->ri]->ev[w->ev].dur) {
@@ -526,11 +602,7 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 		struct tt_tbtree t;
 		tt_tbtree_build(r, &t);
 		for (uint32_t l = 0; l < r->nlinks; l++) {
-			uint32_t g = r->links[l].gpu, own = t.owner[r->links[l].cpu];
-			/* a collective's annotation passes its calls' GPU work to the op
-			 * around it, as the operator rows count it */
-			while (own != TT_NONE && t.kind[own] == TT_TBN_COMM)
-				own = t.parent[own];
+			uint32_t g = r->links[l].gpu, own = tt_tbtree_gpu_owner(r, &t, r->links[l].cpu);
 			if (own == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
 				continue;
 			bool self = false, under = false;

@@ -57,6 +57,87 @@ static uint32_t top(const struct stack *s)
 	return s->n ? s->v[s->n - 1] : TT_NONE;
 }
 
+/* ---- the events of a CPU thread ----
+ *
+ * A CPU op or annotation with args.stream (torch.compile's triton_* ops)
+ * sits on that GPU stream's track, as HTA reads it; the op trees take it
+ * back into its thread (tt_opinfo.thread).  A thread's events are its
+ * track's and those, merged by start, longer first (a tie: the track's
+ * first). */
+
+struct stray {
+	uint32_t thread, ev;
+};
+
+static int stray_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct stray *x = a, *y = b;
+	const struct tt_rank *r = ctx;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	const struct tt_event *p = &r->ev[x->ev], *q = &r->ev[y->ev];
+	if (p->ts != q->ts)
+		return p->ts < q->ts ? -1 : 1;
+	if (p->dur != q->dur)
+		return p->dur > q->dur ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* the CPU-side events of GPU stream tracks with their threads, by thread
+ * then start; returns the count, *out freed by the caller */
+static size_t strays(const struct tt_rank *r, struct stray **out)
+{
+	size_t n = 0, cap = 0;
+	struct stray *v = NULL;
+	for (uint32_t ti = 0, i0, i1; tt_next_gpu_track(r, &ti, &i0, &i1);)
+		for (uint32_t i = i0; i < i1; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (!(e->flags & TT_EF_OPINFO) || r->opinfo[e->aux].thread == TT_NONE)
+				continue;
+			TT_GROW(v, cap, n + 1);
+			v[n++] = (struct stray){r->opinfo[e->aux].thread, i};
+		}
+	if (n > 1)
+		tt_msort(v, n, sizeof(*v), stray_cmp, (void *)r);
+	*out = v;
+	return n;
+}
+
+/* walks one thread's events in order */
+struct walk {
+	const struct tt_rank *r;
+	uint32_t i, end;           /* the track's events left */
+	const struct stray *x, *xend; /* the strays of the thread left */
+};
+
+/* the walk of CPU track ti; *xs: the strays not yet walked (by thread) */
+static void walk_init(struct walk *w, const struct tt_rank *r, uint32_t ti,
+		      const struct stray **xs, const struct stray *xend)
+{
+	const struct tt_track *tr = &r->tracks[ti];
+	w->r = r;
+	w->i = tr->first;
+	w->end = tr->first + tr->count;
+	while (*xs < xend && (*xs)->thread < ti)
+		(*xs)++;
+	w->x = *xs;
+	while (*xs < xend && (*xs)->thread == ti)
+		(*xs)++;
+	w->xend = *xs;
+}
+
+/* the next event of the thread, TT_NONE at the end */
+static uint32_t walk_next(struct walk *w)
+{
+	if (w->x < w->xend) {
+		const struct tt_event *s = &w->r->ev[w->x->ev];
+		if (w->i >= w->end || s->ts < w->r->ev[w->i].ts ||
+		    (s->ts == w->r->ev[w->i].ts && s->dur > w->r->ev[w->i].dur))
+			return (w->x++)->ev;
+	}
+	return w->i < w->end ? w->i++ : TT_NONE;
+}
+
 void tt_optree_build(const struct tt_rank *r, struct tt_optree *t, bool python)
 {
 	memset(t, 0, sizeof(*t));
@@ -68,12 +149,16 @@ void tt_optree_build(const struct tt_rank *r, struct tt_optree *t, bool python)
 	}
 	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
 	struct stack ops = {0}, py = {0};
+	struct stray *xs;
+	size_t nxs = strays(r, &xs);
+	const struct stray *xp = xs;
 	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
-		const struct tt_track *tr = &r->tracks[ti];
-		if (tr->kind != TT_TRACK_CPU)
+		if (r->tracks[ti].kind != TT_TRACK_CPU)
 			continue;
 		ops.n = py.n = 0;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+		struct walk w;
+		walk_init(&w, r, ti, &xp, xs + nxs);
+		for (uint32_t i; (i = walk_next(&w)) != TT_NONE;) {
 			const struct tt_event *e = &r->ev[i];
 			if (e->flags & TT_EF_MARKER)
 				continue;
@@ -98,6 +183,7 @@ void tt_optree_build(const struct tt_rank *r, struct tt_optree *t, bool python)
 	}
 	free(ops.v);
 	free(py.v);
+	free(xs);
 }
 
 void tt_optree_free(struct tt_optree *t)
@@ -251,12 +337,23 @@ const uint16_t *tt_tb_name_flags(const struct tt_rank *r)
 	return tt_rank_memo(r, TT_MEMO_TB_NAMES, name_flags_build, NULL, free);
 }
 
+bool tt_tb_is_python_span(const struct tt_rank *r, const struct tt_event *e)
+{
+	const struct tt_cat *c = &r->cats[e->cat];
+	if (c->kind != TT_K_PYTHON || !c->legacy || e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return false; /* (python_function, as written, is not legacy) */
+	const char *s = tt_str(r, c->name);
+	return strlen(s) == 6 && strncasecmp(s, "python", 6) == 0;
+}
+
 static enum tt_tbn tbn_kind(const struct tt_rank *r, const struct tt_event *e,
 			    const uint16_t *nf)
 {
 	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 		return TT_TBN_NONE;
 	enum tt_cat_kind k = tt_ev_kind(r, e);
+	if (k == TT_K_PYTHON)
+		return tt_tb_is_python_span(r, e) ? TT_TBN_PYTHON : TT_TBN_NONE;
 	if (k != TT_K_CPU_OP && k != TT_K_USER_ANNOT)
 		return TT_TBN_NONE;
 	uint16_t f = nf[e->name];
@@ -302,12 +399,16 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	t->nflags = tt_tb_name_flags(r);
 	struct stack st = {0};
 	bool same = false; /* an operator under an operator of its name */
+	struct stray *xs;
+	size_t nxs = strays(r, &xs);
+	const struct stray *xp = xs;
 	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
-		const struct tt_track *tr = &r->tracks[ti];
-		if (tr->kind != TT_TRACK_CPU)
+		if (r->tracks[ti].kind != TT_TRACK_CPU)
 			continue;
 		st.n = 0;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+		struct walk w;
+		walk_init(&w, r, ti, &xp, xs + nxs);
+		for (uint32_t i; (i = walk_next(&w)) != TT_NONE;) {
 			const struct tt_event *e = &r->ev[i];
 			if (e->flags & TT_EF_MARKER)
 				continue;
@@ -332,6 +433,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 		}
 	}
 	free(st.v);
+	free(xs);
 	if (!same)
 		return; /* nothing to merge */
 	/* merge a cpu_op's only child of the same name into it */
@@ -375,6 +477,14 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	free(nchild);
 	free(child);
 	free(alias);
+}
+
+uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t call)
+{
+	uint32_t o = call != TT_NONE ? t->owner[call] : TT_NONE;
+	while (o != TT_NONE && t->kind[o] != TT_TBN_STEP && tt_ev_kind(r, &r->ev[o]) != TT_K_CPU_OP)
+		o = t->parent[o];
+	return o;
 }
 
 void tt_tbtree_comm_index(const struct tt_rank *r, struct tt_tbtree *t)

@@ -105,7 +105,13 @@ enum tt_tbn {
 	TT_TBN_OPTIMIZER, /* Optimizer.step... */
 	TT_TBN_COMM,      /* a user_annotation nccl:/gloo: collective (of the plugin's
 			   * five names each) */
+	TT_TBN_PYTHON,    /* a span of the legacy "Python" category (autograd-profiler
+			   * traces; python_function events are no nodes) */
 };
+
+/* Is e a span of the legacy "Python" category (not python_function)?  The
+ * plugin makes it a node of its tree and counts it as CPU Exec. */
+bool tt_tb_is_python_span(const struct tt_rank *r, const struct tt_event *e);
 
 /* The node kind of event e by its category and name (before the tree drops
  * or merges anything). */
@@ -119,13 +125,24 @@ bool tt_tb_is_comm_op_name(const char *name, bool *gloo);
 /* A runtime call (cuda_runtime, or another runtime category) */
 bool tt_tb_is_runtime(const struct tt_rank *r, const struct tt_event *e);
 
-/* The plugin's op tree of a rank's CPU threads: nodes by time (start
- * ascending, longer first); a node partly overlapping the innermost open
- * node is dropped; a cpu_op whose only child is a cpu_op of the same name
- * absorbs it (the child's children and runtime calls become its own).
- * Runtime calls and instants belong to the innermost node around them on
- * their thread (the plugin links runtime calls by External id, which newer
- * traces break: tracetop nests by time).  Arrays by event index. */
+/* The plugin's op tree of a rank's CPU threads, the one tree every
+ * plugin-named view reads (operators, kernels by operator, tensor cores,
+ * memory by operator, the step-time communication links):
+ *  - nodes: cpu_ops, ProfilerStep#N, and of the user annotations only the
+ *    plugin's kinds (steps, DataLoader, Optimizer.step, collectives); legacy
+ *    "Python" spans; a CPU op placed on a GPU stream track by its args.stream
+ *    (triton_*) is taken back into its thread;
+ *  - by time (start ascending, longer first); a node partly overlapping the
+ *    innermost open node is dropped;
+ *  - a cpu_op whose only child is a cpu_op of the same name absorbs it (the
+ *    child's children and runtime calls become its own);
+ *  - runtime calls and instants belong to the innermost node around them on
+ *    their thread (owner): that node's host time holds them.  The GPU work a
+ *    call launched is charged to tt_tbtree_gpu_owner: the innermost cpu_op
+ *    or step around it (a user annotation or Python span is a range, not a
+ *    caller).  The plugin links calls by External id, which newer traces
+ *    break; tracetop nests by time, as the reference's nested run does.
+ * Arrays by event index. */
 struct tt_tbtree {
 	uint8_t *kind;     /* enum tt_tbn after drops and merges */
 	uint32_t *parent;  /* node -> parent node, TT_NONE: the thread's root */
@@ -138,6 +155,11 @@ struct tt_tbtree {
 };
 
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
+
+/* The node the GPU work of runtime call `call` is charged to: the innermost
+ * cpu_op or ProfilerStep node around it; TT_NONE when none (the plugin's
+ * CallTreeRoot). */
+uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t call);
 
 /* Per-node figures of the tree (operators.c), arrays by position in
  * t->order (pos: event index -> position, for the nodes only): the

@@ -95,6 +95,12 @@ static void ov_rank(size_t ri, void *vctx)
 		case TT_K_MTIA_RUNTIME:
 			iv_add(&role[TT_OV_RUNTIME], e);
 			break;
+		case TT_K_PYTHON:
+			/* the legacy "Python" spans are CPU Exec (or Communication
+			 * by a collective's name); python_function events are not */
+			if (tt_tb_is_python_span(r, e))
+				iv_add(&role[(nf & TT_NF_COMM) ? TT_OV_COMM : TT_OV_CPU_EXEC], e);
+			break;
 		case TT_K_CPU_OP:
 		case TT_K_USER_ANNOT:
 		case TT_K_GPU_ANNOT: {

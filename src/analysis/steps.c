@@ -11,11 +11,17 @@
 #include "tracetop/util.h"
 #include "optree.h"
 
+/* by start; at one start the shorter first: a zero-length duplicate of a
+ * step (the same number twice, as a profiler stopping mid-step writes it)
+ * precedes it, as in the file the plugin reads, and is kept, not dropped
+ * as a trailing step without GPU work */
 static int step_cmp(const void *a, const void *b)
 {
 	const struct tt_step *x = a, *y = b;
 	if (x->cpu_ts != y->cpu_ts)
 		return x->cpu_ts < y->cpu_ts ? -1 : 1;
+	if (x->cpu_dur != y->cpu_dur)
+		return x->cpu_dur < y->cpu_dur ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
@@ -76,7 +82,8 @@ static void *rank_steps_build(const struct tt_rank *r, void *ctx)
 		const struct tt_event *e = &r->ev[i];
 		bool step = is_step_event(r, e, nf);
 		if (step || (e->ph == 'X' && !(e->flags & TT_EF_MARKER) &&
-			     tt_ev_kind(r, e) == TT_K_CPU_OP)) {
+			     tt_ev_kind(r, e) == TT_K_CPU_OP) ||
+		    tt_tb_is_python_span(r, e)) {
 			cpu0 = TT_MIN(cpu0, e->ts);
 			cpu1 = TT_MAX(cpu1, tt_ev_end(e));
 		}
