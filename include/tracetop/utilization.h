@@ -47,13 +47,18 @@ struct tt_util_dev {
 	double gpu_util_pct;
 	/* Est. SM Efficiency: 100 ∫ min(Σ blocks per SM of the kernels
 	 * running, 1) dt over the window / window (never above utilization);
-	 * blocks per SM from the arg, else grid blocks / SMs */
+	 * blocks per SM from the kernels' `blocks per SM` arg (> 0): NaN when
+	 * no kernel has it (ROCm traces), as the plugin shows none */
 	double est_sm_eff_pct;
+	/* tracetop's estimate of the same where the arg is absent: blocks per
+	 * SM = grid blocks / the device's SMs; NaN when neither is known */
+	double est_sm_eff_grid_pct;
 	/* Est. Achieved Occupancy: kernel-time-weighted mean of `est. achieved
 	 * occupancy %`, kernels clipped to the window, those with the arg */
 	double est_occ_pct;
 	/* tensor cores: 100 time of tensor-core kernels / time of the kernels
-	 * the rank's operators launched; NaN when they launched none */
+	 * the device's operators launched; 0 when they launched none there but
+	 * did on another device; NaN when the rank's operators launched none */
 	double tc_pct;
 	int64_t tc_ns, op_kernel_ns;
 	uint32_t nkernels_bps, nkernels_occ; /* kernels with `blocks per SM`, occupancy */
@@ -84,9 +89,11 @@ struct tt_util_kernel {
 	int64_t sum_ns, max_ns, min_ns;
 	double time_pct;         /* 100 sum_ns / the sum over every kernel listed */
 	/* the plugin's kernel view: duration-weighted means, a kernel without
-	 * the arg counting as 0 */
+	 * the arg counting as 0; NaN (the plugin shows no column) when no
+	 * kernel of the ranks where it ran has the arg */
 	double mean_bps;         /* blocks per SM */
 	double mean_occ_pct;     /* est. achieved occupancy % */
+	bool has_bps, has_occ;
 	double sm_eff_ktime_pct; /* time-weighted as for devices; NaN unknown */
 	double occ_ktime_pct;    /* over the kernels with the arg; NaN unknown */
 	int64_t blocks;          /* grid x*y*z of the longest instance, -1 unknown */
@@ -96,15 +103,20 @@ struct tt_util_kernel {
 	uint32_t longest;
 };
 
-/* The plugin's kernel view grouped by kernel and operator: the op whose
- * runtime call launched it (op tree, optree.h), "(no op)" for a call outside
- * every op, "N/A" for a kernel no runtime call launched. */
+/* The plugin's kernel view grouped by kernel and operator: the cpu_op or
+ * step whose runtime call launched it (op tree, optree.h); "(no op)", the
+ * plugin's CallTreeRoot, for a call outside every node on a thread with
+ * nodes and, on a rank with steps, for a kernel no runtime call launched;
+ * kernels the plugin leaves out (a call on a thread without nodes, no call
+ * on a rank without steps) are not listed.  grid and block zero: the
+ * kernel has no such arg. */
 struct tt_util_kop {
 	const char *name, *op;
 	int32_t grid[3], block[3], regs, shmem;
 	uint64_t count;
 	int64_t sum_ns, max_ns, min_ns;
 	double mean_bps, mean_occ_pct;  /* as in tt_util_kernel */
+	bool has_bps, has_occ;
 	size_t ri;               /* the longest instance */
 	uint32_t longest;
 };

@@ -80,7 +80,7 @@ struct kopacc {
 	uint32_t key;       /* in the rank's local key table */
 	uint32_t name;      /* kernel name (rank string) */
 	uint32_t op;        /* op event, TT_NONE: see opkind */
-	int opkind;         /* 0 op, 1 no op (outside every op), 2 no launch */
+	int opkind;         /* 0 op, 1 none (launch_op) */
 	int32_t grid[3], block[3], regs, shmem;
 	uint64_t count;
 	int64_t sum, max, min;
@@ -90,6 +90,7 @@ struct kopacc {
 
 struct util_rank {
 	bool sel, nogpu;
+	bool has_bps, has_occ; /* a kernel with `blocks per SM` > 0, with occupancy */
 	struct tt_util_rank row;
 	struct tt_util_dev *devs;
 	size_t ndevs;
@@ -146,21 +147,23 @@ static double blocks_per_sm(const struct tt_kinfo *k, int64_t num_sms)
 	return blocks > 0 && num_sms > 0 ? blocks / (double)num_sms : -1;
 }
 
-/* The op whose runtime call launched GPU op g (a collective's annotation
- * passes it to the op around it): *kind 0 an op, 1 a call outside every
- * op, 2 no launching call. */
-static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t g,
-			  uint32_t *lpos, int *kind)
+/* The node GPU op g is charged to (tt_tbtree_gpu_owner of the runtime call
+ * that launched it): *kind 0 a node; 1 the plugin's CallTreeRoot: a call
+ * outside every node on a thread with nodes, or no launching call on a
+ * rank with steps (the plugin puts those under the steps' thread); -1 none
+ * (the plugin leaves the kernel out of its kernel view by operator).
+ * thread_nodes: per track, whether its thread has nodes. */
+static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t,
+			  const uint8_t *thread_nodes, bool steps, uint32_t g, uint32_t *lpos,
+			  int *kind)
 {
 	uint32_t l = tt_tb_launch_of(r, g, lpos);
 	if (l == TT_NONE) {
-		*kind = 2;
+		*kind = steps ? 1 : -1;
 		return TT_NONE;
 	}
-	uint32_t o = t->owner[l];
-	while (o != TT_NONE && t->kind[o] == TT_TBN_COMM)
-		o = t->parent[o];
-	*kind = o == TT_NONE ? 1 : 0;
+	uint32_t o = tt_tbtree_gpu_owner(r, t, l);
+	*kind = o != TT_NONE ? 0 : thread_nodes[r->ev[l].track] ? 1 : -1;
 	return o;
 }
 
@@ -260,6 +263,18 @@ static void util_rank(size_t ri, void *vctx)
 	struct tt_tbtree t;
 	tt_tbtree_build(r, &t);
 	ur->row.tc_eligible_pct = tc_eligible_ratio(r, &t);
+	/* the threads with nodes (the plugin's trees), and whether the rank has
+	 * steps (its main thread) */
+	uint8_t *thread_nodes = tt_calloc((size_t)r->ntracks + 1, 1);
+	bool steps = false;
+	for (uint32_t k = 0; k < t.norder; k++) {
+		const struct tt_event *e = &r->ev[t.order[k]];
+		uint32_t th = e->track;
+		if (r->tracks[th].kind != TT_TRACK_CPU)
+			th = r->opinfo[e->aux].thread; /* (a stray op: tt_opinfo.thread) */
+		thread_nodes[th] = 1;
+		steps |= t.kind[t.order[k]] == TT_TBN_STEP;
+	}
 	/* the devices of the GPU stream tracks */
 	size_t ndev = 0, cdev = 0;
 	int64_t *dev = NULL;
@@ -286,6 +301,7 @@ static void util_rank(size_t ri, void *vctx)
 	uint32_t *kopmap = NULL;
 	size_t kcap = 0, kopmcap = 0, kopcap = 0;
 	int64_t all_kernel_ns = 0, all_tc_ns = 0;
+	bool rank_op_kernels = false;
 	ur->devs = tt_calloc(ndev + 1, sizeof(*ur->devs));
 	for (size_t d = 0; d < ndev; d++) {
 		struct tt_util_dev *u = &ur->devs[ur->ndevs];
@@ -297,9 +313,9 @@ static void util_rank(size_t ri, void *vctx)
 		u->t1 = INT64_MIN;
 		u->win_t0 = w0;
 		u->win_t1 = w1;
-		size_t na = 0, ca = 0, nk = 0, ck = 0, nbp = 0, cbp = 0;
+		size_t na = 0, ca = 0, nk = 0, ck = 0, nbp = 0, cbp = 0, ngp = 0, cgp = 0;
 		struct tt_iv *all = NULL, *kern = NULL;
-		struct bpoint *bp = NULL;
+		struct bpoint *bp = NULL, *gp = NULL;
 		double sm_acc = 0, occ_acc = 0, wocc_acc = 0;
 		int64_t wocc_ns = 0;
 		for (uint32_t ti = 0; ti < r->ntracks; ti++) {
@@ -324,7 +340,7 @@ static void util_rank(size_t ri, void *vctx)
 				u->kernel_sum_ns += e->dur;
 				TT_GROW(kern, ck, nk + 1);
 				kern[nk++] = (struct tt_iv){e->ts, end};
-				double eff = NAN, occ = -1, bps = -1;
+				double eff = NAN, occ = -1, bps = -1, gbps = -1;
 				if (e->flags & TT_EF_KINFO) {
 					const struct tt_kinfo *k = &r->kinfo[e->aux];
 					eff = tt_tb_sm_efficiency(k, u->num_sms);
@@ -332,8 +348,11 @@ static void util_rank(size_t ri, void *vctx)
 					if (!isnan(eff) && !(blocks > 0 && u->num_sms > 0))
 						u->sm_from_args = true;
 					occ = k->occupancy;
-					bps = blocks_per_sm(k, u->num_sms);
-					u->nkernels_bps += k->blocks_per_sm >= 0;
+					bps = k->blocks_per_sm;
+					gbps = blocks_per_sm(k, u->num_sms);
+					u->nkernels_bps += k->blocks_per_sm > 0;
+					ur->has_bps |= k->blocks_per_sm > 0;
+					ur->has_occ |= k->occupancy >= 0;
 				}
 				if (!isnan(eff)) {
 					sm_acc += eff * (double)e->dur;
@@ -349,10 +368,16 @@ static void util_rank(size_t ri, void *vctx)
 						wocc_ns += b - a;
 					}
 				}
+				/* the plugin's: the arg only; tracetop's: else grid / SMs */
 				if (bps > 0) {
 					TT_GROW(bp, cbp, nbp + 2);
 					bp[nbp++] = (struct bpoint){e->ts, 0, bps};
 					bp[nbp++] = (struct bpoint){end, 1, bps};
+				}
+				if (gbps > 0) {
+					TT_GROW(gp, cgp, ngp + 2);
+					gp[ngp++] = (struct bpoint){e->ts, 0, gbps};
+					gp[ngp++] = (struct bpoint){end, 1, gbps};
 				}
 				/* per kernel name */
 				uint32_t ki = kidx[e->name];
@@ -390,18 +415,21 @@ static void util_rank(size_t ri, void *vctx)
 				all_tc_ns += ka->tc ? e->dur : 0;
 				/* tensor cores over the kernels the operators launched */
 				int lk;
-				uint32_t op = launch_op(r, &t, i, &lpos, &lk);
+				uint32_t op = launch_op(r, &t, thread_nodes, steps, i, &lpos, &lk);
 				if (op != TT_NONE && t.kind[op] == TT_TBN_OP) {
 					u->op_kernel_ns += e->dur;
 					u->tc_ns += ka->tc ? e->dur : 0;
+					rank_op_kernels = true;
 				}
-				kop_add(r, i, op, lk, ur, &kopmap, &kopmcap, &kopcap);
+				if (lk >= 0)
+					kop_add(r, i, op, lk, ur, &kopmap, &kopmcap, &kopcap);
 			}
 		}
 		if (!na) {
 			free(all);
 			free(kern);
 			free(bp);
+			free(gp);
 			continue;
 		}
 		size_t nb = tt_iv_merge(all, na);
@@ -418,6 +446,8 @@ static void util_rank(size_t ri, void *vctx)
 					  : NAN;
 		u->est_sm_eff_pct =
 			win > 0 && nbp ? 100.0 * sm_integral(bp, nbp, w0, w1) / (double)win : NAN;
+		u->est_sm_eff_grid_pct =
+			win > 0 && ngp ? 100.0 * sm_integral(gp, ngp, w0, w1) / (double)win : NAN;
 		u->est_occ_pct = wocc_ns > 0 ? wocc_acc / (double)wocc_ns : NAN;
 		u->tc_pct = u->op_kernel_ns > 0 ? 100.0 * (double)u->tc_ns / (double)u->op_kernel_ns
 						: NAN;
@@ -435,12 +465,19 @@ static void util_rank(size_t ri, void *vctx)
 		free(all);
 		free(kern);
 		free(bp);
+		free(gp);
 		ur->ndevs++;
 	}
+	/* the plugin's tensor-core share: none on every device when no operator
+	 * launched a kernel, else 0 on a device where none did */
+	for (size_t d = 0; d < ur->ndevs && rank_op_kernels; d++)
+		if (isnan(ur->devs[d].tc_pct) && ur->devs[d].nkernels)
+			ur->devs[d].tc_pct = 0;
 	ur->row.tc_kernel_pct =
 		all_kernel_ns > 0 ? 100.0 * (double)all_tc_ns / (double)all_kernel_ns : NAN;
 	ur->nogpu = ur->ndevs == 0;
 	tt_tbtree_free(&t);
+	free(thread_nodes);
 	free(kopmap);
 	free(kidx);
 	free(dev);
@@ -472,9 +509,7 @@ static void merge_kops(const struct tt_model *m, size_t ri, struct util_rank *ur
 	const struct tt_rank *r = m->ranks[ri];
 	for (size_t j = 0; j < ur->nkop; j++) {
 		const struct kopacc *a = &ur->kop[j];
-		const char *op = a->opkind == 0   ? tt_ev_name(r, &r->ev[a->op])
-				 : a->opkind == 1 ? "(no op)"
-						  : "N/A";
+		const char *op = a->opkind == 0 ? tt_ev_name(r, &r->ev[a->op]) : "(no op)";
 		char key[2048];
 		int n = snprintf(key, sizeof(key), "%s\x1f%s\x1f%d,%d,%d,%d,%d,%d,%d,%d",
 				 tt_str(r, a->name), op, a->grid[0], a->grid[1], a->grid[2],
@@ -503,6 +538,8 @@ static void merge_kops(const struct tt_model *m, size_t ri, struct util_rank *ur
 		}
 		size_t wi = (*map)[id];
 		struct tt_util_kop *w = &out->kops[wi];
+		w->has_bps |= ur->has_bps;
+		w->has_occ |= ur->has_occ;
 		w->count += a->count;
 		w->sum_ns += a->sum;
 		w->min_ns = TT_MIN(w->min_ns, a->min);
@@ -584,6 +621,8 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 				last_rank[g] = (int64_t)ri;
 			}
 			k->tc = ka->tc;
+			k->has_bps |= ur->has_bps;
+			k->has_occ |= ur->has_occ;
 			k->count += ka->count;
 			k->sum_ns += ka->sum;
 			k->min_ns = TT_MIN(k->min_ns, ka->min);
@@ -611,8 +650,8 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 					tt_tb_intern(&out->names, tt_strtab_get(&knames, (uint32_t)g)));
 		k->sm_eff_ktime_pct = sm_ns[g] > 0 ? 100.0 * sm_acc[g] / (double)sm_ns[g] : NAN;
 		k->occ_ktime_pct = occ_ns[g] > 0 ? occ_acc[g] / (double)occ_ns[g] : NAN;
-		k->mean_bps = k->sum_ns > 0 ? bps0[g] / (double)k->sum_ns : 0;
-		k->mean_occ_pct = k->sum_ns > 0 ? occ0[g] / (double)k->sum_ns : 0;
+		k->mean_bps = !k->has_bps ? NAN : k->sum_ns > 0 ? bps0[g] / (double)k->sum_ns : 0;
+		k->mean_occ_pct = !k->has_occ ? NAN : k->sum_ns > 0 ? occ0[g] / (double)k->sum_ns : 0;
 		k->blocks = k->threads = -1;
 		k->regs = 0;
 		if (!k->count)
@@ -630,8 +669,10 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 	tt_strtab_free(&knames);
 	for (size_t i = 0; i < out->nkops; i++) {
 		struct tt_util_kop *w = &out->kops[i];
-		w->mean_bps = w->sum_ns > 0 ? kopacc[2 * i] / (double)w->sum_ns : 0;
-		w->mean_occ_pct = w->sum_ns > 0 ? kopacc[2 * i + 1] / (double)w->sum_ns : 0;
+		w->mean_bps = !w->has_bps ? NAN : w->sum_ns > 0 ? kopacc[2 * i] / (double)w->sum_ns : 0;
+		w->mean_occ_pct = !w->has_occ	? NAN
+				  : w->sum_ns > 0 ? kopacc[2 * i + 1] / (double)w->sum_ns
+						  : 0;
 	}
 	/* drop the slot of id 0 (the empty string) when no kernel used it */
 	size_t w = 0;

@@ -59,6 +59,10 @@ static struct tt_table *util_dev_table(const struct tt_util *u)
 		 .prec = 1},
 		{.name = "occupancy_per_kernel_time_pctg", .type = TT_C_PCT, .prec = 1,
 		 .hidden_text = true},
+		{.name = "est_sm_efficiency_by_grid_pctg",
+		 .title = "est. SM eff. by grid %",
+		 .type = TT_C_PCT,
+		 .prec = 1},
 		{.name = "num_sms", .title = "SMs", .type = TT_C_INT},
 		{.name = "busy_over_time",
 		 .title = "busy over time",
@@ -96,28 +100,32 @@ static struct tt_table *util_dev_table(const struct tt_util *u)
 		tt_table_set_num(t, k, 12, d->busy_span_pct);
 		tt_table_set_num(t, k, 13, d->sm_eff_ktime_pct);
 		tt_table_set_num(t, k, 14, d->occ_ktime_pct);
+		tt_table_set_num(t, k, 15, d->est_sm_eff_grid_pct);
 		if (d->num_sms > 0)
-			tt_table_set_int(t, k, 15, d->num_sms);
+			tt_table_set_int(t, k, 16, d->num_sms);
 		tt_sparkline(spark, sizeof(spark), d->series, u->nbuckets, 1.0);
-		tt_table_set_str(t, k, 16, spark);
-		tt_table_set_int(t, k, 17, d->kernel_busy_ns);
-		tt_table_set_int(t, k, 18, d->nmem);
-		tt_table_set_int(t, k, 19, d->nkernels_bps);
-		tt_table_set_int(t, k, 20, d->nkernels_occ);
+		tt_table_set_str(t, k, 17, spark);
+		tt_table_set_int(t, k, 18, d->kernel_busy_ns);
+		tt_table_set_int(t, k, 19, d->nmem);
+		tt_table_set_int(t, k, 20, d->nkernels_bps);
+		tt_table_set_int(t, k, 21, d->nkernels_occ);
 		if (d->win_t1 > d->win_t0)
-			tt_table_set_int(t, k, 21, d->win_t0);
-		tt_table_set_int(t, k, 22, (int64_t)d->ri);
+			tt_table_set_int(t, k, 22, d->win_t0);
+		tt_table_set_int(t, k, 23, (int64_t)d->ri);
 		from_args |= d->sm_from_args;
 		no_sms |= d->num_sms <= 0;
 	}
 	tt_table_add_note(t, "GPU util.: the union of kernels over the steps window (memcpy and "
 			     "memset not counted); est. SM eff.: the time integral of min(blocks "
 			     "per SM of the running kernels, 1) over the window, never above GPU "
-			     "util.; est. occupancy: kernel-time-weighted; TC: tensor-core kernels' "
+			     "util., from the kernels' `blocks per SM` arg (none without it, as on "
+			     "ROCm); est. occupancy: kernel-time-weighted; TC: tensor-core kernels' "
 			     "share of the kernel time the operators launched");
 	tt_table_add_note(t, "tracetop's measures: busy = union of kernels, memcpy and memset over "
 			     "the device's GPU span (first to last GPU op); SM eff. per kernel "
-			     "time = min(blocks / SMs, 1) weighted by kernel time");
+			     "time = min(blocks / SMs, 1) weighted by kernel time; est. SM eff. by "
+			     "grid = est. SM eff. with blocks per SM = grid blocks / SMs where the "
+			     "arg is absent");
 	if (from_args || no_sms)
 		tt_table_add_note(t, "some devices have no SM count in deviceProperties: their SM "
 				     "efficiency uses the kernels' `blocks per SM` arg");
@@ -194,8 +202,9 @@ static struct tt_table *util_kernel_table(const struct tt_util *u, const struct 
 		tt_table_add_note(t, "%zu of %zu kernels shown (--top N; CSV and JSON list all)", n,
 				  u->nkernels);
 	tt_table_add_note(t, "blocks/SM and est. occupancy: duration-weighted means, a kernel "
-			     "without the arg counting as 0 (the plugin's); TC: a tensor-core "
-			     "kernel by the plugin's name list");
+			     "without the arg counting as 0, blank when no kernel of the rank has "
+			     "it (the plugin's); TC: a tensor-core kernel by the plugin's name "
+			     "list");
 	for (size_t i = 0; i < u->nranks; i++)
 		if (!isnan(u->ranks[i].tc_kernel_pct))
 			tt_table_add_note(t, "rank %lld: %.1f %% of kernel time in tensor-core "
@@ -204,9 +213,13 @@ static struct tt_table *util_kernel_table(const struct tt_util *u, const struct 
 	return t;
 }
 
-static void dim3(char *buf, size_t n, const int32_t *v)
+/* "[x, y, z]" of a grid or block; false (blank) when the kernel had none */
+static bool dim3(char *buf, size_t n, const int32_t *v)
 {
+	if (!v[0] && !v[1] && !v[2])
+		return false;
 	snprintf(buf, n, "[%d, %d, %d]", v[0], v[1], v[2]);
+	return true;
 }
 
 static struct tt_table *util_kop_table(const struct tt_util *u, const struct tt_report_opts *o)
@@ -243,10 +256,10 @@ static struct tt_table *util_kop_table(const struct tt_util *u, const struct tt_
 		size_t r = tt_table_add_row(t);
 		tt_table_set_str(t, r, 0, k->name);
 		tt_table_set_str(t, r, 1, k->op);
-		dim3(buf, sizeof(buf), k->grid);
-		tt_table_set_str(t, r, 2, buf);
-		dim3(buf, sizeof(buf), k->block);
-		tt_table_set_str(t, r, 3, buf);
+		if (dim3(buf, sizeof(buf), k->grid))
+			tt_table_set_str(t, r, 2, buf);
+		if (dim3(buf, sizeof(buf), k->block))
+			tt_table_set_str(t, r, 3, buf);
 		tt_table_set_int(t, r, 4, k->regs);
 		tt_table_set_int(t, r, 5, k->shmem);
 		tt_table_set_int(t, r, 6, (int64_t)k->count);
@@ -262,9 +275,11 @@ static struct tt_table *util_kop_table(const struct tt_util *u, const struct tt_
 	if (n < u->nkops)
 		tt_table_add_note(t, "%zu of %zu rows shown (--top N; CSV and JSON list all)", n,
 				  u->nkops);
-	tt_table_add_note(t, "operator: the op whose runtime call launched the kernel (by time; "
-			     "the plugin links by External id, which newer traces break); (no op): "
-			     "a call outside every op; N/A: no runtime call launched it");
+	tt_table_add_note(t, "operator: the op or step whose runtime call launched the kernel (by "
+			     "time; the plugin links by External id, which newer traces break); "
+			     "(no op): the plugin's CallTreeRoot, a call outside every op, or no "
+			     "call on a rank with steps; blank grid, block: no such arg; blank "
+			     "blocks/SM, occupancy: no kernel of the rank has the arg");
 	return t;
 }
 
