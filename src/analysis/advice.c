@@ -369,6 +369,59 @@ static void advise_ops(const struct tt_ops *p, const struct tt_src *s, struct fi
 		add_finding(f, TT_FIND_NO_STACKS, TT_SEV_INFO, 0, "source", "Source", -1);
 }
 
+/* the ranks over one of the plugin's limits (it advises each worker): one
+ * finding names them, the four highest with their share */
+struct over {
+	size_t n, of, worst_i;
+	double worst;
+	int64_t major;
+	struct {
+		int64_t rank;
+		double pct;
+	} top[4];
+};
+
+/* rank (index i) over the limit by pct; true when it is the worst so far */
+static bool over_add(struct over *o, int64_t rank, double pct, size_t i)
+{
+	size_t k = o->n < 4 ? o->n : 4;
+	o->n++;
+	/* insert into the top four, highest first */
+	while (k > 0 && o->top[k - 1].pct < pct) {
+		if (k < 4)
+			o->top[k] = o->top[k - 1];
+		k--;
+	}
+	if (k < 4) {
+		o->top[k].rank = rank;
+		o->top[k].pct = pct;
+	}
+	if (pct <= o->worst)
+		return false;
+	o->worst = pct;
+	o->worst_i = i;
+	return true;
+}
+
+/* the finding: x[0] the worst share, n[0] ranks over, n[1] ranks, n[2] the
+ * compute capability (AMP); rank: the one over, else -1 */
+static void over_finding(struct findings *f, const struct over *o, enum tt_finding_kind kind,
+			 enum tt_sev sev, const char *pane, const char *where, int64_t rank)
+{
+	struct tt_finding *x =
+		add_finding(f, kind, sev, o->worst, pane, where, o->n == 1 ? rank : -1);
+	x->x[0] = o->worst;
+	x->n[0] = (int64_t)o->n;
+	x->n[1] = (int64_t)o->of;
+	x->n[2] = o->major;
+	size_t dl = 0;
+	for (size_t k = 0; k < o->n && k < 4 && dl < sizeof(x->detail); k++)
+		dl += (size_t)snprintf(x->detail + dl, sizeof(x->detail) - dl, "%srank %lld %.1f %%",
+				       k ? ", " : "", (long long)o->top[k].rank, o->top[k].pct);
+	if (o->n > 4 && dl < sizeof(x->detail))
+		snprintf(x->detail + dl, sizeof(x->detail) - dl, ", ...");
+}
+
 /* the plugin's recommendations (data.py RunProfileData.analyze) */
 static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
 			  const struct tt_util *u, const struct tt_overview *v, struct findings *f)
@@ -402,36 +455,37 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
 		x->x[0] = w->gpu_util_pct;
 		snprintf(x->detail, sizeof(x->detail), "%s%s", detail, low > 4 ? ", ..." : "");
 	}
+	/* the plugin advises each worker over a limit: one finding per topic
+	 * names every rank over it */
+	struct over amp = {.worst = -1}, dlo = {.worst = -1}, cm = {.worst = -1};
 	/* tensor cores: eligible ops, no tensor-core kernel, a capable GPU */
 	for (size_t i = 0; i < u->nranks; i++) {
 		const struct tt_util_rank *r = &u->ranks[i];
+		amp.of++;
 		if (r->compute_major < 7 || isnan(r->tc_kernel_pct) || r->tc_kernel_pct != 0 ||
 		    !(r->tc_eligible_pct > 0))
 			continue;
-		struct tt_finding *x = add_finding(f, TT_FIND_AMP, TT_SEV_MEDIUM, r->tc_eligible_pct,
-						   "operators", "Operators", r->rank);
-		x->x[0] = r->tc_eligible_pct;
-		x->n[0] = r->compute_major;
-		break; /* one rank says it for the job */
+		over_add(&amp, r->rank, r->tc_eligible_pct, i);
+		amp.major = r->compute_major;
 	}
+	if (amp.n)
+		over_finding(f, &amp, TT_FIND_AMP, TT_SEV_MEDIUM, "operators", "Operators",
+			     u->ranks[amp.worst_i].rank);
 	/* shares of the step time, DataParallel, DDP without NCCL */
-	double dlw = 0, cmw = 0;
-	int64_t dlr = -1, cmr = -1;
 	bool dp = false, ddp = false, nccl = false, cap35 = false;
+	int64_t dlr = -1, cmr = -1;
 	for (size_t i = 0; i < v->nranks; i++) {
 		const struct tt_ov_rank *w = &v->ranks[i];
 		const struct tt_rank *r = m->ranks[w->ri];
 		if (w->avg_total > 0) {
 			double a = w->avg_pct[TT_OV_DATALOADER];
 			double b = w->avg_pct[TT_OV_COMM];
-			if (a > dlw) {
-				dlw = a;
+			dlo.of++;
+			cm.of++;
+			if (a > 5 && over_add(&dlo, w->rank, a, i))
 				dlr = w->rank;
-			}
-			if (b > cmw) {
-				cmw = b;
+			if (b > 10 && over_add(&cm, w->rank, b, i))
 				cmr = w->rank;
-			}
 		}
 		dp |= w->use_dp;
 		ddp |= w->use_ddp;
@@ -442,16 +496,12 @@ static void advise_plugin(const struct tt_model *m, const struct tt_aopts *o,
 			cap35 |= maj > 3 || (maj == 3 && min >= 5);
 		}
 	}
-	if (dlw > 5) {
-		struct tt_finding *x = add_finding(f, TT_FIND_DATALOADER, dlw >= 20 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
-						   dlw, "step-time", "Step time", dlr);
-		x->x[0] = dlw;
-	}
-	if (cmw > 10) {
-		struct tt_finding *x = add_finding(f, TT_FIND_COMM_SHARE, cmw >= 30 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
-						   cmw, "step-time", "Step time", cmr);
-		x->x[0] = cmw;
-	}
+	if (dlo.n)
+		over_finding(f, &dlo, TT_FIND_DATALOADER, dlo.worst >= 20 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+			     "step-time", "Step time", dlr);
+	if (cm.n)
+		over_finding(f, &cm, TT_FIND_COMM_SHARE, cm.worst >= 30 ? TT_SEV_HIGH : TT_SEV_MEDIUM,
+			     "step-time", "Step time", cmr);
 	if (ddp && !nccl && cap35)
 		add_finding(f, TT_FIND_DDP_NO_NCCL, TT_SEV_MEDIUM, 0, "distributed", "Distributed", -1);
 	if (dp) {

@@ -121,15 +121,16 @@ void tt_finding_text(const struct tt_finding *x, char *buf, size_t n)
 		break;
 	case TT_FIND_DATALOADER:
 		snprintf(buf, n,
-			 "%.1f %% of the step time is in the DataLoader on rank %lld: use "
-			 "DataLoader(num_workers=...) to load data in parallel",
-			 x->x[0], (long long)x->rank);
+			 "DataLoader over 5 %% of the step time on %lld of %lld ranks (%s): use "
+			 "DataLoader(num_workers=...) to load data in parallel (the plugin's advice)",
+			 (long long)x->n[0], (long long)x->n[1], x->detail);
 		break;
 	case TT_FIND_COMM_SHARE:
 		snprintf(buf, n,
-			 "%.1f %% of the step time is communication on rank %lld: try gradient "
-			 "compression or accumulation, or a larger batch",
-			 x->x[0], (long long)x->rank);
+			 "communication over 10 %% of the step time on %lld of %lld ranks (%s): try "
+			 "gradient compression or accumulation, or a larger batch (the plugin's "
+			 "advice)",
+			 (long long)x->n[0], (long long)x->n[1], x->detail);
 		break;
 	case TT_FIND_DATA_PARALLEL:
 		snprintf(buf, n,
@@ -143,10 +144,11 @@ void tt_finding_text(const struct tt_finding *x, char *buf, size_t n)
 		break;
 	case TT_FIND_AMP:
 		snprintf(buf, n,
-			 "%.0f %% of the operators' kernel time is in tensor-core eligible "
-			 "operators, and no kernel uses tensor cores (compute capability %lld): "
-			 "automatic mixed precision (torch.autocast) would use them",
-			 x->x[0], (long long)x->n[0]);
+			 "tensor-core eligible operators launch part of the operators' kernel "
+			 "time on %lld of %lld ranks (%s), and no kernel uses tensor cores "
+			 "(compute capability %lld): automatic mixed precision (torch.autocast) "
+			 "would use them (the plugin's advice)",
+			 (long long)x->n[0], (long long)x->n[1], x->detail, (long long)x->n[2]);
 		break;
 	case TT_FIND_NKINDS:
 		buf[0] = '\0';
