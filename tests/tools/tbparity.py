@@ -877,7 +877,9 @@ def check_distributed(ctx):
 
 def check_advice(ctx):
     """Every recommendation the plugin makes has a finding on the same
-    topic, with its number, naming the plugin's worker."""
+    topic, with its number.  The plugin advises each worker over a limit;
+    tracetop's finding names every rank over it ("on N of M ranks"), the
+    four highest with their share."""
     import re
     v = View("advice")
     t = v.table("recommendations.csv")
@@ -885,17 +887,13 @@ def check_advice(ctx):
     by_topic = {}
     for r in ours:
         by_topic.setdefault(r["topic"], []).append(r)
-
-    def of_rank(topic, rank):
-        """the finding of topic for a rank: its own row, or the job's row
-        naming it"""
-        rows = by_topic.get(topic, [])
-        own = [r for r in rows if r["rank"] == str(rank)]
-        if own:
-            return own
-        return [r for r in rows if r["rank"] == "" and ("rank %d" % rank) in r["finding"]] or \
-            [r for r in rows if r["rank"] == "" and len(ctx.rank) == 1]
-    for ref in ctx.refcsv("recommendations.csv"):
+    pats = {"tensor_cores": r"Kernels with (\d+)% time are launched by Tensor Cores eligible",
+            "communication": r"([\d.]+)% of the step time is in communication",
+            "dataloader": r"([\d.]+)% of the step time is in DataLoader"}
+    refs = ctx.refcsv("recommendations.csv")
+    nover = Counter(topic for ref in refs for topic, pat in pats.items()
+                    if re.search(pat, ref["text"]))
+    for ref in refs:
         text = ref["text"]
         rank = ctx.rank[ref["worker"]]
         t.rows += 1
@@ -908,38 +906,39 @@ def check_advice(ctx):
                 t.val("exact", "rank %d GPU %s named in %r" % (rank, g, rows[0]["finding"] if rows else None),
                       named, True)
             continue
-        m = re.search(r"Kernels with (\d+)% time are launched by Tensor Cores eligible", text)
-        if m:
-            rows = of_rank("tensor_cores", rank)
-            t.val("exact", "rank %d tensor cores finding" % rank, len(rows), 1)
-            if rows:
-                t.val("exact", "rank %d tensor cores %%" % rank, round(float(rows[0]["value"])),
-                      int(m.group(1)))
-            continue
-        m = re.search(r"([\d.]+)% of the step time is in communication", text)
-        if m:
-            rows = of_rank("communication", rank)
-            t.val("exact", "rank %d communication share finding" % rank, len(rows), 1)
-            if rows:
-                t.val("pct", "rank %d communication share" % rank, num(rows[0]["value"]),
-                      float(m.group(1)))
-            continue
-        m = re.search(r"([\d.]+)% of the step time is in DataLoader", text)
-        if m:
-            rows = of_rank("dataloader", rank)
-            t.val("exact", "rank %d DataLoader share finding" % rank, len(rows), 1)
-            if rows:
-                t.val("pct", "rank %d DataLoader share" % rank, num(rows[0]["value"]),
-                      float(m.group(1)))
-            continue
-        for pat, topic in (("DistributedDataParallel instead of DataParallel", "data_parallel"),
-                           ("Nccl backend", "ddp_without_nccl"),
-                           ("Device memory usage is at the limit", "memory_peak")):
-            if pat in text:
-                t.val("exact", topic + " finding", bool(by_topic.get(topic)), True)
+        for topic, pat in pats.items():
+            m = re.search(pat, text)
+            if not m:
+                continue
+            rows = by_topic.get(topic, [])
+            t.val("exact", "%s finding" % topic, len(rows), 1)
+            if not rows:
                 break
+            f = rows[0]["finding"]
+            n = re.search(r"on (\d+) of \d+ ranks", f)
+            t.val("exact", "%s: ranks over the limit in %r" % (topic, f[:60]),
+                  int(n.group(1)) if n else None, nover[topic])
+            named = re.search(r"rank %d ([\d.]+) %%" % rank, f)
+            want = float(m.group(1))
+            if named:
+                got = float(named.group(1))
+                t.val("exact" if topic == "tensor_cores" else "pct", "rank %d %s share" % (rank, topic),
+                      round(got) if topic == "tensor_cores" else got, want)
+            else:
+                # beyond the four named: below the fourth
+                shown = [float(x) for x in re.findall(r"rank \d+ ([\d.]+) %", f)]
+                t.val("exact", "rank %d %s: over N, below the four named" % (rank, topic),
+                      nover[topic] > 4 and bool(shown) and want <= min(shown) + 0.05, True)
+            break
         else:
-            t.bad.append("recommendation of no known topic: %r" % text[:80])
+            for pat, topic in (("DistributedDataParallel instead of DataParallel", "data_parallel"),
+                               ("Nccl backend", "ddp_without_nccl"),
+                               ("Device memory usage is at the limit", "memory_peak")):
+                if pat in text:
+                    t.val("exact", topic + " finding", bool(by_topic.get(topic)), True)
+                    break
+            else:
+                t.bad.append("recommendation of no known topic: %r" % text[:80])
     return v.done()
 
 
@@ -953,7 +952,7 @@ def device_id(s):
 def check_memory(ctx):
     v = View("memory")
     t = v.table("memory_peaks.csv")
-    devs = {(int(r["rank"]), int(r["device"])): r for r in ctx.ours("memory", "memory_devices")}
+    devs = {(int(r["rank"]), int(r["device_id"])): r for r in ctx.ours("memory", "memory_devices")}
     refs = ctx.refcsv("memory_peaks.csv")
     for ref in refs:
         key = (ctx.rank[ref["worker"]], device_id(ref["device"]))
@@ -969,8 +968,8 @@ def check_memory(ctx):
               peak if peak is not None else num(ref["curve_peak_allocated_bytes"]))
     t.val("exact", "devices with [memory] events", len(devs), len(refs))
     t = v.table("memory_ops.csv")
-    ours = {(int(r["rank"]), int(r["device"]), r["operator"]): r
-            for r in ctx.ours("memory", "memory_operators")}
+    ours = {(int(r["rank"]), -1 if r["device"] == "cpu" else int(r["device"].split(":")[-1]),
+             r["operator"]): r for r in ctx.ours("memory", "memory_operators")}
     refs = ctx.refcsv("memory_ops.csv")
     want = {(ctx.rank[r["worker"]], device_id(r["device"]), r["operator"]): r for r in refs}
     for k in rowset(t, "operator rows", ours, want, None):
