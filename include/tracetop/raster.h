@@ -101,10 +101,20 @@ void tt_raster_row(const struct tt_rix *ix, int64_t t0, int64_t t1, int w, struc
  * one summary row): each cell shows the foreground class with the most time
  * summed over the rows (ties as in a row), else the class a row shows for
  * spans of zero length, else annotation if any row has one, else idle;
- * busy when many spans start while the rows are mostly empty.  first is 0
- * (it names no row). */
+ * busy when many spans start while every row is mostly empty (the busiest
+ * row's foreground covers less than half the cell).  first is 0 (it names
+ * no row). */
 void tt_raster_merge(const struct tt_rix *const *ix, size_t n, int64_t t0, int64_t t1, int w,
 		     struct tt_rcell *out);
+
+/* Keep in each of the w cells of acc the worse of acc's cell and c's (rows
+ * of several ranks drawn by their worst: a cell shows what the worst-off of
+ * them did there).  Worst first: idle, annotation (idle but for a range
+ * around it), busy (many tiny events in mostly empty time), communication,
+ * memory, other, runtime, CPU op, compute.  Equal: acc's stays. */
+void tt_raster_worst(struct tt_rcell *acc, const struct tt_rcell *c, int w);
+/* The rank of a cell in that order: 0 for the worst (idle). */
+int tt_rcell_severity(const struct tt_rcell *c);
 
 /* Convenience: rasterise an array of spans (sorted by (ts, -dur)). */
 void tt_raster_spans(const struct tt_span *v, uint32_t n, int64_t t0, int64_t t1, int w,

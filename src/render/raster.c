@@ -484,12 +484,17 @@ void tt_raster_merge(const struct tt_rix *const *ix, size_t n, int64_t t0, int64
 	for (int k = 0; k < w; k++) {
 		int64_t x1 = tt_raster_edge(t0, t1, w, k + 1);
 		uint64_t cov[TT_RC_COUNT] = {0};
+		uint64_t maxfg = 0; /* the busiest row's foreground time */
 		uint32_t nfg = 0;
 		struct tt_rcell tiny = {.cls = TT_RC_IDLE};
 		for (size_t i = 0; i < n; i++) {
 			replay_to(&r[i], x1, false, &b);
+			uint64_t rowfg = 0;
 			for (int c = 0; c < TT_RC_COUNT; c++)
 				cov[c] += b.cov[c] - a[i].cov[c];
+			for (size_t q = 0; q < TT_ARRAY_SIZE(fg_order); q++)
+				rowfg += b.cov[fg_order[q]] - a[i].cov[fg_order[q]];
+			maxfg = TT_MAX(maxfg, rowfg);
 			if (b.nfg != a[i].nfg && tiny.cls == TT_RC_IDLE) {
 				/* the class a row alone would show (for spans of zero length) */
 				decide(ix[i], &a[i], &b, x1 - x0, &tiny);
@@ -511,8 +516,9 @@ void tt_raster_merge(const struct tt_rix *const *ix, size_t n, int64_t t0, int64
 		if (cls == TT_RC_IDLE && cov[TT_RC_ANNOT])
 			cls = TT_RC_ANNOT;
 		out[k].cls = cls;
-		/* busy: many starts while the rows are mostly empty */
-		out[k].busy = nfg >= TT_RASTER_BUSY_MIN && 2 * fg < (uint64_t)(x1 - x0) * n;
+		/* busy: many starts while every row is mostly empty (a row
+		 * full of short kernels beside an idle one is that row's class) */
+		out[k].busy = nfg >= TT_RASTER_BUSY_MIN && 2 * maxfg < (uint64_t)(x1 - x0);
 		out[k].pad = 0;
 		out[k].nfg = nfg;
 		out[k].first = 0;
@@ -520,6 +526,26 @@ void tt_raster_merge(const struct tt_rix *const *ix, size_t n, int64_t t0, int64
 	}
 	free(a);
 	free(r);
+}
+
+int tt_rcell_severity(const struct tt_rcell *c)
+{
+	static const int8_t sev[TT_RC_COUNT] = {
+		[TT_RC_IDLE] = 0,  [TT_RC_ANNOT] = 1,	[TT_RC_COMM] = 3, [TT_RC_MEM] = 4,
+		[TT_RC_OTHER] = 5, [TT_RC_RUNTIME] = 6, [TT_RC_CPU] = 7,  [TT_RC_COMP] = 8,
+	};
+	if (c->cls >= TT_RC_COUNT)
+		return 9;
+	if (c->busy && sev[c->cls] > 2)
+		return 2;
+	return sev[c->cls];
+}
+
+void tt_raster_worst(struct tt_rcell *acc, const struct tt_rcell *c, int w)
+{
+	for (int k = 0; k < w; k++)
+		if (tt_rcell_severity(&c[k]) < tt_rcell_severity(&acc[k]))
+			acc[k] = c[k];
 }
 
 static void array_fetch(const void *ctx, uint32_t i, uint32_t n, struct tt_span *out)

@@ -256,6 +256,16 @@ START_TEST(merge_rows)
 	const struct tt_span *rows3[] = {f, g};
 	uint32_t n3[] = {2, 2};
 	ck_assert_str_eq(merged(rows3, n3, 2, 0, 100, 4), "*...");
+	/* a row full of short kernels beside an idle row: that row's class,
+	 * not busy (the busiest row decides, not their sum) */
+	static const struct tt_span h[] = {{0, 6, TT_RC_COMP},
+					   {6, 6, TT_RC_COMP},
+					   {12, 6, TT_RC_COMP},
+					   {18, 7, TT_RC_COMP}};
+	static const struct tt_span i0[] = {{99, 1, TT_RC_COMM}};
+	const struct tt_span *rows4[] = {h, i0};
+	uint32_t n4[] = {4, 1};
+	ck_assert_str_eq(merged(rows4, n4, 2, 0, 100, 4), "#..=");
 }
 END_TEST
 
