@@ -18,4 +18,10 @@
  * characters, e.g. "ranks go up to 16777215"). */
 int tt_ranks_parse(const char *s, int64_t **out, size_t *n, char *why, size_t whysz);
 
+/* The list v[0..n) as text that tt_ranks_parse reads back: runs of
+ * consecutive numbers as ranges, "0-7,9,12-15", in the order given.  When
+ * it does not fit in buf[0..bufsz) it ends after the last whole item with
+ * ",..." (so a number is never cut).  Returns the length written. */
+size_t tt_ranks_format(const int64_t *v, size_t n, char *buf, size_t bufsz);
+
 #endif

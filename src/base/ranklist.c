@@ -101,3 +101,31 @@ syntax:
 		return fail(why, whysz, "a number is missing at the end");
 	return fail(why, whysz, "not a number: '%.8s%s'", p, strlen(p) > 8 ? "..." : "");
 }
+
+size_t tt_ranks_format(const int64_t *v, size_t n, char *buf, size_t bufsz)
+{
+	if (!bufsz)
+		return 0;
+	buf[0] = '\0';
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && v[j] < INT64_MAX && v[j + 1] == v[j] + 1)
+			j++;
+		char item[48];
+		int len = j > i ? snprintf(item, sizeof(item), "%s%lld-%lld", i ? "," : "",
+					    (long long)v[i], (long long)v[j]) :
+				  snprintf(item, sizeof(item), "%s%lld", i ? "," : "", (long long)v[i]);
+		/* room for this item, and for ",..." unless it is the last */
+		size_t need = (size_t)len + (j + 1 < n ? 4 : 0);
+		if (k + need + 1 > bufsz) {
+			if (k + 5 <= bufsz)
+				k += (size_t)snprintf(buf + k, bufsz - k, ",...");
+			break;
+		}
+		memcpy(buf + k, item, (size_t)len + 1);
+		k += (size_t)len;
+		i = j + 1;
+	}
+	return k;
+}

@@ -227,6 +227,38 @@ START_TEST(test_ranks_parse)
 }
 END_TEST
 
+START_TEST(test_ranks_format)
+{
+	char b[64];
+	const int64_t a[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	ck_assert_uint_eq(tt_ranks_format(a, 8, b, sizeof(b)), 3);
+	ck_assert_str_eq(b, "0-7");
+	const int64_t c[] = {0, 2, 4, 5, 6, 7, 9};
+	tt_ranks_format(c, 7, b, sizeof(b));
+	ck_assert_str_eq(b, "0,2,4-7,9");
+	/* read back by the parser */
+	int64_t *v;
+	size_t n;
+	ck_assert_int_eq(tt_ranks_parse(b, &v, &n, NULL, 0), 0);
+	ck_assert_uint_eq(n, 7);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(v[i], c[i]);
+	free(v);
+	/* in the order given: a run only upwards */
+	const int64_t d[] = {3, 2, 1};
+	tt_ranks_format(d, 3, b, sizeof(b));
+	ck_assert_str_eq(b, "3,2,1");
+	/* too long: whole items, then ",..." */
+	const int64_t e[] = {100, 200, 300, 400, 500};
+	ck_assert_uint_eq(tt_ranks_format(e, 5, b, 13), 11);
+	ck_assert_str_eq(b, "100,200,...");
+	ck_assert_uint_eq(tt_ranks_format(e, 5, b, 3), 0);
+	ck_assert_str_eq(b, "");
+	ck_assert_uint_eq(tt_ranks_format(e, 0, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "");
+}
+END_TEST
+
 /* the largest list allowed is built, exactly */
 START_TEST(test_ranks_parse_max)
 {
@@ -530,6 +562,7 @@ static Suite *base_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ranklist");
 	tcase_add_test(tc, test_ranks_parse);
+	tcase_add_test(tc, test_ranks_format);
 	tcase_add_test(tc, test_ranks_parse_max);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pool");
