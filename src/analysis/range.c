@@ -51,26 +51,45 @@ static int64_t inside(const struct tt_event *e, int64_t t0, int64_t t1)
 	return TT_MIN(b, t1) - TT_MAX(a, t0);
 }
 
-struct acc {
-	const char *name;
-	int kind;
-	uint32_t count;
-	int64_t ns;
-	size_t ri;
-	uint32_t nranks;
-	bool comm; /* a communication kernel (tt_kernel_type, once per name) */
+/* The names over the ranks: one entry per (kind, name), found by the
+ * name's text (each rank interns its own) */
+struct names {
+	struct tt_range_name *v;
+	bool *comm;    /* a communication kernel (tt_kernel_type, once per name) */
+	size_t *last;  /* the last rank index that counted it */
+	size_t n, cap;
+	struct tt_hmap idx; /* hash of (kind, text) -> index into v */
 };
 
-static int acc_by_name(const void *a, const void *b, void *ctx)
+static uint64_t text_hash(const char *s, int kind)
 {
-	(void)ctx;
-	const struct acc *x = a, *y = b;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return x->ri < y->ri ? -1 : x->ri > y->ri;
+	uint64_t h = UINT64_C(1469598103934665603) ^ (uint64_t)(unsigned)kind;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return h;
+}
+
+static uint32_t name_entry(struct names *nm, const char *name, int kind)
+{
+	uint64_t key = text_hash(name, kind);
+	size_t pos;
+	for (uint32_t v = tt_hmap_first(&nm->idx, key, &pos); v != TT_HMAP_NONE;
+	     v = tt_hmap_next(&nm->idx, key, &pos))
+		if ((int)nm->v[v].kind == kind && strcmp(nm->v[v].name, name) == 0)
+			return v;
+	if (nm->n == nm->cap) {
+		nm->cap = nm->cap ? 2 * nm->cap : 256;
+		nm->v = tt_realloc_array(nm->v, nm->cap + 1, sizeof(*nm->v));
+		nm->comm = tt_realloc_array(nm->comm, nm->cap + 1, sizeof(*nm->comm));
+		nm->last = tt_realloc_array(nm->last, nm->cap + 1, sizeof(*nm->last));
+	}
+	memset(&nm->v[nm->n], 0, sizeof(nm->v[nm->n]));
+	nm->v[nm->n].name = name;
+	nm->v[nm->n].kind = (enum tt_range_kind)kind;
+	nm->comm[nm->n] = kind == TT_RK_KERNEL && tt_kernel_type(name, NULL) == TT_KT_COMM;
+	nm->last[nm->n] = SIZE_MAX;
+	tt_hmap_add(&nm->idx, key, (uint32_t)nm->n);
+	return (uint32_t)nm->n++;
 }
 
 static int name_by_time(const void *a, const void *b, void *ctx)
@@ -84,18 +103,39 @@ static int name_by_time(const void *a, const void *b, void *ctx)
 	return strcmp(x->name, y->name);
 }
 
-static int gap_by_len(const void *a, const void *b, void *ctx)
+/* The gaps longest first, ties in the order they were made (by rank,
+ * track and start): a stable radix sort by length, as there may be
+ * hundreds of thousands. */
+static void sort_gaps(struct tt_range_gap *g, size_t n)
 {
-	(void)ctx;
-	const struct tt_range_gap *x = a, *y = b;
-	int64_t lx = x->t1 - x->t0, ly = y->t1 - y->t0;
-	if (lx != ly)
-		return lx > ly ? -1 : 1;
-	if (x->ri != y->ri)
-		return x->ri < y->ri ? -1 : 1;
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+	uint32_t *a = tt_malloc((n + 1) * sizeof(*a)), *b = tt_malloc((n + 1) * sizeof(*b));
+	uint64_t top = 0;
+	for (size_t i = 0; i < n; i++) {
+		a[i] = (uint32_t)i;
+		top = TT_MAX(top, (uint64_t)(g[i].t1 - g[i].t0));
+	}
+	size_t cnt[2049];
+	for (int shift = 0; shift < 64 && (top >> shift); shift += 11) {
+		memset(cnt, 0, sizeof(cnt));
+		/* longest first: the digits of top - length */
+		for (size_t i = 0; i < n; i++)
+			cnt[((top - (uint64_t)(g[a[i]].t1 - g[a[i]].t0)) >> shift & 2047) + 1]++;
+		for (int d = 0; d < 2048; d++)
+			cnt[d + 1] += cnt[d];
+		for (size_t i = 0; i < n; i++)
+			b[cnt[(top - (uint64_t)(g[a[i]].t1 - g[a[i]].t0)) >> shift & 2047]++] = a[i];
+		uint32_t *t = a;
+		a = b;
+		b = t;
+	}
+	struct tt_range_gap *v = tt_malloc((n + 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = g[a[i]];
+	if (n)
+		memcpy(g, v, n * sizeof(*g));
+	free(v);
+	free(a);
+	free(b);
 }
 
 /* 100 part / whole; NaN when whole is not positive */
@@ -111,8 +151,8 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 	out->t0 = t0;
 	out->t1 = t1;
 	out->origin = tt_model_origin(m);
-	struct acc *acc = NULL;
-	size_t nacc = 0, cap_acc = 0, cap_st = 0, cap_gap = 0;
+	struct names nm = {0};
+	size_t cap_st = 0, cap_gap = 0;
 	struct tt_iv *iv = NULL, *all = NULL;
 	size_t cap_iv = 0, cap_all = 0;
 	out->ranks = tt_calloc(m->nranks + 1, sizeof(*out->ranks));
@@ -125,8 +165,8 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 		rr->rank = r->rank;
 		if (t1 <= t0)
 			continue;
-		struct tt_hmap idx = {0};
-		size_t first_acc = nacc, nall = 0;
+		struct tt_hmap idx = {0}; /* (kind, name id) -> entry of nm */
+		size_t nall = 0;
 		for (uint32_t ti = 0; ti < r->ntracks; ti++) {
 			const struct tt_track *tr = &r->tracks[ti];
 			bool gpu = tr->kind == TT_TRACK_GPU;
@@ -145,19 +185,17 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 				int64_t in = inside(e, t0, t1);
 				if (in < 0)
 					continue;
-				/* by name and kind */
+				/* by name and kind, over the ranks */
 				uint64_t key = ((uint64_t)(uint32_t)k << 32) | e->name;
 				uint32_t *slot = tt_hmap_slot(&idx, key);
-				if (*slot == TT_HMAP_NONE) {
-					TT_GROW(acc, cap_acc, nacc + 1);
-					acc[nacc] = (struct acc){tt_ev_name(r, e), k, 0, 0, ri, 1, false};
-					acc[nacc].comm = k == TT_RK_KERNEL &&
-							 tt_kernel_type(tt_ev_name(r, e), NULL) ==
-								 TT_KT_COMM;
-					*slot = (uint32_t)(nacc - first_acc);
-					nacc++;
+				if (*slot == TT_HMAP_NONE)
+					*slot = name_entry(&nm, tt_ev_name(r, e), k);
+				uint32_t g = *slot;
+				struct tt_range_name *a = &nm.v[g];
+				if (nm.last[g] != ri) {
+					nm.last[g] = ri;
+					a->nranks++;
 				}
-				struct acc *a = &acc[first_acc + *slot];
 				a->count++;
 				a->ns += in;
 				if (k == TT_RK_CPU_OP)
@@ -169,7 +207,7 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 					rr->kernels++;
 					rr->kernel_ns += in;
 					kern += in;
-					if (a->comm)
+					if (nm.comm[g])
 						rr->comm_ns += in;
 				} else if (k == TT_RK_MEMCPY) {
 					rr->memcpy_ns += in;
@@ -231,29 +269,16 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 	free(iv);
 	free(all);
 	/* names over the ranks */
-	tt_msort(acc, nacc, sizeof(*acc), acc_by_name, NULL);
-	out->names = tt_calloc(nacc + 1, sizeof(*out->names));
-	for (size_t i = 0; i < nacc; i++) {
-		struct tt_range_name *nm = out->nnames ? &out->names[out->nnames - 1] : NULL;
-		if (nm && (int)nm->kind == acc[i].kind && strcmp(nm->name, acc[i].name) == 0) {
-			nm->count += acc[i].count;
-			nm->ns += acc[i].ns;
-			nm->nranks++;
-			continue;
-		}
-		nm = &out->names[out->nnames++];
-		nm->name = acc[i].name;
-		nm->kind = (enum tt_range_kind)acc[i].kind;
-		nm->count = acc[i].count;
-		nm->ns = acc[i].ns;
-		nm->nranks = 1;
-	}
-	free(acc);
+	out->names = nm.v ? nm.v : tt_calloc(1, sizeof(*out->names));
+	out->nnames = nm.n;
+	free(nm.comm);
+	free(nm.last);
+	tt_hmap_free(&nm.idx);
 	for (size_t i = 0; i < out->nnames; i++)
 		out->names[i].range_pct =
 			pct(out->names[i].ns, (t1 - t0) * (int64_t)TT_MAX(out->names[i].nranks, 1));
 	tt_msort(out->names, out->nnames, sizeof(*out->names), name_by_time, NULL);
-	tt_msort(out->gaps, out->ngaps, sizeof(*out->gaps), gap_by_len, NULL);
+	sort_gaps(out->gaps, out->ngaps);
 }
 
 void tt_range_free(struct tt_range *r)
