@@ -1,7 +1,7 @@
 /* The range pane: what ran between the timeline's mark and cursor (A) --
- * per rank kernel time and GPU busy time above, and one of three tables
- * (Tab cycles): kernels and ops by time, the GPU streams with their busy %
- * and gaps, the idle gaps longest first.  Computed once in open() by
+ * per rank kernel time and GPU busy time above, and one of four tables
+ * (Tab cycles): a row per rank, kernels and ops by time, the GPU streams
+ * with their busy % and gaps, the idle gaps longest first.  Computed once in open() by
  * tt_range_compute; the tables are the report's (tracetop report range). */
 #include "config.h"
 
@@ -14,9 +14,9 @@
 #include "tracetop/util.h"
 #include "pane.h"
 
-enum { RV_NAMES, RV_STREAMS, RV_GAPS, RV_COUNT };
+enum { RV_RANKS, RV_NAMES, RV_STREAMS, RV_GAPS, RV_COUNT };
 
-static const char *const view_name[RV_COUNT] = {"by name", "streams", "idle gaps"};
+static const char *const view_name[RV_COUNT] = {"by rank", "by name", "streams", "idle gaps"};
 
 struct range_state {
 	int64_t t0, t1;
@@ -30,7 +30,8 @@ static void show_view(struct tt_pane *p)
 {
 	struct range_state *s = p->state;
 	const struct tt_model *m = p->app->m;
-	struct tt_table *t = s->view == RV_NAMES	? tt_range_names_table(&s->r, 0) :
+	struct tt_table *t = s->view == RV_RANKS   ? tt_range_ranks_table(&s->r) :
+			     s->view == RV_NAMES   ? tt_range_names_table(&s->r, 0) :
 			     s->view == RV_STREAMS ? tt_range_streams_table(m, &s->r) :
 						     tt_range_gaps_table(m, &s->r, 0);
 	p->sort_col = -1;
@@ -88,6 +89,8 @@ static int range_open(struct tt_pane *p)
 			     r->nranks, kt, nk, ct, bt);
 	}
 	tt_pane_head(p, TT_ROLE_DIM, "times inside the range only; w writes the table as CSV");
+	/* several ranks: a row each first; one: its names */
+	s->view = r->nranks > 1 ? RV_RANKS : RV_NAMES;
 	show_view(p);
 	return 0;
 }
@@ -121,7 +124,9 @@ static struct tt_pane *range_drill(struct tt_pane *p, size_t row)
 {
 	struct range_state *s = p->state;
 	const struct tt_range *r = &s->r;
-	if (s->view == RV_STREAMS && row < r->nstreams)
+	if (s->view == RV_RANKS && row < r->nranks)
+		tt_ui_open_timeline(p->app, r->ranks[row].ri, TT_NONE, s->t0 + (s->t1 - s->t0) / 2);
+	else if (s->view == RV_STREAMS && row < r->nstreams)
 		tt_ui_open_timeline(p->app, r->streams[row].ri, TT_NONE,
 				    s->t0 + (s->t1 - s->t0) / 2);
 	else if (s->view == RV_GAPS && row < r->ngaps)
@@ -135,7 +140,9 @@ static const struct tt_pane_ops tt_range_ops = {
 	.help = "What ran between the timeline's mark and cursor (the timeline's A): per rank "
 		"the kernel time (summed over the kernels, streams running at once add up), the "
 		"communication kernels' time and the GPU busy time (any stream busy), then one "
-		"of three tables, Tab cycling them: kernels, copies, CPU ops and runtime calls by "
+		"of four tables, Tab cycling them: a row per rank with those numbers (the first "
+		"shown when the range covers several ranks; Enter opens that rank's timeline); "
+		"kernels, copies, CPU ops and runtime calls by "
 		"their time inside the range (a CPU op's time includes the ops inside it); the "
 		"GPU streams with busy %, their idle gaps and the largest; every idle gap, "
 		"longest first (Enter opens the timeline there).  Every event counts with its "
