@@ -30,10 +30,11 @@ check "q did not quit" sh -c "! $T capture-pane -p -t $s | grep -q 'tracetop exi
 
 # ---- search, n, jump, Esc ----
 $T send-keys -t $s 9
-check "9: the timeline" wait_re $s '^ Timeline: rank 0'
+check "9: the timeline" wait_re $s '^ Timeline: all 8 ranks'
 $T send-keys -t $s / n c c l D e v Enter
 check "/ncclDev: the first match" wait_re $s 'match 1/[0-9]+ +.ncclDev'
 check "the cursor on it" wait_re $s '^ cursor .*= ncclDev'
+check "its rank unfolded" wait_re $s '^>r[0-7] GPU [0-7] stream 20'
 $T send-keys -t $s n
 check "n: the second" wait_re $s 'match 2/[0-9]+'
 $T send-keys -t $s : 2 5 0 m s Enter
@@ -78,7 +79,9 @@ check "the wheel moves the cursor" wait_row $s "$((y + 3))" '^>'
 dpress $s 5 $((y - 1))
 check "a double click drills in" wait_for $s 'instances; durations:'
 $T send-keys -t $s Escape 9
-check "mouse: the timeline" wait_re $s '^ Timeline: rank 0'
+check "mouse: the timeline" wait_re $s '^ Timeline: all 8 ranks'
+$T send-keys -t $s Enter
+check "Enter unfolds rank 0" wait_for $s 'r0 GPU 0 stream 20'
 y=$(cap $s | grep -n 'r0 GPU 0 stream 20' | cut -d: -f1)
 press $s 0 40 $((y - 1))
 check "a click selects a row of the timeline" wait_re $s '^>r0 GPU 0 stream 20'

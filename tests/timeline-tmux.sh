@@ -1,8 +1,9 @@
 #!/bin/sh
 # The timeline pane end to end on a real terminal (tmux), on the demo job:
-# open it with 9, zoom, pan, fit, move between rows, Tab through events,
-# Enter for details and Escape back, c along the links (kernel -> launching
-# call -> op -> back), m and the distance to the mark, stacked ranks, quit.
+# open it with 9 (every rank, a summary row each), unfold a rank with
+# Enter, zoom, pan, fit, move between rows, Tab through events, Enter for
+# details and Escape back, c along the links (kernel -> launching call ->
+# op -> back), m and the distance to the mark, two ranks chosen, quit.
 # At 120x40 and 80x24.  Every wait polls capture-pane until the text shows;
 # none sleeps a fixed time.  Skips (77) without tmux.
 . "${SRCDIR:-.}/tests/lib.sh"
@@ -10,6 +11,17 @@
 
 # the text of the cursor line
 cursor_line() { cap "$1" | grep -E '^ cursor ' | head -1; }
+# wait_count NAME REGEX N: poll until N lines of the screen match REGEX
+wait_count() {
+	n=0
+	while [ $n -lt 300 ]; do
+		[ "$(cap "$1" | grep -cE -- "$2")" = "$3" ] && return 0
+		sleep 0.05
+		n=$((n + 1))
+	done
+	screen "timed out waiting for $3 lines ~ /$2/" "$1"
+	return 1
+}
 
 for size in 120x40 80x24; do
 	w=${size%x*} h=${size#*x}
@@ -17,19 +29,31 @@ for size in 120x40 80x24; do
 	start $s "$w" "$h" "$env_tt --demo"
 	check "$size: opens" wait_for $s 'demo job: 8 ranks'
 
-	# 9: rank 0 fitted to its span, a row per stream and thread
+	# 9: the whole job on one time axis, a summary row per rank, fitted
+	# to the job's span
 	$T send-keys -t $s 9
-	check "$size: 9 opens the timeline" wait_for $s 'Timeline: rank 0'
-	check "$size: GPU stream rows" wait_for $s '>r0 GPU 0 stream 7'
+	check "$size: 9 opens the timeline of every rank" wait_for $s 'Timeline: all 8 ranks (0-7)'
+	check "$size: 8 rank rows" wait_count $s '^[ >]▸ r[0-7] ' 8
+	check "$size: the cursor on rank 0" wait_re $s '^>▸ r0 2 streams +│'
+	check "$size: rank 5 stands out (idle)" wait_re $s '^ ▸ r5 ! idle +│'
+	check "$size: a ruler in ms" wait_re $s '^time +[0-9]+ ms +[0-9]+ ms'
+	check "$size: fitted to the job's span" wait_re $s 'window 0 ms \.\. 53'
+	check "$size: compute and communication on a summary row" \
+		wait_re $s 'r1 2 streams +│.*###.*==='
+	check "$size: the legend" wait_for $s '# comp'
+
+	# Enter: rank 0's streams and threads under its summary row
+	$T send-keys -t $s Enter
+	check "$size: Enter unfolds rank 0" wait_re $s '^>▾ r0 2 streams +│'
+	check "$size: GPU stream rows" wait_for $s ' r0 GPU 0 stream 7'
 	check "$size: the NCCL stream" wait_for $s 'r0 GPU 0 stream 20'
 	check "$size: CPU thread rows" wait_for $s 'r0 thread 4000'
-	check "$size: a ruler in ms" wait_re $s '^time +[0-9]+ ms +[0-9]+ ms'
-	# (times from the job's first event: rank 0 starts a little after it)
-	check "$size: fitted to the span" wait_re $s 'window 0(\.[0-9]+)? ms \.\. 53'
+	check "$size: the other ranks folded" wait_re $s '^ ▸ r1 2 streams +│'
+	$T send-keys -t $s j
+	check "$size: j to the first stream" wait_for $s '>r0 GPU 0 stream 7'
 	fit=$(cap $s | grep -E '^ window ' | head -1)
 	check "$size: compute cells" wait_re $s 'stream 7 +.*###'
 	check "$size: communication cells" wait_re $s 'stream 20 +.*==='
-	check "$size: the legend" wait_for $s '# comp'
 
 	# zoom in around the cursor, out again, fit
 	$T send-keys -t $s + + +
@@ -90,10 +114,18 @@ for size in 120x40 80x24; do
 	$T send-keys -t $s BTab m
 	check "$size: m at the mark clears it" wait_gone $s 'cursor - mark'
 
-	# two ranks stacked
+	# o folds rank 0 again
+	$T send-keys -t $s o
+	check "$size: o folds the rank" wait_re $s '^>▸ r0 2 streams +│'
+	check "$size: its rows gone" wait_gone $s 'r0 thread 4000'
+
+	# two ranks chosen: theirs only; R R: every stream and thread
 	$T send-keys -t $s r 0 , 1 Enter 9
-	check "$size: ranks 0,1" wait_for $s 'Timeline: ranks 0,1'
+	check "$size: ranks 0,1" wait_for $s 'Timeline: ranks 0-1 (2 of 8)'
+	check "$size: 2 rank rows" wait_count $s '^[ >]▸ r[0-7] ' 2
+	$T send-keys -t $s R R
 	check "$size: rank 1's rows" wait_for $s 'r1 GPU 1 stream 7'
+	check "$size: R R: every thread" wait_for $s 'r1 thread 4023'
 
 	$T send-keys -t $s q
 	check "$size: q quits" wait_for $s 'tracetop exited 0'

@@ -59,7 +59,9 @@
 	_(JUMP, "jump", "timeline: go to a time (12.5ms, 1.2s, +30ms, step 3)") \
 	_(PAN_LEFT, "pan-left", "timeline: pan half a window left") \
 	_(PAN_RIGHT, "pan-right", "timeline: pan half a window right") \
-	_(ROW_MODE, "row-mode", "timeline: rows: all, GPU streams only, one per rank") \
+	_(ROW_MODE, "row-mode", "timeline: rows: a summary per rank, GPU streams only, all") \
+	_(FOLD, "fold", "timeline: fold the rank or group of ranks the cursor is in (or unfold)") \
+	_(GROUP_ROWS, "group-rows", "timeline: many ranks: a row's ranks by their worst, their mean, or a row each") \
 	_(RANK_DOWN, "rank-down", "timeline: to the first row of the next rank") \
 	_(RANK_UP, "rank-up", "timeline: to the first row of the previous rank") \
 	_(SPLIT, "split", "timeline (diff mode): Control above, Test below, aligned at a step") \

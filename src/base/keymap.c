@@ -115,6 +115,8 @@ const char tt_keymap_defaults[] =
 	"bind timeline <C-u>     pan-left\n"
 	"bind timeline <C-d>     pan-right\n"
 	"bind timeline R         row-mode\n"
+	"bind timeline o         fold\n"
+	"bind timeline z         group-rows\n"
 	"bind timeline J         rank-down\n"
 	"bind timeline K         rank-up\n"
 	"bind timeline D         split\n";

@@ -176,6 +176,10 @@ struct tt_pane *tt_timeline_like(struct tt_app *a, size_t ri);
  * the same ProfilerStep -- the Control's step at time t (ns, absolute; 0:
  * its first) when the Test has it, else the first both have (tlsplit.c). */
 struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t);
+/* The same from side `side` (0: Control, 1: Test): its rank index ri and
+ * its step at time t (on its clock), the other side's rank paired with it
+ * (tlsplit.c). */
+struct tt_pane *tt_split_side(struct tt_app *a, int side, size_t ri, int64_t t);
 
 /* The split timeline at event ev of side `side` (0: Control, 1: Test): the
  * side's rank index ri[side] from the start of its ProfilerStep

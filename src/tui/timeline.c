@@ -1,12 +1,14 @@
-/* The timeline pane: per rank (several stacked when several are chosen),
- * one row per GPU stream and CPU thread (or GPU streams only, or one
- * summary row per rank), time left to right, each cell drawn with the class
- * painted over most of it.  src/render/raster.c does the exact rasterising,
- * tlwindow.c the window maths, tltracks.c the track index, tlhits.c the
- * highlighted events (search matches, a set another pane hands over);
- * tlrows.c the rows and the events on them, tlkeys.c the keys (links,
- * search, jump), tldraw.c the drawing; this file opens the pane and holds
- * its ops (timeline_int.h: the state they share).
+/* The timeline pane: every rank chosen on one time axis -- a summary row
+ * per rank (or per group of ranks when they do not fit), each unfolding
+ * into a row per GPU stream and CPU thread; or the GPU streams of every
+ * rank; or every stream and thread -- time left to right, each cell drawn
+ * with the class painted over most of it.  src/render/raster.c does the
+ * exact rasterising, tlwindow.c the window maths, tltracks.c the track
+ * index, tlhits.c the highlighted events (search matches, a set another
+ * pane hands over); tlrows.c the rows and the events on them, tlranks.c
+ * the summary rows, groups and folding, tlcells.c the summary rows' cells,
+ * tlkeys.c the keys (links, search, jump), tldraw.c the drawing; this file
+ * opens the pane and holds its ops (timeline_int.h: the state they share).
  *
  * Every time shown or typed is relative to the job's origin
  * (tt_model_origin: the first event across all ranks), whichever ranks are
@@ -94,6 +96,11 @@ static void pick_ranks(struct tl_state *s, struct tt_app *a)
 					add_rank(s, i);
 					break;
 				}
+	} else if (s->top && !nsel) {
+		/* the whole job */
+		s->rks = tt_realloc_array(s->rks, m->nranks + 1, sizeof(*s->rks));
+		for (size_t i = 0; i < m->nranks; i++)
+			s->rks[s->nrks++] = tl_cache_rank(s->cache, i);
 	} else if (s->top || many) {
 		/* the selected ranks, in the model's order */
 		for (size_t i = 0; i < m->nranks; i++)
@@ -135,6 +142,11 @@ static int tl_open(struct tt_pane *p)
 	}
 	pick_ranks(s, a);
 	s->sums = tt_calloc(s->nrks + 1, sizeof(*s->sums));
+	/* the pane of key 9 over several ranks: a summary row per rank;
+	 * opened at an event or a set: every row of its ranks */
+	s->mode = s->top && s->nrks > 1 ? TL_RANKS : TL_ALL;
+	s->titled = s->top;
+	s->rows_page = a->h > 12 ? a->h - 8 : 16; /* until the first draw says */
 	tl_make_rows(s);
 	s->v.base = tt_model_origin(a->m);
 	s->v.fit0 = INT64_MAX;
@@ -161,7 +173,8 @@ static int tl_open(struct tt_pane *p)
 	}
 	if (shown < s->nrks)
 		snprintf(ranks + k, sizeof(ranks) - k, ",... (%zu ranks)", s->nrks);
-	snprintf(p->subtitle, sizeof(p->subtitle), "%s%s", s->top ? "" : "timeline ", ranks);
+	if (!s->top)
+		snprintf(p->subtitle, sizeof(p->subtitle), "timeline %s", ranks);
 	if (!s->nrows) {
 		snprintf(p->msg, sizeof(p->msg), "%s has no GPU stream or CPU thread with events",
 			 ranks);
@@ -183,7 +196,9 @@ static int tl_open(struct tt_pane *p)
 		r0 = a->m->ranks[s->ri];
 		s->hits.cur = 0;
 	}
-	if (s->ev != TT_NONE && r0 && s->ev < r0->nev && tl_row_of(s, r0, r0->ev[s->ev].track) != SIZE_MAX) {
+	size_t rki0 = r0 ? tl_rks_of(s, r0) : SIZE_MAX;
+	if (s->ev != TT_NONE && r0 && s->ev < r0->nev &&
+	    tl_reveal(s, rki0, r0->ev[s->ev].track) != SIZE_MAX) {
 		const struct tt_event *e = &r0->ev[s->ev];
 		const struct tt_track *tr = &r0->tracks[e->track];
 		int64_t lo = e->ts, hi = tt_ev_end(e);
@@ -207,11 +222,8 @@ static int tl_open(struct tt_pane *p)
 		s->v.span = (long double)TT_MAX(tl_fit_len(&s->v) / 16, 10000);
 		s->v.v0 = (long double)(s->t - s->v.base) - s->v.span / 2;
 		s->v.tc = s->t;
-		for (size_t i = 0; i < s->nrows; i++)
-			if (s->rows[i].rk->r == r0) {
-				s->row = i;
-				break;
-			}
+		if (tl_rank_row(s, rki0) < s->nrows)
+			s->row = tl_rank_row(s, rki0);
 	}
 	tl_clamp(&s->v);
 	if (s->hits.n)
@@ -226,6 +238,8 @@ static void tl_close(struct tt_pane *p)
 	if (!s)
 		return;
 	tl_cache_free(s->own);
+	tl_cells_free(s);
+	tl_ranks_free(s);
 	for (size_t i = 0; s->sums && i < s->nrks; i++)
 		free(s->sums[i].v);
 	free(s->sums);
@@ -239,29 +253,39 @@ static void tl_close(struct tt_pane *p)
 const struct tt_pane_ops tt_timeline_ops = {
 	.name = "timeline",
 	.title = "Timeline",
-	.help = "The trace itself: one row per GPU stream and CPU thread of the chosen rank "
-		"(r picks ranks; several are stacked), time left to right, times counted from the "
-		"job's first event.  Each cell shows the class painted over most of it, the "
-		"innermost event winning: # compute, = communication, + memory, o CPU op, "
-		"r runtime call, ~ other, - annotation (ProfilerStep and record_function ranges, "
-		"drawn only where nothing else runs), . idle; * marks a cell where many tiny "
-		"events start.  A cell that holds any event, however short, shows its class.  "
-		"Moving: h/l move the cursor a cell, H/L (or C-u/C-d) pan half a window, g/G go "
-		"to the start/end, + and - zoom around the cursor, = fits the whole span (the "
-		"window never leaves the trace), j/k change rows, J/K jump to the next/previous "
-		"rank, R shows every row, GPU streams only, or one row per rank.  Finding: / "
-		"searches event names (text, or re:regex; case ignored), n/N go to the next/"
-		"previous match; : or t goes to a time (12.5ms, 1.2s, +30ms from the cursor, "
-		"step 3 for the start of ProfilerStep#3).  Events: Tab and S-Tab step through the "
-		"events of the row, Enter shows the event under the cursor, c follows links "
-		"(kernel -> the runtime call that launched it -> its op -> back; Esc goes back "
-		"one jump); the selected kernel's launch is marked ^ and its op [ ] on their CPU "
-		"rows, a runtime call's kernel v.  Ranges: m sets a mark and shows the time to "
-		"the cursor and the gap between their events, M marks the event under the cursor "
-		"(mark at its start, cursor at its end), A shows what ran between the mark and "
-		"the cursor.  With --diff, D opens the split timeline: the Control rank above, "
-		"the Test rank below, aligned at the start of the same ProfilerStep.  Mouse: click "
-		"selects, the wheel scrolls rows, Ctrl- or "
+	.help = "The trace itself, every rank on one time axis, times counted from the job's first "
+		"event.  Over several ranks (the rank choice: r picks, a shows all) it opens on a "
+		"summary row per rank: its GPU streams merged, each cell the class with the most "
+		"time over them.  Enter (or o) unfolds a rank into a row per GPU stream and CPU "
+		"thread, Enter or o again folds it; o folds the rank of any of its rows.  When the "
+		"ranks do not fit on the screen, consecutive ranks share a row (r0-31): each cell "
+		"their worst (idle first, then communication, memory, compute) or, z, their mean "
+		"(the class with the most time over them all); the cursor line counts the ranks "
+		"showing each class in the cursor's cell; Enter unfolds a group into its ranks; z "
+		"again gives every rank its own row.  The ranks that stand out (the heatmap's "
+		"outliers) are marked '!' with their metric and keep a row of their own.  R cycles "
+		"the rows: a summary per rank, the GPU streams of every rank, every stream and "
+		"thread.  Each cell shows the class painted over most of it, the innermost event "
+		"winning: # compute, = communication, + memory, o CPU op, r runtime call, ~ other, "
+		"- annotation (ProfilerStep and record_function ranges, drawn only where nothing "
+		"else runs), . idle; * marks a cell where many tiny events start.  A cell that "
+		"holds any event, however short, shows its class.  Moving: h/l move the cursor a "
+		"cell, H/L (or C-u/C-d) pan half a window, g/G go to the start/end, + and - zoom "
+		"around the cursor, = fits the whole span (the window never leaves the trace), j/k "
+		"change rows, J/K jump to the next/previous rank.  Finding: / searches event names "
+		"on every rank shown, folded or not (text, or re:regex; case ignored), n/N go to "
+		"the next/previous match, unfolding its rank; : or t goes to a time (12.5ms, 1.2s, "
+		"+30ms from the cursor, step 3 for the start of ProfilerStep#3) or a rank (rank 5, "
+		"r5).  Events: Tab and S-Tab step through the events of the row, Enter shows the "
+		"event selected or under the cursor, c follows links (kernel -> the runtime call "
+		"that launched it -> its op -> back; Esc goes back one jump); the selected kernel's "
+		"launch is marked ^ and its op [ ] on their CPU rows, a runtime call's kernel v.  "
+		"Ranges: m sets a mark and shows the time to the cursor and the gap between their "
+		"events, M marks the event under the cursor (mark at its start, cursor at its end), "
+		"A shows what ran between the mark and the cursor on every rank shown, a row per "
+		"rank.  With --diff, d shows the other side's timeline, and D opens the split "
+		"timeline: the Control rank above, the Test rank below, aligned at the start of the "
+		"same ProfilerStep.  Mouse: click selects, the wheel scrolls rows, Ctrl- or "
 		"Shift-wheel zooms at the pointer.",
 	.open = tl_open,
 	.close = tl_close,

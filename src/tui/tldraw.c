@@ -128,14 +128,12 @@ void tl_draw_cells(struct tl_state *s, struct tl_row *row, struct tt_grid *g, in
 	}
 	if (row->src) {
 		tt_raster_row(tl_src_ix(s, row, row->src), t0, t1, w, s->cells);
-	} else {
-		size_t n;
-		struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
-		const struct tt_rix **ix = tt_malloc((n + 1) * sizeof(*ix));
-		for (size_t j = 0; j < n; j++)
-			ix[j] = tl_src_ix(s, row, srcs[j]);
-		tt_raster_merge(ix, n, t0, t1, w, s->cells);
-		free(ix);
+	} else if (!tl_cells_row(s, row, s->cells)) {
+		/* (a row not prepared: the split timeline's halves) */
+		size_t ri = (size_t)(row - s->rows);
+		tl_cells_prepare(s, ri, ri + 1, SIZE_MAX, t0, t1, w);
+		if (!tl_cells_row(s, row, s->cells))
+			memset(s->cells, 0, (size_t)w * sizeof(*s->cells));
 	}
 	for (int k = 0; k < w; k++) {
 		const struct tt_rcell *c = &s->cells[k];
@@ -145,12 +143,91 @@ void tl_draw_cells(struct tl_state *s, struct tl_row *row, struct tt_grid *g, in
 	}
 }
 
+/* The hits of track t of model rank index ri in the window, painted on
+ * screen row y: one look per cell that has one (the next hit is searched
+ * past the cell), whatever the number of hits. */
+static void paint_hits(const struct tl_state *s, struct tt_grid *g, int x, int y, int w,
+		       int64_t t0, int64_t t1, size_t ri, uint32_t t)
+{
+	size_t lo, hi;
+	tl_hits_track(&s->hits, ri, t, t0, t1, &lo, &hi);
+	while (lo < hi) {
+		int k = tt_raster_cell_of(t0, t1, w, s->hits.trts[lo]);
+		if (k < 0 || k >= w)
+			break;
+		tt_grid_paint(g, x + k, y, 1, TT_ROLE_MATCH);
+		lo = tl_hits_track_from(&s->hits, lo + 1, hi, tt_raster_edge(t0, t1, w, k + 1));
+	}
+}
+
+/* The cursor line of a group row: how many of its ranks show each class
+ * in the cursor's cell, the worst first, naming the first few of those. */
+static void group_line(struct tl_state *s, struct tl_row *row, struct tt_grid *g, int x, int y,
+		       int w, int ccol)
+{
+	if (ccol < 0 || ccol >= w)
+		return;
+	size_t count[10] = {0};
+	struct tt_rcell c, cls[10];
+	int64_t first[10][3];
+	for (size_t k = row->rki; k < row->rki + row->nrk; k++) {
+		const struct tt_rcell *rc = tl_cells_rank(s, k);
+		if (!rc)
+			continue;
+		c = rc[ccol];
+		int sv = tt_rcell_severity(&c);
+		if (sv < 0 || sv > 9)
+			continue;
+		if (count[sv] < 3)
+			first[sv][count[sv]] = s->rks[k]->r->rank;
+		if (!count[sv])
+			cls[sv] = c;
+		count[sv]++;
+	}
+	char line[400];
+	/* the label without its fold glyph: "r0-31 worst:" */
+	const char *lab = strstr(row->label, " r");
+	size_t n = (size_t)snprintf(line, sizeof(line), "%s:", lab ? lab + 1 : row->label);
+	bool named = false;
+	for (int sv = 0; sv < 10 && n < sizeof(line); sv++) {
+		if (!count[sv])
+			continue;
+		const char *name = cls[sv].busy ? "busy" : tt_rclass_name((enum tt_rclass)cls[sv].cls);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %zu %s", count[sv], name);
+		if (!named && n < sizeof(line)) {
+			/* the worst: which ranks */
+			named = true;
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " (");
+			for (size_t q = 0; q < TT_MIN(count[sv], (size_t)3) && n < sizeof(line); q++)
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%sr%lld", q ? " " : "",
+						      (long long)first[sv][q]);
+			if (n < sizeof(line))
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s)",
+						      count[sv] > 3 ? " ..." : "");
+		}
+		if (n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, ",");
+	}
+	if (n > 0 && n < sizeof(line) && line[n - 1] == ',')
+		line[n - 1] = '\0';
+	tt_grid_put(g, x, y, TT_ROLE_DEFAULT, line, g->w - x - 1);
+}
+
 void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 {
 	struct tl_state *s = p->state;
 	if (!s || !s->nrows) {
 		tt_grid_put(g, 2, y + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "nothing to show", g->w - 4);
 		return;
+	}
+	/* the summary mode's groups fit the rows on screen; the ranks that
+	 * stand out come in when the results have them */
+	bool legend = h >= 9, line2 = h >= 7;
+	int head = 3 + (line2 ? 1 : 0);
+	int nvis = TT_MAX(h - head - (legend ? 1 : 0), 1);
+	if (s->mode == TL_RANKS && (tl_rank_flags(s) || nvis != s->rows_page)) {
+		s->rows_page = nvis;
+		tl_make_rows(s);
 	}
 	/* geometry */
 	int lw = 8;
@@ -186,14 +263,10 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		last->t0 = t0;
 		last->t1 = t1;
 	}
-	bool legend = h >= 9, line2 = h >= 7;
-	int head = 3 + (line2 ? 1 : 0);
-	int nvis = h - head - (legend ? 1 : 0);
-	if (nvis < 1)
-		nvis = 1;
 	s->page = nvis;
 	s->rows_y = y + head;
 	s->page_head = head;
+
 	if (s->row >= s->nrows)
 		s->row = s->nrows - 1;
 	if (s->row < s->top_row)
@@ -203,8 +276,10 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	if (s->top_row + (size_t)nvis > s->nrows)
 		s->top_row = s->nrows > (size_t)nvis ? s->nrows - (size_t)nvis : 0;
 
-	/* index the tracks in view (all at once: on several threads) */
+	/* index the tracks in view (all at once: on several threads), and the
+	 * summary and group rows' cells */
 	tl_build_rows(s, s->top_row, s->top_row + (size_t)nvis);
+	tl_cells_prepare(s, s->top_row, s->top_row + (size_t)nvis, s->row, t0, t1, w);
 
 	int ccol = TT_MIN(tt_raster_cell_of(t0, t1, w, s->v.tc), w - 1);
 	int mcol = s->mark ? tt_raster_cell_of(t0, t1, w, s->mark_t) : -1;
@@ -231,7 +306,9 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	tl_fmt_time(tbuf, sizeof(tbuf), s->v.tc - s->v.base, cw, far);
 	int cx = tt_grid_printf(g, 1, y + 2, TT_ROLE_HEADER, -1, "cursor %s", tbuf);
 	cx += 3;
-	if (ev != TT_NONE) {
+	if (crow->kind == TL_ROW_GROUP) {
+		group_line(s, crow, g, cx, y + 2, w, ccol);
+	} else if (ev != TT_NONE) {
 		const struct tt_event *e = &cr->ev[ev];
 		enum tt_rclass c = (enum tt_rclass)tl_ev_class(crow->rk, e);
 		char gl[2] = {tt_rclass_glyph(c), 0};
@@ -292,9 +369,6 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 
 	/* the rows */
 	const char *sep = tt_render_ascii() ? "|" : "\xE2\x94\x82";
-	size_t hlo = 0, hhi = 0;
-	if (s->hits.n)
-		tl_hits_window(&s->hits, t0, t1, &hlo, &hhi);
 	for (int i = 0; i < nvis && s->top_row + (size_t)i < s->nrows; i++) {
 		size_t ri = s->top_row + (size_t)i;
 		struct tl_row *row = &s->rows[ri];
@@ -304,25 +378,35 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		tt_utf8_fit(lab, sizeof(lab), row->label, (size_t)lw - 2);
 		if (cur)
 			tt_grid_fill(g, 0, yy, lw, ' ', TT_ROLE_CURSOR);
+		/* a rank that stands out reads so in mono too: '!' and its role */
+		enum tt_role lrole = cur ? TT_ROLE_CURSOR : row->flag ? TT_ROLE_WARNING : TT_ROLE_DEFAULT;
 		tt_grid_put(g, 0, yy, cur ? TT_ROLE_CURSOR : TT_ROLE_DEFAULT, cur ? ">" : " ", 1);
-		tt_grid_put(g, 1, yy, cur ? TT_ROLE_CURSOR : TT_ROLE_DEFAULT, lab, lw - 1);
+		tt_grid_put(g, 1, yy, lrole, lab, lw - 1);
 		tt_grid_put(g, lw, yy, TT_ROLE_BORDER, sep, 1);
 		tl_draw_cells(s, row, g, x, yy, w, t0, t1);
-		/* the highlighted events that start on this row in the window */
-		for (size_t j = hlo; j < hhi && j - hlo < 100000; j++) {
-			const struct tt_tl_event *hit = &s->hits.v[s->hits.byts[j]];
-			if (hit->ri != row->rk->ri)
-				continue;
-			const struct tt_rank *r = tl_row_rank(row);
-			if (tl_row_of(s, r, r->ev[hit->ev].track) != ri)
-				continue;
-			int k = tt_raster_cell_of(t0, t1, w, s->hits.ts[j]);
-			if (k >= 0 && k < w)
-				tt_grid_paint(g, x + k, yy, 1, TT_ROLE_MATCH);
+	}
+	/* the highlighted events that start in the window: on their track's
+	 * row, else on the folded summary or group row standing for them */
+	for (int i = 0; s->hits.n && i < nvis && s->top_row + (size_t)i < s->nrows; i++) {
+		const struct tl_row *row = &s->rows[s->top_row + (size_t)i];
+		int yy = y + head + i;
+		if (row->kind == TL_ROW_TRACK) {
+			paint_hits(s, g, x, yy, w, t0, t1, row->rk->ri,
+				   (uint32_t)(row->tr - row->rk->r->tracks));
+			continue;
 		}
+		if (row->open)
+			continue; /* (its rows show them) */
+		for (size_t k = row->rki; k < row->rki + row->nrk; k++)
+			for (uint32_t t = 0; t < s->rks[k]->r->ntracks; t++)
+				paint_hits(s, g, x, yy, w, t0, t1, s->rks[k]->ri, t);
+	}
+	for (int i = 0; i < nvis && s->top_row + (size_t)i < s->nrows; i++) {
+		size_t ri = s->top_row + (size_t)i;
+		int yy = y + head + i;
 		if (s->mark && ri == s->mark_row && mcol >= 0 && mcol < w)
 			tt_grid_paint(g, x + mcol, yy, 1, TT_ROLE_TL_MARK);
-		if (cur && ccol >= 0 && ccol < w)
+		if (ri == s->row && ccol >= 0 && ccol < w)
 			tt_grid_paint(g, x + ccol, yy, 1, TT_ROLE_TL_CURSOR);
 	}
 	/* the stretches drawn with the set (a critical path's edges), under
@@ -335,9 +419,9 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 			if (sp->t1 < t0 || sp->t0 >= t1 || sp->ri >= p->app->m->nranks)
 				continue;
 			const struct tt_rank *r = p->app->m->ranks[sp->ri];
-			if (sp->ev >= r->nev)
+			if (sp->ev >= r->nev || !s->rkpos || s->rkpos[sp->ri] == SIZE_MAX)
 				continue;
-			size_t ri = tl_row_of(s, r, r->ev[sp->ev].track);
+			size_t ri = tl_row_of_rki(s, s->rkpos[sp->ri], r->ev[sp->ev].track);
 			if (ri == SIZE_MAX || ri < s->top_row || ri >= s->top_row + (size_t)nvis)
 				continue;
 			int k0 = TT_MAX(0, tt_raster_cell_of(t0, t1, w, TT_MAX(sp->t0, t0)));

@@ -18,6 +18,13 @@ struct tl_hits {
 	uint32_t *byts;        /* indices into v by (ts, rank, event): for drawing */
 	int64_t *ts;           /* ts of v[byts[i]] */
 	char what[140];        /* "'nccl'", "critical path" */
+	/* the same by (rank, track), each track's in time order: bytr[i] an
+	 * index into v, trts[i] its ts; the hits of model rank index ri's track
+	 * t are bytr[trfirst[trbase[ri] + t] .. trfirst[trbase[ri] + t + 1]) */
+	uint32_t *bytr;
+	int64_t *trts;
+	size_t *trfirst, *trbase;
+	size_t ntrbase;        /* ranks in trbase (the model's) */
 	/* stretches of time drawn with the set (a path's edges), by t0 */
 	struct tt_tl_span *span;
 	int64_t *span_end;     /* span_end[i]: the latest t1 of span[0..i] */
@@ -47,6 +54,12 @@ void tl_hits_spans(struct tl_hits *h, const struct tt_tl_span *sp, size_t n);
  * with t1 > t0 of them). */
 void tl_hits_span_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo,
 			 size_t *hi);
+/* The hits of track `track` of model rank index ri with ts in [t0, t1):
+ * [*lo, *hi) as indices into bytr. */
+void tl_hits_track(const struct tl_hits *h, size_t ri, uint32_t track, int64_t t0, int64_t t1,
+		   size_t *lo, size_t *hi);
+/* The first index in [lo, hi) of bytr whose hit starts at t or later. */
+size_t tl_hits_track_from(const struct tl_hits *h, size_t lo, size_t hi, int64_t t);
 /* The hits with ts in [t0, t1): [*lo, *hi) as indices into byts. */
 void tl_hits_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo, size_t *hi);
 /* The hit to step to from time t with the cursor on event (ri, ev) (ev

@@ -15,9 +15,9 @@
 #include "timeline_int.h"
 
 static const char *const mode_name[TL_NMODES] = {
+	[TL_RANKS] = "a summary per rank",
+	[TL_GPU] = "GPU streams",
 	[TL_ALL] = "every stream and thread",
-	[TL_GPU] = "GPU streams only",
-	[TL_RANKS] = "one row per rank",
 };
 
 static void hist_push(struct tl_state *s)
@@ -166,10 +166,27 @@ static const char *grouped(char *buf, size_t n, size_t v)
 	return buf;
 }
 
-/* the rows' tracks, for a search */
+/* the tracks to search: the rows' tracks; in the summary mode every
+ * stream and thread of the ranks shown, folded or not */
 static struct tl_where *rows_where(const struct tl_state *s, size_t *n)
 {
 	size_t cap = 0, k = 0;
+	if (s->mode == TL_RANKS) {
+		for (size_t i = 0; i < s->nrks; i++)
+			cap += s->rks[i]->r->ntracks;
+		struct tl_where *w = tt_malloc((cap + 1) * sizeof(*w));
+		for (size_t i = 0; i < s->nrks; i++) {
+			const struct tt_rank *r = s->rks[i]->r;
+			for (uint32_t t = 0; t < r->ntracks; t++)
+				if (tl_track_shown(r, &r->tracks[t], false)) {
+					w[k].ri = s->rks[i]->ri;
+					w[k].track = t;
+					k++;
+				}
+		}
+		*n = k;
+		return w;
+	}
 	for (size_t i = 0; i < s->nrows; i++) {
 		size_t m;
 		tl_row_srcs(s, &s->rows[i], &m);
@@ -198,7 +215,7 @@ static void go_hit(struct tt_pane *p, struct tl_state *s, size_t i, bool wrapped
 	s->hits.cur = i;
 	char nb[32];
 	grouped(nb, sizeof(nb), s->hits.n);
-	size_t ri = tl_row_of(s, r, r->ev[h->ev].track);
+	size_t ri = tl_reveal(s, s->rkpos ? s->rkpos[h->ri] : SIZE_MAX, r->ev[h->ev].track);
 	if (ri == SIZE_MAX) {
 		tt_ui_status(a, TT_ROLE_WARNING, "match %zu/%s is on a track not shown (R: every row)",
 			     i + 1, nb);
@@ -233,7 +250,8 @@ static int search(struct tt_pane *p, struct tl_state *s, const char *text)
 		return TT_R_REDRAW;
 	}
 	if (n == 0) {
-		tt_ui_status(a, TT_ROLE_WARNING, "no event matches '%s' on the rows shown", text);
+		tt_ui_status(a, TT_ROLE_WARNING, "no event matches '%s' on the %s shown", text,
+			     s->mode == TL_RANKS ? "ranks" : "rows");
 		return TT_R_REDRAW;
 	}
 	bool wrapped;
@@ -258,6 +276,21 @@ static int step_hit(struct tt_pane *p, struct tl_state *s, int dir)
 	return TT_R_REDRAW;
 }
 
+/* The cursor on the row of rks entry k (its group unfolded), the time
+ * kept. */
+static void go_rank(struct tl_state *s, size_t k)
+{
+	hist_push(s);
+	size_t row = tl_rank_row(s, k);
+	if (row < s->nrows && s->rows[row].kind == TL_ROW_GROUP) {
+		s->gopen[k] = true;
+		tl_make_rows(s);
+		row = tl_rank_row(s, k);
+	}
+	if (row < s->nrows)
+		set_row(s, row);
+}
+
 static int jump(struct tt_pane *p, struct tl_state *s, const char *text)
 {
 	struct tt_app *a = p->app;
@@ -267,6 +300,29 @@ static int jump(struct tt_pane *p, struct tl_state *s, const char *text)
 	if (!*t)
 		return TT_R_REDRAW;
 	char tb[64], why[160];
+	bool rk = strncmp(t, "rank", 4) == 0 || (t[0] == 'r' && t[1] >= '0' && t[1] <= '9');
+	if (rk) {
+		const char *q = t + (t[1] == 'a' ? 4 : 1);
+		char *end;
+		long long num = strtoll(q, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (end == q || *end || num < 0) {
+			tt_ui_status(a, TT_ROLE_ERROR, "'%s': give a rank number (rank 5, r5)", text);
+			return TT_R_REDRAW;
+		}
+		size_t k = SIZE_MAX;
+		for (size_t i = 0; i < s->nrks && k == SIZE_MAX; i++)
+			if (s->rks[i]->r->rank == num)
+				k = i;
+		if (k == SIZE_MAX) {
+			tt_ui_status(a, TT_ROLE_WARNING, "rank %lld is not shown (r picks the ranks)", num);
+			return TT_R_REDRAW;
+		}
+		go_rank(s, k);
+		tt_ui_status(a, TT_ROLE_DEFAULT, "rank %lld (Esc: back)", num);
+		return TT_R_REDRAW;
+	}
 	if (strncmp(t, "step", 4) == 0) {
 		char *end;
 		long long num = strtoll(t + 4, &end, 10);
@@ -356,22 +412,29 @@ static int range(struct tt_pane *p, struct tl_state *s)
 	return TT_R_REDRAW;
 }
 
+/* the rows of one rank (or one group) */
+static bool same_rank(const struct tl_row *a, const struct tl_row *b)
+{
+	return a->rki == b->rki && a->nrk == b->nrk;
+}
+
 static int rank_step(struct tt_pane *p, struct tl_state *s, int dir)
 {
-	size_t cur = s->rows[s->row].rki, to = SIZE_MAX;
+	const struct tl_row *cur = &s->rows[s->row];
+	size_t to = SIZE_MAX;
 	if (dir > 0) {
 		for (size_t i = s->row + 1; i < s->nrows && to == SIZE_MAX; i++)
-			if (s->rows[i].rki != cur)
+			if (!same_rank(&s->rows[i], cur))
 				to = i;
 	} else {
 		/* the first row of the rank before */
 		size_t i = s->row;
-		while (i > 0 && s->rows[i - 1].rki == cur)
+		while (i > 0 && same_rank(&s->rows[i - 1], cur))
 			i--;
 		if (i > 0) {
-			size_t prev = s->rows[i - 1].rki;
+			const struct tl_row *prev = &s->rows[i - 1];
 			to = i - 1;
-			while (to > 0 && s->rows[to - 1].rki == prev)
+			while (to > 0 && same_rank(&s->rows[to - 1], prev))
 				to--;
 		}
 	}
@@ -382,6 +445,62 @@ static int rank_step(struct tt_pane *p, struct tl_state *s, int dir)
 	set_row(s, to);
 	/* the rank's rows from the top of the screen */
 	s->top_row = to;
+	return TT_R_REDRAW;
+}
+
+/* Enter on a summary or group row (toggle), or o (up: fold what the
+ * cursor is in -- the row itself when unfolded, else its rank or group --
+ * and unfold a folded row that is in nothing). */
+static int fold(struct tt_pane *p, struct tl_state *s, bool up)
+{
+	if (s->mode != TL_RANKS) {
+		tt_ui_status(p->app, TT_ROLE_DIM, "every rank is unfolded in this mode (R: %s)",
+			     mode_name[TL_RANKS]);
+		return TT_R_REDRAW;
+	}
+	size_t row = s->row;
+	const struct tl_row *r = &s->rows[row];
+	if (up && r->kind == TL_ROW_RANK && !r->open && r->rki < s->nrks &&
+	    s->rank_row[r->rki] == row) {
+		/* a folded rank inside an unfolded group: the group */
+		for (size_t i = row; i-- > 0;)
+			if (s->rows[i].kind == TL_ROW_GROUP && tl_row_has(&s->rows[i], r->rki)) {
+				row = i;
+				break;
+			}
+	}
+	r = &s->rows[row];
+	bool opening = r->kind != TL_ROW_TRACK && !r->open;
+	size_t nrk = r->nrk;
+	int64_t rank = r->rk->r->rank;
+	tl_fold(s, row);
+	if (nrk > 1)
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "%s: %zu ranks from rank %lld%s",
+			     opening ? "unfolded" : "folded", nrk, (long long)rank,
+			     opening ? " (Enter on one: its streams and threads)" : "");
+	else
+		tt_ui_status(p->app, TT_ROLE_DEFAULT, "rank %lld %s", (long long)rank,
+			     opening ? "unfolded (o folds it)" : "folded");
+	return TT_R_REDRAW;
+}
+
+static int group_rows(struct tt_pane *p, struct tl_state *s)
+{
+	static const char *const what[TL_NGRP] = {
+		[TL_GRP_WORST] = "several ranks a row, each cell their worst",
+		[TL_GRP_MEAN] = "several ranks a row, each cell their mean",
+		[TL_GRP_OFF] = "a row per rank",
+	};
+	if (s->mode != TL_RANKS) {
+		tt_ui_status(p->app, TT_ROLE_DIM, "groups of ranks are in the summary rows (R: %s)",
+			     mode_name[TL_RANKS]);
+		return TT_R_REDRAW;
+	}
+	s->group = (enum tl_group)((s->group + 1) % TL_NGRP);
+	tl_make_rows(s);
+	tt_ui_status(p->app, TT_ROLE_DEFAULT, "%s%s (z: %s)", what[s->group],
+		     s->group != TL_GRP_OFF && s->per_row < 2 ? " when they do not fit" : "",
+		     what[(s->group + 1) % TL_NGRP]);
 	return TT_R_REDRAW;
 }
 
@@ -432,10 +551,18 @@ int tl_key(struct tt_pane *p, enum tt_action act)
 		tl_show_time(&s->v, s->v.tc);
 		return TT_R_REDRAW;
 	case TT_ACT_NEXT_EVENT:
-		return tl_step_event(p, s, 1);
 	case TT_ACT_PREV_EVENT:
-		return tl_step_event(p, s, -1);
+		if (s->rows[s->row].kind == TL_ROW_GROUP) {
+			tt_ui_status(p->app, TT_ROLE_DIM,
+				     "a row of %zu ranks: Enter shows them a row each", s->rows[s->row].nrk);
+			return TT_R_REDRAW;
+		}
+		return tl_step_event(p, s, act == TT_ACT_NEXT_EVENT ? 1 : -1);
 	case TT_ACT_ENTER: {
+		/* a summary or group row unfolds (or folds) unless an event of it
+		 * is selected (Tab, a match): then, as on a track, its details */
+		if (s->rows[s->row].kind != TL_ROW_TRACK && s->sel == TT_NONE)
+			return fold(p, s, false);
 		uint32_t ev = tl_under_cursor(s);
 		if (ev == TT_NONE) {
 			tt_ui_status(p->app, TT_ROLE_DIM, "no event under the cursor");
@@ -496,7 +623,7 @@ int tl_key(struct tt_pane *p, enum tt_action act)
 			     "");
 		return TT_R_REDRAW;
 	case TT_ACT_JUMP:
-		tt_ui_prompt(p->app, TT_ACT_JUMP, "go to (12.5ms, 1.2s, +30ms, step 3): ", "");
+		tt_ui_prompt(p->app, TT_ACT_JUMP, "go to (12.5ms, 1.2s, +30ms, step 3, rank 5): ", "");
 		return TT_R_REDRAW;
 	case TT_ACT_NEXT_MATCH:
 	case TT_ACT_PREV_MATCH:
@@ -508,8 +635,14 @@ int tl_key(struct tt_pane *p, enum tt_action act)
 				     "CONTROL TEST");
 			return TT_R_REDRAW;
 		}
-		tt_ui_open(p->app, tt_split_new(p->app, s->rows[s->row].rk->ri, s->v.tc));
+		/* from the side in view: its rank, its step at the cursor */
+		tt_ui_open(p->app, tt_split_side(p->app, p->app->m == p->app->side_m[1] ? 1 : 0,
+						 s->rows[s->row].rk->ri, s->v.tc));
 		return TT_R_REDRAW;
+	case TT_ACT_FOLD:
+		return fold(p, s, true);
+	case TT_ACT_GROUP_ROWS:
+		return group_rows(p, s);
 	case TT_ACT_ROW_MODE:
 		s->mode = (enum tl_mode)((s->mode + 1) % TL_NMODES);
 		tl_make_rows(s);

@@ -14,13 +14,18 @@
 
 /* ---- rows and their tracks ---- */
 
-/* The tracks a row draws: one, or a rank's summary set. */
+/* The tracks a row draws: one, or a rank's summary set (none on a group
+ * row: its ranks' summary sets are s->sums[rki, rki + nrk)). */
 struct tl_src *const *tl_row_srcs(const struct tl_state *s, const struct tl_row *row,
 				  size_t *n)
 {
 	if (row->src) {
 		*n = 1;
 		return &row->src;
+	}
+	if (row->kind == TL_ROW_GROUP) {
+		*n = 0;
+		return NULL;
 	}
 	*n = s->sums[row->rki].n;
 	return s->sums[row->rki].v;
@@ -30,30 +35,38 @@ struct tl_src *const *tl_row_srcs(const struct tl_state *s, const struct tl_row 
  * threads when there is much to do). */
 void tl_build_rows(struct tl_state *s, size_t from, size_t to)
 {
-	struct tl_src *v[64];
-	size_t n = 0;
+	size_t cap = 64, n = 0;
+	struct tl_src **v = tt_malloc(cap * sizeof(*v));
 	for (size_t i = from; i < to && i < s->nrows; i++) {
-		size_t k;
-		struct tl_src *const *srcs = tl_row_srcs(s, &s->rows[i], &k);
-		for (size_t j = 0; j < k; j++) {
-			struct tl_src *src = srcs[j];
-			bool dup = false;
-			for (size_t q = 0; q < n; q++)
-				dup = dup || v[q] == src;
-			if (!src->ix && !dup) {
-				if (n == TT_ARRAY_SIZE(v)) {
-					struct tl_index_stats st;
-					tl_index(s->cache, v, n, &st);
-					n = 0;
-				}
+		const struct tl_row *row = &s->rows[i];
+		/* a row's tracks; a group's: its ranks' summary sets */
+		bool grp = row->kind == TL_ROW_GROUP;
+		for (size_t q = grp ? row->rki : 0; q < (grp ? row->rki + row->nrk : 1); q++) {
+			size_t k = 0;
+			struct tl_src *const *srcs = grp ? s->sums[q].v : tl_row_srcs(s, row, &k);
+			if (grp)
+				k = s->sums[q].n;
+			for (size_t j = 0; j < k; j++) {
+				struct tl_src *src = srcs[j];
+				/* (a track is on one row only, but a rank's
+				 * summary row may be on screen with its tracks) */
+				if (src->ix || src->queued)
+					continue;
+				src->queued = true;
+				TT_GROW(v, cap, n + 1);
 				v[n++] = src;
 			}
 		}
 	}
-	if (!n)
+	for (size_t i = 0; i < n; i++)
+		v[i]->queued = false;
+	if (!n) {
+		free(v);
 		return;
+	}
 	struct tl_index_stats st;
 	tl_index(s->cache, v, n, &st);
+	free(v);
 	if (st.ns > 100000000) {
 		char mb[32];
 		tt_fmt_bytes(mb, sizeof(mb), (double)st.bytes);
@@ -114,6 +127,8 @@ uint32_t tl_under_cursor(struct tl_state *s)
 	if (s->sel != TT_NONE)
 		return s->sel;
 	struct tl_row *row = &s->rows[s->row];
+	if (row->kind == TL_ROW_GROUP)
+		return TT_NONE; /* several ranks: no one event */
 	const struct tt_rank *r = tl_row_rank(row);
 	size_t n;
 	struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
@@ -150,21 +165,117 @@ uint32_t tl_under_cursor(struct tl_state *s)
 	return bg;
 }
 
+size_t tl_rks_of(const struct tl_state *s, const struct tt_rank *r)
+{
+	for (size_t i = 0; i < s->nrks; i++)
+		if (s->rks[i]->r == r)
+			return i;
+	return SIZE_MAX;
+}
+
+/* is track `track` of rks entry rki in its summary set? */
+static bool in_summary(const struct tl_state *s, size_t rki, uint32_t track)
+{
+	const struct tt_track *tr = &s->rks[rki]->r->tracks[track];
+	for (size_t j = 0; j < s->sums[rki].n; j++)
+		if (s->sums[rki].v[j]->tr == tr)
+			return true;
+	return false;
+}
+
+size_t tl_row_of_rki(const struct tl_state *s, size_t rki, uint32_t track)
+{
+	if (rki >= s->nrks || !s->rank_row || track >= s->rks[rki]->r->ntracks)
+		return SIZE_MAX;
+	const struct tt_track *tr = &s->rks[rki]->r->tracks[track];
+	for (size_t i = s->trk_lo[rki]; i < s->trk_hi[rki]; i++)
+		if (s->rows[i].tr == tr)
+			return i;
+	size_t rr = s->rank_row[rki];
+	if (rr != SIZE_MAX && s->rows[rr].kind == TL_ROW_RANK && in_summary(s, rki, track))
+		return rr;
+	return SIZE_MAX;
+}
+
 /* the row showing event ev of rank r (its track's, or its rank's summary
  * row), or SIZE_MAX */
 size_t tl_row_of(const struct tl_state *s, const struct tt_rank *r, uint32_t track)
 {
-	for (size_t i = 0; i < s->nrows; i++) {
-		const struct tl_row *row = &s->rows[i];
-		if (row->rk->r != r)
-			continue;
-		size_t n;
-		struct tl_src *const *srcs = tl_row_srcs(s, row, &n);
-		for (size_t j = 0; j < n; j++)
-			if (srcs[j]->tr == &r->tracks[track])
-				return i;
+	return tl_row_of_rki(s, tl_rks_of(s, r), track);
+}
+
+size_t tl_rank_row(const struct tl_state *s, size_t rki)
+{
+	if (rki >= s->nrks || !s->rank_row)
+		return SIZE_MAX;
+	if (s->rank_row[rki] != SIZE_MAX)
+		return s->rank_row[rki];
+	return s->trk_lo[rki] < s->trk_hi[rki] ? s->trk_lo[rki] : SIZE_MAX;
+}
+
+bool tl_row_has(const struct tl_row *row, size_t rki)
+{
+	return rki >= row->rki && rki < row->rki + row->nrk;
+}
+
+size_t tl_reveal(struct tl_state *s, size_t rki, uint32_t track)
+{
+	if (rki >= s->nrks)
+		return SIZE_MAX;
+	if (s->mode == TL_RANKS) {
+		bool changed = false;
+		size_t rr = s->rank_row[rki];
+		if (rr != SIZE_MAX && s->rows[rr].kind == TL_ROW_GROUP) {
+			s->gopen[rki] = true;
+			changed = true;
+		}
+		if (!s->open[rki]) {
+			s->open[rki] = true;
+			changed = true;
+		}
+		if (changed)
+			tl_make_rows(s);
 	}
+	return tl_row_of_rki(s, rki, track);
+}
+
+/* the group row holding rks entry rki, or SIZE_MAX */
+static size_t group_row(const struct tl_state *s, size_t rki)
+{
+	for (size_t i = 0; i < s->nrows; i++)
+		if (s->rows[i].kind == TL_ROW_GROUP && tl_row_has(&s->rows[i], rki))
+			return i;
 	return SIZE_MAX;
+}
+
+bool tl_fold(struct tl_state *s, size_t row)
+{
+	if (s->mode != TL_RANKS || row >= s->nrows)
+		return false;
+	const struct tl_row *r = &s->rows[row];
+	size_t rki = r->rki;
+	bool group = false;
+	switch (r->kind) {
+	case TL_ROW_GROUP:
+		group = true;
+		if (r->open)
+			for (size_t k = r->rki; k < r->rki + r->nrk; k++)
+				s->gopen[k] = false;
+		else
+			s->gopen[rki] = true;
+		break;
+	case TL_ROW_RANK:
+		s->open[rki] = !s->open[rki];
+		break;
+	case TL_ROW_TRACK:
+		s->open[rki] = false;
+		break;
+	}
+	s->sel = TT_NONE;
+	tl_make_rows(s);
+	size_t to = group ? group_row(s, rki) : tl_rank_row(s, rki);
+	s->row = to < s->nrows ? to : TT_MIN(row, s->nrows ? s->nrows - 1 : 0);
+	return true;
 }
 
 const char *tl_ev_name(const struct tt_rank *r, uint32_t ev)
@@ -172,10 +283,11 @@ const char *tl_ev_name(const struct tt_rank *r, uint32_t ev)
 	return tt_ev_name(r, &r->ev[ev]);
 }
 
-/* move the cursor to event ev of rank r; false if it has no row */
+/* move the cursor to event ev of rank r (its track unfolded); false if it
+ * has no row */
 bool tl_go_event(struct tl_state *s, const struct tt_rank *r, uint32_t ev)
 {
-	size_t ri = tl_row_of(s, r, r->ev[ev].track);
+	size_t ri = tl_reveal(s, tl_rks_of(s, r), r->ev[ev].track);
 	if (ri == SIZE_MAX)
 		return false;
 	s->row = ri;
@@ -270,36 +382,67 @@ uint32_t tl_find_step(const struct tt_rank *r, int64_t num)
 
 /* ---- the rows of a mode ---- */
 
-static bool track_has_work(const struct tt_rank *r, const struct tt_track *t)
-{
-	for (uint32_t i = t->first; i < t->first + t->count; i++)
-		if (!(r->ev[i].flags & TT_EF_MARKER))
-			return true;
-	return false;
-}
-
-static bool track_shown(const struct tt_rank *r, const struct tt_track *t, enum tl_mode mode)
-{
-	if (t->kind != TT_TRACK_GPU && t->kind != TT_TRACK_GPU_SYNC && t->kind != TT_TRACK_CPU)
-		return false;
-	if (mode == TL_GPU && t->kind == TT_TRACK_CPU)
-		return false;
-	return track_has_work(r, t);
-}
-
 const char tl_last_tag[] = "timeline last window";
+
+/* where each rank's rows are (the maps of timeline_int.h) */
+static void map_rows(struct tl_state *s)
+{
+	for (size_t i = 0; i < s->nrks; i++) {
+		s->rank_row[i] = SIZE_MAX;
+		s->trk_lo[i] = s->trk_hi[i] = 0;
+	}
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct tl_row *row = &s->rows[i];
+		switch (row->kind) {
+		case TL_ROW_GROUP:
+			/* a folded group stands for its ranks; an unfolded one's
+			 * ranks have rows of their own */
+			if (!row->open)
+				for (size_t k = row->rki; k < row->rki + row->nrk; k++)
+					s->rank_row[k] = i;
+			break;
+		case TL_ROW_RANK:
+			s->rank_row[row->rki] = i;
+			break;
+		case TL_ROW_TRACK:
+			if (s->trk_lo[row->rki] == s->trk_hi[row->rki])
+				s->trk_lo[row->rki] = i;
+			s->trk_hi[row->rki] = i + 1;
+			break;
+		}
+	}
+}
 
 /* The rows of the current mode.  The cursor stays on its rank (and track
  * when it has a row). */
 void tl_make_rows(struct tl_state *s)
 {
+	tl_ranks_alloc(s);
+	if (!s->rkpos) {
+		const struct tt_model *m = s->cache->m;
+		s->rkpos = tt_malloc((m->nranks + 1) * sizeof(*s->rkpos));
+		for (size_t i = 0; i < m->nranks; i++)
+			s->rkpos[i] = SIZE_MAX;
+		for (size_t i = 0; i < s->nrks; i++)
+			s->rkpos[s->rks[i]->ri] = i;
+	}
+	/* the mark's place: its rank and track */
+	size_t mrki = SIZE_MAX;
+	const struct tt_track *mtr = NULL;
+	if (s->mark && s->mark_row < s->nrows) {
+		mrki = s->rows[s->mark_row].rki;
+		mtr = s->rows[s->mark_row].tr;
+	}
+	/* the cursor's place: its rank, its track (or the selected event's) */
+	size_t crki = s->nrows ? s->rows[s->row].rki : SIZE_MAX;
+	bool cgroup = s->nrows && s->rows[s->row].kind == TL_ROW_GROUP;
 	const struct tt_rank *cr = s->nrows ? tl_row_rank(&s->rows[s->row]) : NULL;
 	const struct tt_track *ctr = s->nrows ? s->rows[s->row].tr : NULL;
-	if (!ctr && s->nrows && s->sel != TT_NONE)
+	if (!ctr && s->nrows && s->sel != TT_NONE && !cgroup)
 		ctr = &cr->tracks[cr->ev[s->sel].track];
 	size_t n = 0;
 	for (size_t i = 0; i < s->nrks; i++)
-		n += s->rks[i]->r->ntracks + 1;
+		n += s->rks[i]->r->ntracks + 2;
 	free(s->rows);
 	s->rows = tt_calloc(n + 1, sizeof(*s->rows));
 	s->nrows = 0;
@@ -315,48 +458,53 @@ void tl_make_rows(struct tl_state *s)
 					const struct tt_track *tr = &r->tracks[t];
 					bool want = pass == 0 ? tr->kind == TT_TRACK_GPU :
 								tr->kind == TT_TRACK_CPU;
-					if (want && track_has_work(r, tr))
+					if (want && tl_track_has_work(r, tr))
 						sum->v[sum->n++] = &rk->src[t];
 				}
 		}
-		if (s->mode == TL_RANKS) {
-			if (!sum->n)
-				continue;
-			struct tl_row *row = &s->rows[s->nrows++];
-			row->rki = i;
-			row->rk = rk;
-			bool gpu = sum->v[0]->tr->kind == TT_TRACK_GPU;
-			snprintf(row->label, sizeof(row->label), "r%lld %zu %s", (long long)r->rank,
-				 sum->n,
-				 gpu ? (sum->n == 1 ? "stream" : "streams") :
-				       (sum->n == 1 ? "thread" : "threads"));
-			continue;
-		}
-		for (uint32_t t = 0; t < r->ntracks; t++) {
-			if (!track_shown(r, &r->tracks[t], s->mode))
-				continue;
-			struct tl_row *row = &s->rows[s->nrows++];
-			row->rki = i;
-			row->src = &rk->src[t];
-			row->rk = rk;
-			row->tr = &r->tracks[t];
-			char lab[80];
-			tt_track_label(r, row->tr, lab, sizeof(lab));
-			snprintf(row->label, sizeof(row->label), "r%lld %s", (long long)r->rank, lab);
+	}
+	if (s->mode == TL_RANKS) {
+		tl_rank_rows(s);
+	} else {
+		for (size_t i = 0; i < s->nrks; i++) {
+			struct tl_rank *rk = s->rks[i];
+			const struct tt_rank *r = rk->r;
+			for (uint32_t t = 0; t < r->ntracks; t++) {
+				if (!tl_track_shown(r, &r->tracks[t], s->mode == TL_GPU))
+					continue;
+				struct tl_row *row = &s->rows[s->nrows++];
+				row->rki = i;
+				row->nrk = 1;
+				row->kind = TL_ROW_TRACK;
+				row->src = &rk->src[t];
+				row->rk = rk;
+				row->tr = &r->tracks[t];
+				char lab[80];
+				tt_track_label(r, row->tr, lab, sizeof(lab));
+				snprintf(row->label, sizeof(row->label), "r%lld %s", (long long)r->rank,
+					 lab);
+			}
 		}
 	}
-	/* the cursor's row again: its track's, else its rank's first */
+	map_rows(s);
+	if (s->titled)
+		tl_rank_title(s);
+	/* the cursor's row again: its track's, else its rank's */
 	size_t keep = SIZE_MAX;
-	for (size_t i = 0; cr && i < s->nrows && keep == SIZE_MAX; i++)
-		if (tl_row_rank(&s->rows[i]) == cr && ctr && tl_row_of(s, cr, (uint32_t)(ctr - cr->tracks)) == i)
-			keep = i;
-	for (size_t i = 0; cr && i < s->nrows && keep == SIZE_MAX; i++)
-		if (tl_row_rank(&s->rows[i]) == cr)
-			keep = i;
-	if (keep == SIZE_MAX || s->sel == TT_NONE ||
-	    tl_row_of(s, cr, cr->ev[s->sel].track) != keep)
+	if (crki < s->nrks && ctr && !cgroup)
+		keep = tl_row_of_rki(s, crki, (uint32_t)(ctr - cr->tracks));
+	if (keep == SIZE_MAX && crki < s->nrks)
+		keep = tl_rank_row(s, crki);
+	if (keep == SIZE_MAX || s->sel == TT_NONE || cgroup ||
+	    tl_row_of_rki(s, crki, cr->ev[s->sel].track) != keep)
 		s->sel = TT_NONE;
 	s->row = keep == SIZE_MAX ? 0 : keep;
-	if (s->mark && s->mark_row >= s->nrows)
-		s->mark_row = s->row;
+	if (s->mark) {
+		size_t mk = mrki < s->nrks && mtr ?
+				    tl_row_of_rki(s, mrki, (uint32_t)(mtr - s->rks[mrki]->r->tracks)) :
+				    SIZE_MAX;
+		if (mk == SIZE_MAX)
+			mk = tl_rank_row(s, mrki);
+		s->mark_row = mk < s->nrows ? mk : s->row;
+	}
 }

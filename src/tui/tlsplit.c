@@ -30,7 +30,9 @@ struct sp_state {
 	struct sp_half h[2];
 	struct tl_view v; /* from the step's start: base 0 */
 	int cur;	  /* the half of the cursor's row */
-	size_t ri;	  /* where to open: Control rank index, time (0: none) */
+	int side;	  /* where to open: side (0: Control), its rank index, time
+			   * (0: none) on its clock */
+	size_t ri;
 	int64_t t;
 	/* or at an event (tt_split_at): its side, each side's rank index and
    * step, the event */
@@ -148,6 +150,7 @@ static void half_init(struct sp_half *h, struct tt_pane *p, const struct tt_mode
 	s->nrks = 1;
 	s->sums = tt_calloc(2, sizeof(*s->sums));
 	s->mode = TL_ALL;
+	s->half = true;
 	tl_make_rows(s);
 	h->side = side;
 }
@@ -156,6 +159,8 @@ static void half_free(struct sp_half *h)
 {
 	struct tl_state *s = &h->s;
 	tl_cache_free(s->own);
+	tl_cells_free(s);
+	tl_ranks_free(s);
 	if (s->sums)
 		free(s->sums[0].v);
 	free(s->sums);
@@ -247,8 +252,9 @@ static int sp_open(struct tt_pane *p)
 		ri[s] = st->at_ri[s] < m[s]->nranks ? st->at_ri[s] : 0;
 		ri[!s] = st->at_ri[!s] < m[!s]->nranks ? st->at_ri[!s] : partner(a, !s, ri[s]);
 	} else {
-		ri[0] = st->ri < m[0]->nranks ? st->ri : 0;
-		ri[1] = partner(a, 1, ri[0]);
+		int sd = st->side;
+		ri[sd] = st->ri < m[sd]->nranks ? st->ri : 0;
+		ri[!sd] = partner(a, !sd, ri[sd]);
 	}
 	half_init(&st->h[0], p, m[0], ri[0], a->ropts.label_a ? a->ropts.label_a : "Control");
 	half_init(&st->h[1], p, m[1], ri[1], a->ropts.label_b ? a->ropts.label_b : "Test");
@@ -258,12 +264,15 @@ static int sp_open(struct tt_pane *p)
 			 st->h[0].s.nrows ? st->h[1].side : st->h[0].side);
 		return -1;
 	}
-	/* the step: the Control's at the time asked for (its first without
-   * one), on both sides when the Test has it, else the first both have */
+	/* the step: the one at the time asked for on the side it was asked
+   * on (its first without one), on both sides when the other has it, else
+   * the first both have */
 	const struct tt_rank *rc = st->h[0].s.rks[0]->r, *rt = st->h[1].s.rks[0]->r;
+	int sd = st->side;
+	const struct tt_rank *ro = sd ? rc : rt; /* the other side's */
 	int64_t at = st->t ? st->t : INT64_MIN;
-	int64_t n = step_at(rc, at, &st->h[0].first, &st->h[0].last);
-	step_at(rt, INT64_MIN, &st->h[1].first, &st->h[1].last);
+	int64_t n = step_at(sd ? rt : rc, at, &st->h[sd].first, &st->h[sd].last);
+	step_at(ro, INT64_MIN, &st->h[!sd].first, &st->h[!sd].last);
 	if (st->at && st->at_step[st->at_side] >= 0) {
 		/* at an event: its step, and the one compared with it */
 		int s = st->at_side;
@@ -274,15 +283,16 @@ static int sp_open(struct tt_pane *p)
 						      ? common_step(st, st->at_step[s] - 1, 1)
 						      : st->h[!s].first);
 	} else {
-		if (n >= 0 && tl_find_step(rt, n) == TT_NONE)
+		if (n >= 0 && tl_find_step(ro, n) == TT_NONE)
 			n = common_step(st, TT_MAX(st->h[0].first, st->h[1].first) - 1, 1);
 		if (n < 0)
-			n = st->h[0].first;
-		half_step(&st->h[0], n);
-		if (!half_step(&st->h[1], n))
-			half_step(&st->h[1], st->h[1].first);
+			n = st->h[sd].first;
+		half_step(&st->h[sd], n);
+		if (!half_step(&st->h[!sd], n))
+			half_step(&st->h[!sd], st->h[!sd].first);
+		st->cur = sd;
 	}
-	fit_steps(st, !st->at && st->t ? st->t - st->h[0].start : 0);
+	fit_steps(st, !st->at && st->t ? st->t - st->h[st->at ? 0 : sd].start : 0);
 	if (st->at)
 		go_event(st, st->at_side, st->at_ev);
 	snprintf(p->subtitle, sizeof(p->subtitle), "split: %s rank %lld above, %s rank %lld below",
@@ -626,7 +636,8 @@ static const struct tt_pane_ops split_ops = {
 		"cursor and one window: h l move the cursor, + - = zoom, H L pan, j k move through "
 		"the rows of both halves, J K jump to the other half, Tab S-Tab step through the "
 		"events of the cursor's row, [ ] go to the previous or next step both sides have, R "
-		"changes the rows, Enter opens the event under the cursor.",
+		"changes the rows, Enter opens the event under the cursor.  Esc goes back to the "
+		"timeline of every rank of the side in view, d to the other side's.",
 	.both_sides = true, /* (both halves: the title tag says so) */
 	.open = sp_open,
 	.close = sp_close,
@@ -651,8 +662,14 @@ struct tt_pane *tt_split_at(struct tt_app *a, int side, const size_t ri[2], cons
 
 struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t)
 {
+	return tt_split_side(a, 0, ri, t);
+}
+
+struct tt_pane *tt_split_side(struct tt_app *a, int side, size_t ri, int64_t t)
+{
 	struct tt_pane *p = tt_pane_new(a, &split_ops);
 	struct sp_state *st = tt_calloc(1, sizeof(*st));
+	st->side = side ? 1 : 0;
 	st->ri = ri;
 	st->t = t;
 	p->state = st;

@@ -172,6 +172,25 @@ struct tl_rank *tl_cache_rank(struct tl_cache *c, size_t ri)
 	return rk;
 }
 
+/* ---- tracks shown ---- */
+
+bool tl_track_has_work(const struct tt_rank *r, const struct tt_track *t)
+{
+	for (uint32_t i = t->first; i < t->first + t->count; i++)
+		if (!(r->ev[i].flags & TT_EF_MARKER))
+			return true;
+	return false;
+}
+
+bool tl_track_shown(const struct tt_rank *r, const struct tt_track *t, bool gpu_only)
+{
+	if (t->kind != TT_TRACK_GPU && t->kind != TT_TRACK_GPU_SYNC && t->kind != TT_TRACK_CPU)
+		return false;
+	if (gpu_only && t->kind == TT_TRACK_CPU)
+		return false;
+	return tl_track_has_work(r, t);
+}
+
 /* ---- links ---- */
 
 /* the innermost CPU op enclosing event ev on its thread, or TT_NONE */

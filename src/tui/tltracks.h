@@ -6,6 +6,7 @@
 #ifndef TRACETOP_TLTRACKS_H
 #define TRACETOP_TLTRACKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ struct tl_src {
 	struct tl_rank *rk;
 	const struct tt_track *tr;
 	struct tt_rix *ix; /* NULL until indexed */
+	bool queued;       /* (tl_build_rows: in the list to index) */
 };
 
 struct tl_rank {
@@ -56,6 +58,12 @@ struct tl_index_stats {
 /* Index the n tracks of v (none indexed yet, no duplicates): one pass over
  * their events, on several threads when there is much to do. */
 void tl_index(struct tl_cache *c, struct tl_src **v, size_t n, struct tl_index_stats *st);
+
+/* Has track t of r an event that is not a marker? */
+bool tl_track_has_work(const struct tt_rank *r, const struct tt_track *t);
+/* Is track t of r drawn as a row: a GPU stream or CPU thread with work (a
+ * GPU stream only when gpu_only)? */
+bool tl_track_shown(const struct tt_rank *r, const struct tt_track *t, bool gpu_only);
 
 /* Events looked at to find an enclosing op or a kernel. */
 #define TL_LINK_SCAN 200000

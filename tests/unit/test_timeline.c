@@ -794,7 +794,12 @@ START_TEST(pane_stacked_ranks_and_scroll)
 	const char *t[] = {trace0, trace1};
 	env_open(&e, t, 2, 81, 24);
 	keys(&e, "r0,1<Enter>9");
-	ck_assert(has(&e, "Timeline: ranks 0,1"));
+	ck_assert(has(&e, "Timeline: all 2 ranks (0-1)"));
+	/* a summary row per rank; R R: every stream and thread of both */
+	ck_assert(has(&e, ">+ r0 2 streams"));
+	ck_assert(has(&e, " + r1 1 stream"));
+	ck_assert(!has(&e, "r0 GPU 0 stream 7"));
+	keys(&e, "RR");
 	ck_assert(has(&e, "r0 GPU 0 stream 7"));
 	ck_assert(has(&e, "r1 GPU 0 stream 7"));
 	ck_assert(has(&e, "r1 thread 1"));

@@ -528,10 +528,13 @@ START_TEST(search_across_ranks)
 	env_open(&e, t, 2, 81, 24);
 	keys(&e, "r0,1<Enter>9/gemm_a<Enter>");
 	want_status(&e, "match 1/2");
+	/* each match unfolds its rank */
 	want(&e, ">r0 GPU 0 stream 7");
+	want(&e, " + r1 1 stream");
 	keys(&e, "n");
 	want_status(&e, "match 2/2");
 	want(&e, ">r1 GPU 0 stream 7");
+	want(&e, " - r1 1 stream");
 	/* rank 1's gemm_a starts at 125 µs of the job */
 	ck_assert(strstr(cursor_line(&e), "at 125 us") != NULL);
 	env_close(&e);
@@ -757,16 +760,12 @@ START_TEST(row_modes_and_ranks)
 	const char *t[] = {trace0, trace1};
 	env_open(&e, t, 2, 81, 24);
 	keys(&e, "r0,1<Enter>9");
-	want(&e, "r0 thread 1");
-	keys(&e, "R");
-	want_status(&e, "GPU streams only");
-	ck_assert(!has(&e, "r0 thread 1"));
-	want(&e, "r1 GPU 0 stream 7");
-	keys(&e, "R");
-	want_status(&e, "one row per rank");
-	want(&e, "r0 2 streams");
-	want(&e, "r1 1 stream");
+	/* several ranks: a summary row per rank, folded */
+	want(&e, "Timeline: all 2 ranks (0-1)");
+	want(&e, ">+ r0 2 streams");
+	want(&e, " + r1 1 stream");
 	ck_assert(!has(&e, "r0 GPU 0 stream 7"));
+	ck_assert(!has(&e, "r0 thread 1"));
 	/* 400 µs in 60 cells: rank 0's streams merged, gemm_a alone up to 50 µs,
 	 * then the NCCL kernel (ties go to communication) up to 250 */
 	const char *c = cells(&e, "r0 2 streams");
@@ -775,11 +774,13 @@ START_TEST(row_modes_and_ranks)
 	ck_assert_int_eq(c[10], '=');
 	ck_assert_int_eq(c[30], '=');
 	ck_assert_int_eq(c[45], '.');
-	/* J/K by rank; search and Tab on a summary row */
+	/* J/K by rank; Tab on a summary row */
 	keys(&e, "J");
-	want(&e, ">r1 1 stream");
+	want(&e, ">+ r1 1 stream");
+	keys(&e, "J");
+	want_status(&e, "no later rank");
 	keys(&e, "K");
-	want(&e, ">r0 2 streams");
+	want(&e, ">+ r0 2 streams");
 	keys(&e, "<Tab>");
 	ck_assert(strstr(cursor_line(&e), "gemm_a") != NULL);
 	keys(&e, "<Tab>");
@@ -788,22 +789,56 @@ START_TEST(row_modes_and_ranks)
 	ck_assert(strstr(cursor_line(&e), "gemm_b") != NULL);
 	keys(&e, "<S-Tab>");
 	ck_assert(strstr(cursor_line(&e), "ncclDevKernel") != NULL);
-	/* from the cursor (the NCCL kernel at 50 µs): rank 1's gemm_a at 125 */
+	/* Enter on the event Tab selected: its details */
+	keys(&e, "<Enter>");
+	want(&e, "Esc: back to the timeline");
+	keys(&e, "<Escape>");
+	/* with none selected, Enter unfolds a rank into its streams and
+	 * threads, o folds it */
+	keys(&e, "l<Enter>");
+	want(&e, ">- r0 2 streams");
+	want(&e, " r0 GPU 0 stream 7");
+	want(&e, " r0 thread 1");
+	want(&e, " + r1 1 stream");
+	keys(&e, "jj");
+	want(&e, ">r0 GPU 0 stream 20");
+	keys(&e, "o");
+	want(&e, ">+ r0 2 streams");
+	ck_assert(!has(&e, "r0 thread 1"));
+	/* a search finds every track, folded or not, and unfolds the match's
+	 * rank: from the cursor (the NCCL kernel at 50 µs), rank 1's gemm_a */
 	keys(&e, "/gemm<Enter>");
 	want_status(&e, "match 2/3");
-	want(&e, ">r1 1 stream");
+	want(&e, ">r1 GPU 0 stream 7");
+	want(&e, " - r1 1 stream");
 	keys(&e, "R");
-	want_status(&e, "every stream and thread");
+	want_status(&e, "rows: GPU streams");
 	/* the cursor stays on its event's row */
 	want(&e, ">r1 GPU 0 stream 7");
+	want(&e, " r0 GPU 0 stream 20");
+	ck_assert(!has(&e, "r0 thread 1"));
+	ck_assert(!has(&e, "2 streams"));
+	keys(&e, "R");
+	want_status(&e, "every stream and thread");
+	want(&e, ">r1 GPU 0 stream 7");
+	want(&e, "r0 thread 1");
 	keys(&e, "K");
 	want(&e, ">r0 GPU 0 stream 7");
 	keys(&e, "K");
 	want_status(&e, "no earlier rank");
+	keys(&e, "o");
+	want_status(&e, "every rank is unfolded in this mode");
+	keys(&e, "R");
+	want_status(&e, "a summary per rank");
+	want(&e, "r1 1 stream");
 	/* the heatmap's Enter: the rank's timeline over the last window */
 	keys(&e, "++");
 	char win[1100];
 	snprintf(win, sizeof(win), "%s", line(&e, find(&e, " window ")));
+	/* (the window, not its cells nor rows: the heatmap's timeline has
+	 * other rows, and labels of another width) */
+	if (strstr(win, " us   "))
+		strstr(win, " us   ")[3] = '\0';
 	tt_app_push(e.a, tt_heatmap_new(e.a));
 	draw(&e);
 	want(&e, "Timeline > 2 ranks");
@@ -939,7 +974,7 @@ START_TEST(mouse_tabs_and_tables)
 	draw(&e);
 	/* a click on a pane key's tab */
 	mouse(&e, "Click", col_of(&e, 0, " 9 ") + 1, 0);
-	want(&e, "Timeline: rank 0");
+	want(&e, "Timeline: all 2 ranks (0-1)");
 	mouse(&e, "Click", col_of(&e, 0, " 1 ") + 1, 0);
 	want(&e, " Overview");
 	/* in a table: a click selects the row under it, the wheel moves */
