@@ -90,8 +90,9 @@ struct tt_range {
 	size_t ngaps;
 };
 
-/* What ran in [t0, t1) on the ranks o selects (o->exact, o->threads are
- * not used).  An empty range (t1 <= t0) gives zeros.  Never fails. */
+/* What ran in [t0, t1) on the ranks o selects, each rank on one of
+ * o->threads threads (o->exact is not used).  An empty range (t1 <= t0)
+ * gives zeros.  Never fails. */
 void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_t t0, int64_t t1,
 		      struct tt_range *out);
 void tt_range_free(struct tt_range *r);
