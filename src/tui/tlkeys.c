@@ -443,8 +443,12 @@ static int rank_step(struct tt_pane *p, struct tl_state *s, int dir)
 		return TT_R_REDRAW;
 	}
 	set_row(s, to);
-	/* the rank's rows from the top of the screen */
-	s->top_row = to;
+	/* the rank's rows on the screen: from its top when they were not */
+	size_t end = to + 1;
+	while (end < s->nrows && same_rank(&s->rows[end], &s->rows[to]))
+		end++;
+	if (to < s->top_row || end > s->top_row + (size_t)TT_MAX(s->page, 1))
+		s->top_row = to;
 	return TT_R_REDRAW;
 }
 

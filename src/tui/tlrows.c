@@ -489,10 +489,12 @@ void tl_make_rows(struct tl_state *s)
 	map_rows(s);
 	if (s->titled)
 		tl_rank_title(s);
-	/* the cursor's row again: its track's, else its rank's */
+	/* the cursor's row again: its track's, its group's, else its rank's */
 	size_t keep = SIZE_MAX;
 	if (crki < s->nrks && ctr && !cgroup)
 		keep = tl_row_of_rki(s, crki, (uint32_t)(ctr - cr->tracks));
+	if (keep == SIZE_MAX && cgroup)
+		keep = group_row(s, crki);
 	if (keep == SIZE_MAX && crki < s->nrks)
 		keep = tl_rank_row(s, crki);
 	if (keep == SIZE_MAX || s->sel == TT_NONE || cgroup ||

@@ -1,0 +1,257 @@
+/* The timeline of the whole job, headless on generated jobs: a summary row
+ * per rank on one time axis, folding, groups of ranks when they do not fit
+ * (every rank on exactly one row, in order), each group cell the worst of
+ * its ranks' cells, the planted stragglers on rows of their own, z, R, J/K,
+ * a jump to a rank, a search that unfolds its match, and the range of every
+ * rank. */
+#include "config.h"
+
+#include "uitest.h"
+
+static struct tt_model *job64;
+
+/* 64 ranks, small ones: the demo's stragglers are planted at rank 5 (a
+ * slow host), 35 (a slow GPU) and 58 (a slow link) (tracetop/demo.h) */
+static void setup_job(void)
+{
+	struct tt_demo_opts d;
+	tt_demo_defaults(&d);
+	tt_demo_set_ranks(&d, 64);
+	d.steps = 3;
+	d.layers = 4;
+	struct tt_load_opts lo = {0};
+	lo.threads = 2;
+	lo.no_cache = true;
+	ck_assert_int_eq(tt_demo_load(&d, &lo, &job64), 0);
+}
+
+static void teardown_job(void)
+{
+	tt_model_free(job64);
+	job64 = NULL;
+}
+
+/* the label of screen row y ("+ r0-4 worst"), without the cursor marker */
+static const char *label_of(struct ui *u, int y, char *buf, size_t n)
+{
+	const char *l = row(u, y);
+	const char *bar = strchr(l, '|');
+	size_t k = bar ? (size_t)(bar - l) : strlen(l);
+	snprintf(buf, n, "%.*s", (int)(k ? k - 1 : 0), l + (k ? 1 : 0));
+	size_t e = strlen(buf);
+	while (e > 0 && buf[e - 1] == ' ')
+		buf[--e] = '\0';
+	return buf;
+}
+
+/* the ranks a summary or group label stands for: "+ r10-14 worst" -> 10, 14 */
+static bool label_ranks(const char *lab, long *a, long *b)
+{
+	const char *r = strstr(lab, "r");
+	if (!r || r[1] < '0' || r[1] > '9')
+		return false;
+	char *end;
+	*a = strtol(r + 1, &end, 10);
+	*b = *end == '-' ? strtol(end + 1, NULL, 10) : *a;
+	return true;
+}
+
+/* the first row of the timeline's rows (below the window line) */
+static int first_row(struct ui *u)
+{
+	int y = find_row(u, " window ");
+	ck_assert_int_ge(y, 0);
+	return y + 1;
+}
+
+/* worst first, as tt_rcell_severity orders the classes */
+static int glyph_rank(char c)
+{
+	static const char order[] = ".-*=+~ro#";
+	const char *p = strchr(order, c);
+	return p ? (int)(p - order) : 99;
+}
+
+START_TEST(groups_cover_every_rank)
+{
+	struct ui *u = ui_new(job64, 80, 24);
+	ui_keys(u, "9");
+	ck_screen_has(u, "Timeline: all 64 ranks (0-63), up to ");
+	ck_screen_has(u, "a row by their worst");
+	int y0 = first_row(u), nrows = 0;
+	long next = 0;
+	bool seen5 = false, seen35 = false, seen58 = false;
+	char lab[128];
+	for (int y = y0; y < u->g.h - 2; y++) {
+		label_of(u, y, lab, sizeof(lab));
+		long a, b;
+		if (!label_ranks(lab, &a, &b))
+			break;
+		/* in rank order, none left out, none twice */
+		ck_assert_msg(a == next, "row '%s' after rank %ld", lab, next - 1);
+		ck_assert_int_ge(b, a);
+		next = b + 1;
+		nrows++;
+		/* the planted stragglers: rows of their own, marked with the
+		 * metric they stand out in */
+		if (a == 5) {
+			ck_assert_int_eq(b, 5);
+			ck_assert_str_eq(lab, "+ r5 ! idle");
+			seen5 = true;
+		}
+		if (a == 35) {
+			ck_assert_int_eq(b, 35);
+			ck_assert_str_eq(lab, "+ r35 ! comm");
+			seen35 = true;
+		}
+		if (a == 58) {
+			ck_assert_int_eq(b, 58);
+			ck_assert_str_eq(lab, "+ r58 ! transfer");
+			seen58 = true;
+		}
+	}
+	ck_assert_int_eq(next, 64);
+	ck_assert(seen5 && seen35 && seen58);
+	/* the rows fill the screen and no more: 16 rows at 80x24 */
+	ck_assert_int_eq(nrows, 16);
+	ck_screen_has(u, "rows 1-16 of 16");
+	ui_free(u);
+}
+END_TEST
+
+START_TEST(group_cell_is_the_worst)
+{
+	struct ui *u = ui_new(job64, 80, 24);
+	ui_keys(u, "9");
+	/* the first group row: its cells, then its ranks unfolded below it */
+	int y0 = first_row(u);
+	char lab[128], grp[256];
+	long a, b;
+	label_ranks(label_of(u, y0, lab, sizeof(lab)), &a, &b);
+	ck_assert_int_gt(b, a);
+	int x = cell_x(u, y0, "|") + 1;
+	ck_assert_int_gt(x, 0);
+	snprintf(grp, sizeof(grp), "%s", row(u, y0) + x);
+	/* the cursor line counts the ranks in its cell */
+	char want[64];
+	snprintf(want, sizeof(want), "r%ld-%ld worst:", a, b);
+	ck_screen_has(u, want);
+	ui_keys(u, "<Enter>");
+	ck_assert(strstr(row(u, y0), "- r") != NULL);
+	size_t n = (size_t)(b - a + 1), compared = 0;
+	int w = (int)strlen(grp);
+	for (int k = 0; k < w; k++) {
+		int worst = 99;
+		for (size_t i = 0; i < n; i++) {
+			const char *l = row(u, y0 + 1 + (int)i);
+			ck_assert_msg(strstr(l, " r") != NULL, "no rank row: %s", l);
+			worst = TT_MIN(worst, glyph_rank(l[x + k]));
+		}
+		ck_assert_msg(glyph_rank(grp[k]) == worst, "cell %d: group '%c', worst of its ranks %d",
+			      k, grp[k], worst);
+		compared++;
+	}
+	ck_assert_uint_ge(compared, 50);
+	/* Enter on the group again folds it */
+	ui_keys(u, "<Enter>");
+	ck_assert(strstr(row(u, y0), "+ r") != NULL);
+	ui_free(u);
+}
+END_TEST
+
+START_TEST(group_modes_and_rows)
+{
+	struct ui *u = ui_new(job64, 80, 24);
+	ui_keys(u, "9z");
+	ck_screen_has(u, "a row by their mean");
+	ck_assert(strstr(u->a->status, "mean") != NULL);
+	char lab[128];
+	ck_assert(strstr(label_of(u, first_row(u), lab, sizeof(lab)), " mean") != NULL);
+	/* z again: a row per rank, scrolling */
+	ui_keys(u, "z");
+	ck_screen_has(u, "Timeline: all 64 ranks (0-63)");
+	ck_assert(!on_screen(u, "a row by their"));
+	ck_screen_has(u, "of 64");
+	ck_assert_str_eq(label_of(u, first_row(u), lab, sizeof(lab)), "+ r0 2 streams");
+	/* J/K by rank: one row each */
+	ui_keys(u, "JJJ");
+	ck_assert(strstr(row(u, first_row(u) + 3), ">+ r3 ") == row(u, first_row(u) + 3));
+	ui_keys(u, "K");
+	ck_assert(strstr(row(u, first_row(u) + 2), ">+ r2 ") == row(u, first_row(u) + 2));
+	/* R: the GPU streams of every rank, then every stream and thread */
+	ui_keys(u, "R");
+	ck_screen_has(u, ">r2 GPU 2 stream 7");
+	ck_screen_has(u, "r3 GPU 3 stream 20");
+	ck_assert(!on_screen(u, "r2 thread"));
+	ui_keys(u, "R");
+	ck_screen_has(u, ">r2 GPU 2 stream 7");
+	ck_screen_has(u, "r2 thread");
+	/* back to summaries, grouped again */
+	ui_keys(u, "Rz");
+	ck_screen_has(u, "a row by their worst");
+	ui_free(u);
+}
+END_TEST
+
+START_TEST(jump_and_search_unfold)
+{
+	struct ui *u = ui_new(job64, 80, 24);
+	ui_keys(u, "9:rank 40<Enter>");
+	/* rank 40's group unfolded, the cursor on its row */
+	ck_screen_has(u, "> + r40 2 streams");
+	ck_assert(strstr(u->a->status, "rank 40") != NULL);
+	ui_keys(u, ":r99<Enter>");
+	ck_assert(strstr(u->a->status, "rank 99 is not shown") != NULL);
+	/* o on a rank inside a group folds the group */
+	ui_keys(u, "o");
+	ck_assert(!on_screen(u, "r40 2 streams"));
+	ck_assert(strstr(u->a->status, "folded") != NULL);
+	/* a search finds every rank's kernels; its match unfolds the group and
+	 * the rank */
+	ui_keys(u, "g:rank 0<Enter>/ncclDevKernel<Enter>");
+	ck_assert(strstr(u->a->status, "match 1/") != NULL);
+	/* (the first in time after the cursor: some rank's NCCL stream) */
+	int y = find_row(u, ">r");
+	ck_assert_int_ge(y, 0);
+	long rank = strtol(row(u, y) + 2, NULL, 10);
+	char want[64];
+	snprintf(want, sizeof(want), ">r%ld GPU %ld stream 20", rank, rank);
+	ck_screen_has(u, want);
+	snprintf(want, sizeof(want), "- r%ld 2 streams", rank);
+	ck_screen_has(u, want);
+	ui_free(u);
+}
+END_TEST
+
+START_TEST(range_of_every_rank)
+{
+	struct ui *u = ui_new(job64, 100, 30);
+	ui_keys(u, "9mGA");
+	ck_screen_has(u, "range: by rank (Tab: by name)");
+	struct tt_pane *p = tt_app_pane(u->a);
+	ck_assert_ptr_nonnull(p->table);
+	ck_assert_uint_eq(p->table->nrows, 64);
+	ck_screen_has(u, "64 ranks: kernel time");
+	ui_free(u);
+}
+END_TEST
+
+int main(void)
+{
+	tt_render_set_ascii(true); /* (the fold glyphs + -, the separator |) */
+	Suite *s = suite_create("job timeline");
+	TCase *tc = tcase_create("job");
+	tcase_add_unchecked_fixture(tc, setup_job, teardown_job);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, groups_cover_every_rank);
+	tcase_add_test(tc, group_cell_is_the_worst);
+	tcase_add_test(tc, group_modes_and_rows);
+	tcase_add_test(tc, jump_and_search_unfold);
+	tcase_add_test(tc, range_of_every_rank);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
