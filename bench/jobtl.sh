@@ -27,9 +27,10 @@ events=$("$TT" report summary -f csv -q "$OUT/json" 2>/dev/null |
 # 9 opens the timeline of every rank (a summary row per rank, in groups),
 # then: rows and ranks, zoom, pan, the cursor, fit, unfold a group and a
 # rank, fold, the group modes, the row modes, a search across ranks and its
-# matches, a jump to a rank, a mark and the range of every rank
+# matches, the rank that arrived last at a collective, a jump to a rank, a
+# mark and the range of every rank
 KEYS='<Wait>9jjjjkkkkJJJKKK++++----llllhhhhLLHH=<Enter>jjj<Enter>oozzzRRRRRR'
-KEYS=$KEYS'/nccl<Enter>nnnN<Escape>:rank 300<Enter>mLLA<Escape>Gg'
+KEYS=$KEYS'/nccl<Enter>nnnNw<Escape><Escape>:rank 300<Enter>mLLA<Escape>Gg'
 for size in 200x50 80x24; do
 	TRACETOP_TIME_KEYS=1 "$TT" --headless -q --size "$size" --keys "$KEYS" "$OUT/json" \
 		> "$OUT/screen.txt" 2> "$OUT/keys-$size.txt" || true
@@ -38,8 +39,8 @@ for size in 200x50 80x24; do
 		/^key / { ms = $(NF - 1); name = $2
 			  if (!opened && name == "9") { opened = 1; open = ms; next }
 			  if (!opened) next
-			  n++; sum += ms; if (ms > worst) { worst = ms; wk = name }
-			  if (ms > 30) slow = slow " " name "=" ms "ms" }
+			  n++; sum += ms; if (ms > worst) { worst = ms; wk = name " (key " n ")" }
+			  if (ms > 30) slow = slow " " name "(" n ")=" ms "ms" }
 		END {
 			printf "  9 (open, index the summary rows) %.1f ms\n", open
 			if (n) printf "  %d keys after it: mean %.2f ms, worst %.1f ms (%s)   target <= 30 ms: %s\n",

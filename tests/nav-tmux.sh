@@ -33,7 +33,7 @@ $T send-keys -t $s 9
 check "9: the timeline" wait_re $s '^ Timeline: all 8 ranks'
 $T send-keys -t $s / n c c l D e v Enter
 check "/ncclDev: the first match" wait_re $s 'match 1/[0-9]+ +.ncclDev'
-check "the cursor on it" wait_re $s '^ cursor .*= ncclDev'
+check "the cursor on it" wait_re $s '^ cursor .*= allreduce #[0-9]+ of pg 0: ncclDev'
 check "its rank unfolded" wait_re $s '^>r[0-7] GPU [0-7] stream 20'
 $T send-keys -t $s n
 check "n: the second" wait_re $s 'match 2/[0-9]+'

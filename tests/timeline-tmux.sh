@@ -1,8 +1,9 @@
 #!/bin/sh
 # The timeline pane end to end on a real terminal (tmux), on the demo job:
 # open it with 9 (every rank, a summary row each), unfold a rank with
-# Enter, zoom, pan, fit, move between rows, Tab through events, Enter for
-# details and Escape back, c along the links (kernel -> launching call ->
+# Enter, zoom, pan, fit, move between rows, Tab through events, a kernel's
+# collective lined up across the ranks and w to the rank that arrived last
+# (rank 5, the demo's straggler), Enter for details and Escape back, c along the links (kernel -> launching call ->
 # op -> back), m and the distance to the mark, two ranks chosen, quit.
 # At 120x40 and 80x24.  Every wait polls capture-pane until the text shows;
 # none sleeps a fixed time.  Skips (77) without tmux.
@@ -75,15 +76,27 @@ for size in 120x40 80x24; do
 	$T send-keys -t $s g
 	check "$size: g goes to the start" wait_re $s '^ cursor 0(\.[0-9]+)? ms'
 	$T send-keys -t $s Tab
-	check "$size: Tab selects the first NCCL kernel" wait_re $s '^ cursor .*= nccl'
+	check "$size: Tab selects the first NCCL kernel" wait_re $s '^ cursor .*= allreduce #[0-9]+ of pg 0: nccl'
 	first=$(cursor_line $s)
 	$T send-keys -t $s Tab
-	check "$size: Tab again: the next one" wait_re $s '^ cursor .*= nccl'
+	check "$size: Tab again: the next one" wait_re $s '^ cursor .*= allreduce #[0-9]+ of pg 0: nccl'
 	n=0
 	while [ "$(cursor_line $s)" = "$first" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
 	check "$size: a different kernel" [ "$(cursor_line $s)" != "$first" ]
 	$T send-keys -t $s BTab
 	check "$size: S-Tab goes back" wait_for $s "$first"
+
+	# the kernel's collective, lined up across the ranks: who arrived last,
+	# how long the others waited; w goes to the last
+	check "$size: its collective" wait_re $s '^ cursor .*= allreduce #[0-9]+ of pg 0: nccl'
+	check "$size: the arrival line" \
+		wait_re $s '^ rank 5 arrived [0-9.]+ ms after the first; 7 ranks waited [0-9.]+ ms on average'
+	$T send-keys -t $s w
+	check "$size: w lands on rank 5" wait_re $s '^>r5 GPU 5 stream 20 '
+	check "$size: and says so" wait_for $s 'rank 5 arrived last at allreduce'
+	$T send-keys -t $s Escape
+	check "$size: Esc: back on rank 0" wait_for $s "$first"
+	check "$size: its row" wait_for $s '>r0 GPU 0 stream 20'
 
 	# Enter: the details; Escape: back at the same place
 	$T send-keys -t $s Enter

@@ -38,6 +38,7 @@
 	_(RULER, "d", "the timeline ruler")                          \
 	_(TL_CURSOR, "r", "the timeline cursor")                     \
 	_(TL_MARK, "b", "the timeline mark")                         \
+	_(TL_COLL, "u", "a collective's parts on every rank")        \
 	_(HELP_KEY, "b", "keys in the help")                         \
 	_(BORDER, "-", "frames")
 

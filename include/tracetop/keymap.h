@@ -62,6 +62,7 @@
 	_(ROW_MODE, "row-mode", "timeline: rows: a summary per rank, GPU streams only, all") \
 	_(FOLD, "fold", "timeline: fold the rank or group of ranks the cursor is in (or unfold)") \
 	_(GROUP_ROWS, "group-rows", "timeline: many ranks: a row's ranks by their worst, their mean, or a row each") \
+	_(LAST_ARRIVAL, "last-arrival", "timeline: to the rank that arrived last at the collective under the cursor") \
 	_(RANK_DOWN, "rank-down", "timeline: to the first row of the next rank") \
 	_(RANK_UP, "rank-up", "timeline: to the first row of the previous rank") \
 	_(SPLIT, "split", "timeline (diff mode): Control above, Test below, aligned at a step") \

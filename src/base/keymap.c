@@ -117,6 +117,7 @@ const char tt_keymap_defaults[] =
 	"bind timeline R         row-mode\n"
 	"bind timeline o         fold\n"
 	"bind timeline z         group-rows\n"
+	"bind timeline w         last-arrival\n"
 	"bind timeline J         rank-down\n"
 	"bind timeline K         rank-up\n"
 	"bind timeline D         split\n";

@@ -87,6 +87,7 @@ static const char default_theme[] = "[theme]\n"
 				    "ruler = default default dim\n"
 				    "tl.cursor = black white\n"
 				    "tl.mark = magenta default bold\n"
+				    "tl.coll = black yellow\n"
 				    "help.key = cyan default bold\n"
 				    "border = blue default\n";
 

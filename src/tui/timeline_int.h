@@ -3,7 +3,9 @@
  * links), tldraw.c (the drawing), which call tlrows.c (the rows and the
  * events on them), which calls tlranks.c (the rows of the summary mode:
  * a row per rank or per group of ranks, folding, the ranks that stand
- * out); no call goes back. */
+ * out); tlcells.c (the summary rows' cells) and tlcoll.c (a collective
+ * lined up across the ranks) sit between the first and tlrows.c; no call
+ * goes back. */
 #ifndef TRACETOP_TIMELINE_INT_H
 #define TRACETOP_TIMELINE_INT_H
 
@@ -119,6 +121,9 @@ struct tl_state {
 	size_t *rkpos;
 	size_t *rank_row, *trk_lo, *trk_hi;
 	struct tl_cells *cc;      /* the summary rows' cells (tlcells.c) */
+	/* results not ready yet: the ranks that stand out, the collectives
+	 * (the pane is looked at again until they are) */
+	bool want_flags, want_coll;
 };
 
 /* the tag of the window last shown (tt_ui_shared) */
@@ -221,6 +226,31 @@ const struct tt_rcell *tl_cells_rank(const struct tl_state *s, size_t rki);
  * into out; false when they were not prepared. */
 bool tl_cells_row(const struct tl_state *s, const struct tl_row *row, struct tt_rcell *out);
 void tl_cells_free(struct tl_state *s);
+
+/* ---- tlcoll.c: a collective lined up across the ranks ---- */
+
+struct tt_coll;
+/* The collectives matched across the ranks (the app's typed result) when
+ * they are of this timeline's model and computed; NULL otherwise (asked
+ * for, and s->want_coll set, while they are being computed). */
+const struct tt_coll *tl_colls(struct tl_state *s);
+/* The part (index into c->parts) that event ev of rks entry rki is a
+ * kernel of, or TT_NONE. */
+uint32_t tl_coll_part(struct tl_state *s, const struct tt_coll *c, size_t rki, uint32_t ev);
+/* The collective of part (index into c->colls), or TT_NONE. */
+uint32_t tl_coll_of_part(const struct tt_coll *c, uint32_t part);
+/* What part's collective is (head: "allreduce #12 of pg 0") and who
+ * arrived when (line: "rank 5 arrived 31.2 ms after the first; 7 ranks
+ * waited 29.8 ms on average", for a screen `width` wide). */
+void tl_coll_text(const struct tl_state *s, const struct tt_coll *c, uint32_t part, int width,
+		  char *head, size_t nh, char *line, size_t nl);
+/* Mark collective coll on the rows on screen (the nvis rows from screen
+ * row y0, cells from x, w of them over [t0, t1)): each rank's part, the
+ * last arrival on each; its first and last arrival ('a', 'A') on the tick
+ * row tick_y. */
+void tl_coll_paint(struct tl_state *s, const struct tt_coll *c, uint32_t coll,
+		   struct tt_grid *g, int x, int y0, int nvis, int w, int64_t t0, int64_t t1,
+		   int tick_y);
 
 /* ---- tlkeys.c, tldraw.c: the pane's ops ---- */
 

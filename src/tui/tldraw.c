@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tracetop/analysis.h"
+#include "tracetop/collectives.h"
 #include "tracetop/raster.h"
 #include "tracetop/util.h"
 #include "timeline_int.h"
@@ -303,6 +304,11 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	const struct tt_rank *cr = tl_row_rank(crow);
 	uint32_t ev = tl_under_cursor(s);
 	char tbuf[64], dbuf[64], line[600];
+	/* the collective of the kernel under the cursor, if it is one */
+	const struct tt_coll *colls = NULL;
+	uint32_t part = TT_NONE;
+	char chead[160] = "", cline[400] = "";
+	s->want_coll = false;
 	tl_fmt_time(tbuf, sizeof(tbuf), s->v.tc - s->v.base, cw, far);
 	int cx = tt_grid_printf(g, 1, y + 2, TT_ROLE_HEADER, -1, "cursor %s", tbuf);
 	cx += 3;
@@ -313,15 +319,27 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		enum tt_rclass c = (enum tt_rclass)tl_ev_class(crow->rk, e);
 		char gl[2] = {tt_rclass_glyph(c), 0};
 		cx += tt_grid_put(g, cx, y + 2, tt_rclass_role(c), gl, 1) + 1;
+		/* a communication kernel: the collective it is part of, lined up
+		 * across the ranks (its name first on this line) */
+		if (c == TT_RC_COMM) {
+			colls = tl_colls(s);
+			part = tl_coll_part(s, colls, crow->rki, ev);
+			if (part != TT_NONE)
+				tl_coll_text(s, colls, part, g->w - 2, chead, sizeof(chead), cline,
+					     sizeof(cline));
+		}
+		char name[400];
+		snprintf(name, sizeof(name), "%s%s%s", part != TT_NONE ? chead : "",
+			 part != TT_NONE ? ": " : "", tt_ev_name(cr, e));
 		tt_fmt_dur(dbuf, sizeof(dbuf), e->dur);
 		tl_fmt_time(tbuf, sizeof(tbuf), e->ts - s->v.base, 1, far);
-		snprintf(line, sizeof(line), "%s  %s at %s", tt_ev_name(cr, e), dbuf, tbuf);
+		snprintf(line, sizeof(line), "%s  %s at %s", name, dbuf, tbuf);
 		/* the name gives way first */
 		int room = g->w - cx - 1;
-		int tail = (int)tt_utf8_width(line) - (int)tt_utf8_width(tt_ev_name(cr, e));
+		int tail = (int)tt_utf8_width(line) - (int)tt_utf8_width(name);
 		if ((int)tt_utf8_width(line) > room && room > tail + 8) {
 			char nm[400];
-			tt_utf8_fit(nm, sizeof(nm), tt_ev_name(cr, e), (size_t)(room - tail));
+			tt_utf8_fit(nm, sizeof(nm), name, (size_t)(room - tail));
 			snprintf(line, sizeof(line), "%s  %s at %s", nm, dbuf, tbuf);
 		}
 		tt_grid_put(g, cx, y + 2, TT_ROLE_DEFAULT, line, room);
@@ -431,6 +449,16 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 					      TT_ROLE_MATCH);
 		}
 	}
+	/* the collective: every rank's part, the last arrival across them */
+	if (part != TT_NONE) {
+		tl_coll_paint(s, colls, tl_coll_of_part(colls, part), g, x, y + head, nvis, w, t0,
+			      t1, y + 1);
+		/* (the cursor and the mark win the tick row) */
+		if (ccol >= 0 && ccol < w)
+			tt_grid_put(g, x + ccol, y + 1, TT_ROLE_TL_CURSOR, "v", 1);
+		if (mcol >= 0 && mcol < w)
+			tt_grid_put(g, x + mcol, y + 1, TT_ROLE_TL_MARK, mcol == ccol ? "X" : "M", 1);
+	}
 	/* the flow of the selected event */
 	find_flow(s, cr, crow->rki, ev);
 	if (s->flow_op != TT_NONE) {
@@ -445,6 +473,15 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	if (s->flow_kernel != TT_NONE)
 		flow_mark(s, g, cr, s->flow_kernel, cr->ev[s->flow_kernel].ts, "v", x, w, t0, t1,
 			  nvis);
-	if (legend)
+	/* the collective's line in place of the legend (or of the window
+	 * line on a short screen) */
+	if (part != TT_NONE && (legend || line2)) {
+		int ly = legend ? y + h - 1 : y + 3;
+		tt_grid_fill(g, 0, ly, g->w, ' ', TT_ROLE_DEFAULT);
+		tt_grid_put(g, 1, ly, TT_ROLE_HEADER, cline, g->w - 2);
+	} else if (legend) {
 		tl_draw_legend(g, 1, y + h - 1, g->w - 2);
+	}
+	/* looked at again while results it shows are being computed */
+	p->waiting = s->want_flags || s->want_coll;
 }

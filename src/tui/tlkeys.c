@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tracetop/analysis.h"
+#include "tracetop/collectives.h"
 #include "tracetop/raster.h"
 #include "tracetop/util.h"
 #include "timeline_int.h"
@@ -488,6 +489,59 @@ static int fold(struct tt_pane *p, struct tl_state *s, bool up)
 	return TT_R_REDRAW;
 }
 
+/* w: the cursor on the part of the rank that arrived last at the
+ * collective of the kernel under the cursor (its rank unfolded) */
+static int last_arrival(struct tt_pane *p, struct tl_state *s)
+{
+	struct tt_app *a = p->app;
+	const struct tl_row *row = &s->rows[s->row];
+	uint32_t ev = row->kind == TL_ROW_GROUP ? TT_NONE : tl_under_cursor(s);
+	const struct tt_coll *c = ev != TT_NONE ? tl_colls(s) : NULL;
+	uint32_t part = tl_coll_part(s, c, row->rki, ev);
+	if (ev == TT_NONE || (!c && !s->want_coll)) {
+		tt_ui_status(a, TT_ROLE_DIM, "w: select a communication kernel first (Tab, /nccl)");
+		return TT_R_REDRAW;
+	}
+	if (!c) {
+		tt_ui_status(a, TT_ROLE_DIM, "matching the collectives across the ranks... (w again)");
+		return TT_R_REDRAW;
+	}
+	uint32_t k = tl_coll_of_part(c, part);
+	char head[160], line[400];
+	if (part == TT_NONE) {
+		tt_ui_status(a, TT_ROLE_DIM, "%s is not part of a collective",
+			     tl_ev_name(tl_row_rank(row), ev));
+		return TT_R_REDRAW;
+	}
+	tl_coll_text(s, c, part, 1000, head, sizeof(head), line, sizeof(line));
+	if (k == TT_NONE || c->colls[k].last >= c->nparts || c->colls[k].n < 2) {
+		tt_ui_status(a, TT_ROLE_WARNING, "%s: %s", head, line);
+		return TT_R_REDRAW;
+	}
+	const struct tt_coll_part *last = &c->parts[c->colls[k].last];
+	size_t rki = last->ri < s->cache->m->nranks && s->rkpos ? s->rkpos[last->ri] : SIZE_MAX;
+	if (last->ri == c->parts[part].ri) {
+		tt_ui_status(a, TT_ROLE_DEFAULT, "rank %lld (this one) arrived last at %s",
+			     (long long)last->rank, head);
+		return TT_R_REDRAW;
+	}
+	if (rki == SIZE_MAX) {
+		tt_ui_status(a, TT_ROLE_WARNING, "%s: rank %lld arrived last; it is not shown (a: all ranks)",
+			     head, (long long)last->rank);
+		return TT_R_REDRAW;
+	}
+	hist_push(s);
+	if (!tl_go_event(s, s->rks[rki]->r, last->kernel)) {
+		s->nhist--;
+		tt_ui_status(a, TT_ROLE_WARNING, "%s: rank %lld arrived last; its stream is not shown (R)",
+			     head, (long long)last->rank);
+		return TT_R_REDRAW;
+	}
+	tt_ui_status(a, TT_ROLE_DEFAULT, "rank %lld arrived last at %s (Esc: back)",
+		     (long long)last->rank, head);
+	return TT_R_REDRAW;
+}
+
 static int group_rows(struct tt_pane *p, struct tl_state *s)
 {
 	static const char *const what[TL_NGRP] = {
@@ -647,6 +701,8 @@ int tl_key(struct tt_pane *p, enum tt_action act)
 		return fold(p, s, true);
 	case TT_ACT_GROUP_ROWS:
 		return group_rows(p, s);
+	case TT_ACT_LAST_ARRIVAL:
+		return last_arrival(p, s);
 	case TT_ACT_ROW_MODE:
 		s->mode = (enum tl_mode)((s->mode + 1) % TL_NMODES);
 		tl_make_rows(s);

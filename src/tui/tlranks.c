@@ -67,10 +67,10 @@ bool tl_rank_flags(struct tl_state *s)
 	if (a->async && !tt_results_ready(a->res, TT_RES_RANKS)) {
 		enum tt_rkind k = TT_RES_RANKS;
 		tt_results_want(a->res, &k, 1);
-		s->pane->waiting = true; /* looked at again ten times a second */
+		s->want_flags = true; /* (the pane is looked at again ten times a second) */
 		return false;
 	}
-	s->pane->waiting = false;
+	s->want_flags = false;
 	s->flags_in = true;
 	const struct tt_ranks *rs = tt_res_ranks(a->res);
 	struct tt_outlier *o = NULL;

@@ -236,6 +236,81 @@ START_TEST(range_of_every_rank)
 }
 END_TEST
 
+/* ---- a collective lined up ---- */
+
+/* Two ranks, one all-reduce of process group 0: rank 0 enters it at 0 ms
+ * (its kernel runs 12 ms: 10 waiting, 2 moving data), rank 1 at 10 ms (2 ms);
+ * both end at 12 ms.  Times after the job's origin at 1 s. */
+#define AR(rank, ts, dur)                                                                      \
+	"{\"distributedInfo\":{\"rank\":" rank ",\"world_size\":2},\"traceEvents\":["       \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm_fwd\",\"pid\":0,\"tid\":7,"     \
+	"\"ts\":999000,\"dur\":500,\"args\":{\"device\":" rank ",\"stream\":7,"             \
+	"\"correlation\":1}},"                                                                   \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\"," \
+	"\"pid\":0,\"tid\":20,\"ts\":" ts ",\"dur\":" dur ",\"args\":{\"device\":" rank        \
+	",\"stream\":20,\"correlation\":2,\"Collective name\":\"allreduce\","                 \
+	"\"Process Group Name\":\"0\",\"Process Group Ranks\":\"[0, 1]\",\"Group size\":2,"  \
+	"\"In msg nelems\":1024,\"Out msg nelems\":1024,\"dtype\":\"Float\"}}]}"
+
+static struct tt_model *load_two(void)
+{
+	static const char r0[] = AR("0", "1000000", "12000");
+	static const char r1[] = AR("1", "1010000", "2000");
+	const char *names[] = {"rank0.json", "rank1.json"};
+	const void *data[] = {r0, r1};
+	size_t lens[] = {strlen(r0), strlen(r1)};
+	struct tt_load_opts o = {0};
+	o.threads = 1;
+	struct tt_model *m = NULL;
+	ck_assert_int_eq(tt_model_load_mem(&m, names, data, lens, 2, &o), 0);
+	return m;
+}
+
+/* the cells of screen row y drawn with role */
+static int role_cells(struct ui *u, int y, enum tt_role role)
+{
+	int n = 0;
+	for (int x = 0; x < u->g.w; x++)
+		n += tt_grid_at(&u->g, x, y)->role == role;
+	return n;
+}
+
+START_TEST(late_rank_named)
+{
+	struct tt_model *m = load_two();
+	struct ui *u = ui_new(m, 80, 24);
+	ui_keys(u, "9<Enter>jj<Tab>");
+	/* rank 0's all-reduce selected: the collective, who came last and the
+	 * others' wait */
+	ck_screen_has(u, ">r0 GPU 0 stream 20");
+	ck_screen_has(u, "allreduce #0 of pg 0: ncclDevKernel_AllReduce");
+	ck_screen_has(u, "rank 1 arrived 10.0 ms after the first; 1 rank waited 10.0 ms on average");
+	/* marked on both ranks: rank 0's stream, rank 1's folded summary row,
+	 * and the last arrival across them */
+	int y0 = find_row(u, ">r0 GPU 0 stream 20"), y1 = find_row(u, "+ r1 2 streams");
+	ck_assert_int_ge(y0, 0);
+	ck_assert_int_ge(y1, 0);
+	ck_assert_int_gt(role_cells(u, y0, TT_ROLE_TL_COLL) + role_cells(u, y0, TT_ROLE_TL_MARK), 10);
+	ck_assert_int_gt(role_cells(u, y1, TT_ROLE_TL_COLL), 0);
+	ck_assert_int_eq(role_cells(u, y1, TT_ROLE_TL_MARK), 1);
+	/* w: to the rank that arrived last, its rank unfolded */
+	ui_keys(u, "w");
+	ck_screen_has(u, ">r1 GPU 0 stream 20");
+	ck_assert_ptr_nonnull(strstr(u->a->status, "rank 1 arrived last at allreduce #0 of pg 0"));
+	ui_keys(u, "w");
+	ck_assert_ptr_nonnull(strstr(u->a->status, "rank 1 (this one) arrived last"));
+	/* Esc: back to rank 0's kernel */
+	ui_keys(u, "<Escape>");
+	ck_screen_has(u, ">r0 GPU 0 stream 20");
+	/* on a compute kernel: no collective, and w says what it needs */
+	ui_keys(u, "k<Tab>w");
+	ck_assert(!on_screen(u, "allreduce #0"));
+	ck_assert_ptr_nonnull(strstr(u->a->status, "select a communication kernel"));
+	ui_free(u);
+	tt_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
 	tt_render_set_ascii(true); /* (the fold glyphs + -, the separator |) */
@@ -249,6 +324,9 @@ int main(void)
 	tcase_add_test(tc, jump_and_search_unfold);
 	tcase_add_test(tc, range_of_every_rank);
 	suite_add_tcase(s, tc);
+	TCase *tc2 = tcase_create("collective");
+	tcase_add_test(tc2, late_rank_named);
+	suite_add_tcase(s, tc2);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
