@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/stats.h"
 #include "tracetop/overview.h"
 #include "tracetop/util.h"
@@ -138,8 +139,8 @@ static void advise_idle(const struct tt_advice_in *in, struct findings *f)
 		for (size_t s = ir->first_stream; s < ir->first_stream + ir->nstreams; s++)
 			for (int c = 0; c < TT_IDLE_NCAT; c++)
 				if (id->streams[s].cat[c].idle_ns > 0) {
-					cat[c] += id->streams[s].cat[c].idle_ns;
-					sum += id->streams[s].cat[c].idle_ns;
+					tt_sat_acc(&cat[c], id->streams[s].cat[c].idle_ns);
+					tt_sat_acc(&sum, id->streams[s].cat[c].idle_ns);
 				}
 	}
 	int top = 0;
@@ -209,13 +210,13 @@ static void advise_util(const struct tt_util *u, struct findings *f)
 		const struct tt_util_kernel *k = &u->kernels[i];
 		if (tt_kernel_type(k->name, NULL) == TT_KT_COMM)
 			continue;
-		total += k->sum_ns;
+		tt_sat_acc(&total, k->sum_ns);
 		if (!isnan(k->sm_eff_ktime_pct)) {
 			acc += k->sm_eff_ktime_pct * (double)k->sum_ns;
 			cover += (double)k->sum_ns;
 		}
 		if (!isnan(k->occ_ktime_pct) && k->occ_ktime_pct < TT_OCC_LOW_PCT) {
-			low += k->sum_ns;
+			tt_sat_acc(&low, k->sum_ns);
 			nlow++;
 			if (k->sum_ns > worst_ns) {
 				worst_ns = k->sum_ns;
@@ -275,8 +276,8 @@ static void advise_dist(const struct tt_dist *d, struct findings *f)
 	}
 	int64_t lat = 0, sync = 0;
 	for (size_t s = 0; s < d->nstats; s++) {
-		lat += d->stats[s].total_ns;
-		sync += d->stats[s].sync_ns;
+		tt_sat_acc(&lat, d->stats[s].total_ns);
+		tt_sat_acc(&sync, d->stats[s].sync_ns);
 	}
 	double p = lat > 0 ? 100.0 * (double)sync / (double)lat : 0;
 	if (d->nranks >= 2 && p >= 30) {
@@ -348,7 +349,7 @@ static void advise_ops(const struct tt_ops *p, const struct tt_src *s, struct fi
 	int64_t total = 0;
 	size_t best = SIZE_MAX;
 	for (size_t i = 0; i < p->n; i++) {
-		total += p->rows[i].host_self;
+		tt_sat_acc(&total, p->rows[i].host_self);
 		if (best == SIZE_MAX || p->rows[i].host_self > p->rows[best].host_self)
 			best = i;
 	}

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/util.h"
 
 /* ---- HTA's times ---- */
@@ -145,7 +146,7 @@ static void sweep_run(struct sweep *s, int64_t acc[8], bool trunc_us)
 		int64_t seg = s->e[i + 1].t - s->e[i].t;
 		if (trunc_us)
 			seg -= seg % 1000;
-		acc[running] += seg;
+		tt_sat_acc(&acc[running], seg);
 	}
 	s->n = 0;
 }
@@ -302,8 +303,8 @@ double tt_overlap_sum(const struct tt_overlap_row *rows, size_t n, int64_t *comm
 {
 	*comm_ns = *overlap_ns = 0;
 	for (size_t i = 0; i < n; i++) {
-		*comm_ns += rows[i].comm_ns;
-		*overlap_ns += rows[i].overlap_ns;
+		tt_sat_acc(comm_ns, rows[i].comm_ns);
+		tt_sat_acc(overlap_ns, rows[i].overlap_ns);
 	}
 	return *comm_ns > 0 ? 100.0 * (double)*overlap_ns / (double)*comm_ns : NAN;
 }
@@ -330,7 +331,7 @@ size_t tt_kbreak_cut(const int64_t *sums, size_t n, int num_kernels, double dura
 	double *sorted = tt_malloc(n * sizeof(*sorted));
 	int64_t c = 0;
 	for (size_t i = 0; i < n; i++) {
-		c += sums[i];
+		c = tt_sat_add(c, sums[i]);
 		cum[i] = (double)c / 1000.0;
 		sorted[i] = cum[i];
 	}
@@ -397,6 +398,7 @@ static void stat_ranges(const struct gev *g, const struct grp *gr, size_t ngr,
 {
 	st->count = 0;
 	st->sum_ns = 0;
+	__int128 sum = 0; /* (exact: the mean stays right when the sum saturates) */
 	st->max_ns = INT64_MIN;
 	st->min_ns = INT64_MAX;
 	st->longest = TT_NONE;
@@ -406,7 +408,7 @@ static void stat_ranges(const struct gev *g, const struct grp *gr, size_t ngr,
 		for (uint32_t i = gr[k].lo; i < gr[k].hi; i++) {
 			int64_t d = g[i].end - g[i].ts;
 			st->count++;
-			st->sum_ns += d;
+			sum += d;
 			if (d > st->max_ns) {
 				st->max_ns = d;
 				st->longest = g[i].idx;
@@ -415,13 +417,14 @@ static void stat_ranges(const struct gev *g, const struct grp *gr, size_t ngr,
 				st->min_ns = d;
 		}
 	}
+	st->sum_ns = tt_sat_128(sum);
 	if (!st->count) {
 		st->max_ns = st->min_ns = 0;
 		st->mean_ns = NAN;
 		st->std_ns = 0;
 		return;
 	}
-	st->mean_ns = (double)st->sum_ns / (double)st->count;
+	st->mean_ns = (double)sum / (double)st->count;
 	double ss = 0;
 	for (size_t k = 0; k < ngr; k++) {
 		if (take && !take[k])
@@ -672,7 +675,7 @@ static void build_across(struct tt_kbreak *k)
 			a->nranks = (uint32_t)(j - i);
 			a->total_ns = 0;
 			for (size_t q = i; q < j; q++)
-				a->total_ns += p[q]->sum_ns;
+				tt_sat_acc(&a->total_ns, p[q]->sum_ns);
 			a->min_ri = lo->ri;
 			a->min_rank = lo->rank;
 			a->min_ns = lo->sum_ns;
@@ -766,8 +769,8 @@ void tt_kbreak(const struct tt_model *m, const struct tt_aopts *o, const struct 
 		out->rank_gpu_trace[ri] = w->gpu_trace;
 		for (int b = 0; b < 8; b++) {
 			out->rank_label_ns[ri * 8 + (size_t)b] = w->label[b];
-			out->label_ns[b] += w->label[b];
-			out->total_ns += w->label[b];
+			tt_sat_acc(&out->label_ns[b], w->label[b]);
+			tt_sat_acc(&out->total_ns, w->label[b]);
 		}
 		klist_append(&out->names, &out->nnames, &cn, &w->names);
 		klist_append(&out->rows, &out->nrows, &cr, &w->rows);

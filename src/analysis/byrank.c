@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/stats.h"
 #include "tracetop/util.h"
 
@@ -20,7 +21,7 @@ static int64_t type_ns(const struct tt_kbreak *k, size_t ri, enum tt_ktype type)
 			continue;
 		for (unsigned mask = 1; mask < (1u << k->ntypes); mask++)
 			if (mask & (1u << j))
-				t += k->rank_label_ns[ri * 8 + mask];
+				tt_sat_acc(&t, k->rank_label_ns[ri * 8 + mask]);
 	}
 	return t;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/pool.h"
 #include "tracetop/util.h"
 
@@ -308,7 +309,7 @@ int64_t tt_iv_total(const struct tt_iv *v, size_t n)
 {
 	int64_t t = 0;
 	for (size_t i = 0; i < n; i++)
-		t += v[i].end - v[i].ts;
+		tt_sat_acc(&t, v[i].end - v[i].ts);
 	return t;
 }
 
@@ -333,7 +334,7 @@ int64_t tt_iv_inter(const struct tt_iv *v, size_t n, int64_t a, int64_t b)
 	for (size_t i = lo; i < n && v[i].ts < b; i++) {
 		int64_t s = v[i].ts > a ? v[i].ts : a, e = v[i].end < b ? v[i].end : b;
 		if (e > s)
-			sum += e - s;
+			tt_sat_acc(&sum, e - s);
 	}
 	return sum;
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
@@ -270,7 +271,7 @@ static void queue_series(const struct tt_sel *s, struct tt_counters_rank *out)
 				continue;
 			q->reaches_max = true;
 			if (k + 1 < q->npts)
-				q->full_ns += q->pts[k + 1].ts - q->pts[k].ts;
+				tt_sat_acc(&q->full_ns, q->pts[k + 1].ts - q->pts[k].ts);
 		}
 		q->full_rel = out->span_ns > 0 ? (double)q->full_ns / (double)out->span_ns : NAN;
 		for (size_t k = 0; k < q->npts; k++)

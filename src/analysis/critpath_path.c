@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/diff.h"
 #include "tracetop/util.h"
 
@@ -207,7 +208,7 @@ static uint32_t longest(const struct cp_graph *g, const struct adj *pred, const 
 		uint32_t be = UINT32_MAX;
 		for (uint32_t k = pred->off[v]; k < pred->off[v + 1]; k++) {
 			uint32_t e = pred->e[k];
-			int64_t cand = dist[g->e[e].u] + w[e];
+			int64_t cand = tt_sat_add(dist[g->e[e].u], w[e]);
 			if (!any || cand > best) {
 				best = cand;
 				be = e;
@@ -315,7 +316,7 @@ static void make_top(struct tt_cp_result *out)
 			slot[name] = (uint32_t)++out->ntop;
 		}
 		struct tt_cp_top *t = &out->top[slot[name] - 1];
-		t->dur += e->weight;
+		tt_sat_acc(&t->dur, e->weight);
 		t->edges++;
 		if (!(seen[e->attr >> 6] >> (e->attr & 63) & 1)) {
 			seen[e->attr >> 6] |= UINT64_C(1) << (e->attr & 63);
@@ -355,8 +356,9 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 							       e->type == TT_CPE_OPERATOR &&
 							       e->attr != TT_NONE &&
 							       (match[r->ev[e->attr].name] >> k & 1);
-			if (hit)
-				x = llround((double)x * q->factor);
+			if (hit) /* (scaled up past int64: the largest time) */
+				x = (double)x * q->factor < 9.2e18 ? llround((double)x * q->factor)
+								  : INT64_MAX;
 		}
 		if (x != e->w && !e->dead)
 			out->wi_edges++;
@@ -372,7 +374,7 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 		const struct cp_edge *e = &g->e[from[v]];
 		uint8_t cat, bound;
 		classify_edge(cl, e, &cat, &bound);
-		out->wi_bound[bound].dur += w[from[v]];
+		tt_sat_acc(&out->wi_bound[bound].dur, w[from[v]]);
 		out->wi_bound[bound].count++;
 	}
 	free(dist);
@@ -457,7 +459,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		/* path nodes with another best predecessor (ties) */
 		unsigned nbest = 0;
 		for (uint32_t k = pred.off[v]; k < pred.off[v + 1]; k++)
-			nbest += dist[g->e[pred.e[k]].u] + w[pred.e[k]] == dist[v];
+			nbest += tt_sat_add(dist[g->e[pred.e[k]].u], w[pred.e[k]]) == dist[v];
 		out->st.several_best += nbest > 1;
 		const struct cp_edge *ge = &g->e[e];
 		struct tt_cp_edge *pe = &out->edges[i - 1];
@@ -476,13 +478,13 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		struct tt_cp_edge *pe = &out->edges[i];
 		struct cp_edge tmp = {.type = pe->type, .attr = pe->attr};
 		classify_edge(&cl, &tmp, &pe->cat, &pe->bound);
-		out->length += pe->weight;
-		out->length_graph += pe->graph_weight;
-		out->by_type[pe->type].dur += pe->weight;
+		tt_sat_acc(&out->length, pe->weight);
+		tt_sat_acc(&out->length_graph, pe->graph_weight);
+		tt_sat_acc(&out->by_type[pe->type].dur, pe->weight);
 		out->by_type[pe->type].count++;
-		out->by_cat[pe->cat].dur += pe->weight;
+		tt_sat_acc(&out->by_cat[pe->cat].dur, pe->weight);
 		out->by_cat[pe->cat].count++;
-		out->by_bound[pe->bound].dur += pe->weight;
+		tt_sat_acc(&out->by_bound[pe->bound].dur, pe->weight);
 		out->by_bound[pe->bound].count++;
 	}
 	out->span = out->nodes[np - 1].ts - out->nodes[0].ts;

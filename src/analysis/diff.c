@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/util.h"
 
@@ -326,9 +327,9 @@ static void walk_rank(struct ctx *c, int side, const struct tt_rank *r, const in
 					c->touched[c->ntouched++] = row;
 				}
 				c->tcnt[row]++;
-				c->tdur[row] += dur;
+				tt_sat_acc(&c->tdur[row], dur);
 				sd->events++;
-				sd->total_ns += dur;
+				tt_sat_acc(&sd->total_ns, dur);
 			}
 			if (!gpu)
 				continue;
@@ -355,7 +356,7 @@ static void walk_rank(struct ctx *c, int side, const struct tt_rank *r, const in
 			uint32_t row = c->touched[t];
 			struct acc *a = &c->acc[row];
 			a->count[side] += c->tcnt[row];
-			a->dur[side] += c->tdur[row];
+			tt_sat_acc(&a->dur[side], c->tdur[row]);
 			a->sq[side] += (double)c->tdur[row] * (double)c->tdur[row];
 			c->tcnt[row] = c->tdur[row] = 0;
 		}

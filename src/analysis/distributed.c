@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/collectives.h"
 #include "tracetop/operators.h"
 #include "tracetop/overview.h"
@@ -210,14 +211,14 @@ static void dist_rank(size_t ri, void *vctx)
 	tt_tb_rank_steps(r, ri, &st, &nkept);
 	w->has_steps = nkept && !st[0].pseudo;
 	w->nwindows = (uint32_t)nkept;
-	int64_t sum[2] = {0};
+	__int128 sum[2] = {0}; /* (exact: means of windows that overlap stay right) */
 	for (size_t k = 0; k < nkept; k++) {
 		sum[0] += st[k].t1 - st[k].t0;
 		sum[1] += st[k].t1 - st[k].t0 - tt_iv_inter(all, nall, st[k].t0, st[k].t1);
 	}
 	if (nkept) {
-		w->step_ns = sum[0] / (int64_t)nkept;
-		w->idle_ns = sum[1] / (int64_t)nkept;
+		w->step_ns = tt_sat_128(sum[0] / (__int128)nkept);
+		w->idle_ns = tt_sat_128(sum[1] / (__int128)nkept);
 	}
 	tb_rank(r, st, nkept, d);
 	free(st);
@@ -429,7 +430,7 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 		all->rank = rk->rank;
 		all->all = true;
 		size_t nkeys = 0;
-		int64_t sum_t = 0, sum_x = 0;
+		__int128 sum_t = 0, sum_x = 0; /* (exact: the means stay right) */
 		for (int key = -1; key < (int)d->nsteps; key++) {
 			size_t n = 0;
 			for (size_t j = 0; j < d->nnodes; j++)
@@ -456,8 +457,8 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 			nkeys++;
 		}
 		all = &out->waits[w0];
-		all->total_ns = sum_t / (int64_t)nkeys;
-		all->transfer_ns = out->tb_shown ? sum_x / (int64_t)nkeys : -1;
+		all->total_ns = tt_sat_128(sum_t / (__int128)nkeys);
+		all->transfer_ns = out->tb_shown ? tt_sat_128(sum_x / (__int128)nkeys) : -1;
 		/* the ops in none last, as the plugin's unnamed step sorts */
 		size_t nw = out->nwaits - w0 - 1;
 		if (nw > 1 && out->waits[w0 + 1].outside) {
@@ -488,7 +489,7 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 				op->calls++;
 				op->nkernels += x->nkernels;
 				if (x->bytes >= 0)
-					op->bytes = (op->bytes < 0 ? 0 : op->bytes) + x->bytes;
+					op->bytes = tt_sat_add(op->bytes < 0 ? 0 : op->bytes, x->bytes);
 				for (size_t k = 0; k < x->n; k++)
 					idx[n++] = x->first + k;
 			}
@@ -596,18 +597,18 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 		s->calls++;
 		s->matched += w->matched;
 		if (w->bytes >= 0) {
-			s->bytes += w->bytes;
+			tt_sat_acc(&s->bytes, w->bytes);
 			s->with_bytes++;
 		}
-		s->total_ns += w->dur;
-		s->transfer_ns += w->transfer;
-		s->sync_ns += w->sync;
+		tt_sat_acc(&s->total_ns, w->dur);
+		tt_sat_acc(&s->transfer_ns, w->transfer);
+		tt_sat_acc(&s->sync_ns, w->sync);
 		cnt[(size_t)w->stat * (out->nranks + 1) + rpos[w->ri]]++;
 		struct tt_dist_rank *dr = &out->ranks[rpos[w->ri]];
 		dr->ncalls++;
-		dr->coll_ns += w->dur;
-		dr->transfer_ns += w->transfer;
-		dr->sync_ns += w->sync;
+		tt_sat_acc(&dr->coll_ns, w->dur);
+		tt_sat_acc(&dr->transfer_ns, w->transfer);
+		tt_sat_acc(&dr->sync_ns, w->sync);
 	}
 	/* ranks with communication at all take part in the count comparison */
 	for (size_t s = 0; s < out->nstats; s++) {
@@ -661,12 +662,12 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 			}
 			x->calls++;
 			if (cl->bytes >= 0) {
-				x->bytes += cl->bytes;
+				tt_sat_acc(&x->bytes, cl->bytes);
 				x->with_bytes++;
 			}
-			x->total_ns += cl->dur;
-			x->transfer_ns += cl->transfer;
-			x->sync_ns += cl->sync;
+			tt_sat_acc(&x->total_ns, cl->dur);
+			tt_sat_acc(&x->transfer_ns, cl->transfer);
+			tt_sat_acc(&x->sync_ns, cl->sync);
 		}
 		/* as the statistics: total latency descending */
 		for (size_t a = first + 1; a < out->nrstats; a++)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/util.h"
 
 /* ---- one kernel's instances ---- */
@@ -94,7 +95,7 @@ struct tt_track_busy *tt_rank_tracks(const struct tt_model *m, size_t ri, size_t
 				continue;
 			int64_t a = e->ts > end ? e->ts : end, b = e->ts + e->dur;
 			if (b > a)
-				busy += b - a;
+				tt_sat_acc(&busy, b - a);
 			if (b > end)
 				end = b;
 			if (e->dur > longest) {

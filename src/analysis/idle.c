@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/util.h"
 
 const char *tt_idle_cat_name(enum tt_idle_cat c)
@@ -154,8 +155,8 @@ static void one_stream(const struct ctx *c, const struct tt_sel *s, size_t ri, c
 			w->launch = tt_sel_ts(s, &r->ev[l]);
 		w->cat = (uint8_t)tt_idle_gap_cat(w->launch, prev_end, w->dur, c->delay_ns);
 		st->cat[w->cat].present = true;
-		st->cat[w->cat].idle_ns += w->dur;
-		st->idle_ns += w->dur;
+		tt_sat_acc(&st->cat[w->cat].idle_ns, w->dur);
+		tt_sat_acc(&st->idle_ns, w->dur);
 		if (i == 1 || w->dur > st->max_gap_ns)
 			st->max_gap_ns = w->dur;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/util.h"
 #include "optree.h"
@@ -93,7 +94,8 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 		const struct tt_meminfo *mi = &r->meminfo[r->ev[v[k].ev].aux];
 		if (mi->device != device)
 			continue;
-		int64_t alloc = mi->total_alloc >= 0 ? mi->total_alloc : running + mi->bytes;
+		int64_t alloc =
+			mi->total_alloc >= 0 ? mi->total_alloc : tt_sat_add(running, mi->bytes);
 		running = alloc;
 		struct tt_mem_point *p = &w->pts[w->npts];
 		p->ts = v[k].ts;
@@ -159,7 +161,7 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
 					continue;
 				TT_GROW(d->live, d->clive, d->nlive + 1);
 				d->live[d->nlive] = al[j];
-				w->live_bytes += al[j].bytes;
+				tt_sat_acc(&w->live_bytes, al[j].bytes);
 				d->nlive++;
 				w->nlive++;
 			}
@@ -195,16 +197,16 @@ static void mem_ops(const struct tt_rank *r, const struct mev *v, size_t n, stru
 				*slot = (uint32_t)d->nom++;
 			}
 			struct opmem *x = &d->om[*slot];
-			x->inc += mi->bytes;
+			tt_sat_acc(&x->inc, mi->bytes);
 			if (mi->bytes > 0) {
-				x->bytes += mi->bytes;
+				tt_sat_acc(&x->bytes, mi->bytes);
 				x->allocs++;
 			}
 			if (a != o)
 				continue;
-			x->self_inc += mi->bytes;
+			tt_sat_acc(&x->self_inc, mi->bytes);
 			if (mi->bytes > 0) {
-				x->self_bytes += mi->bytes;
+				tt_sat_acc(&x->self_bytes, mi->bytes);
 				x->self_allocs++;
 			}
 		}
@@ -335,11 +337,11 @@ void tt_mem_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 				w->name = tt_ev_name(r, e);
 				w->calls = d->calls[e->name];
 			}
-			w->self_increase += x->self_inc;
-			w->self_alloc_bytes += x->self_bytes;
+			tt_sat_acc(&w->self_increase, x->self_inc);
+			tt_sat_acc(&w->self_alloc_bytes, x->self_bytes);
 			w->self_allocs += x->self_allocs;
-			w->increase += x->inc;
-			w->alloc_bytes += x->bytes;
+			tt_sat_acc(&w->increase, x->inc);
+			tt_sat_acc(&w->alloc_bytes, x->bytes);
 			w->allocs += x->allocs;
 		}
 		tt_hmap_free(&byname);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/util.h"
 #include "optree.h"
@@ -220,7 +221,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		uint32_t i = t->order[k], p = t->parent[i];
 		ns->pos[i] = k;
 		if (p != TT_NONE)
-			ns->child[pos[p]] += r->ev[i].dur; /* (parents come first) */
+			tt_sat_acc(&ns->child[pos[p]], r->ev[i].dur); /* (parents come first) */
 		ns->tc_eligible[k] = t->kind[i] != TT_TBN_STEP &&
 				     (t->nflags[r->ev[i].name] & TT_NF_TC_ELIGIBLE);
 	}
@@ -235,7 +236,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		/* the host time of the call is the innermost node's: the node's
 		 * children already cover it (the plugin, charging it by External id
 		 * to an op around a child, subtracts it twice) */
-		ns->runtime[pos[o]] += e->dur;
+		tt_sat_acc(&ns->runtime[pos[o]], e->dur);
 		/* the GPU work: an annotation is a range, not a caller */
 		o = tt_tbtree_gpu_owner(r, t, i);
 		if (o == TT_NONE)
@@ -247,22 +248,22 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 			const struct tt_event *g = &r->ev[r->links[l].gpu];
 			if (!tt_tb_is_gpu_op(r, g))
 				continue;
-			ns->dself[po] += g->dur;
+			tt_sat_acc(&ns->dself[po], g->dur);
 			ns->gself[po]++;
 			if (tt_ev_kind(r, g) != TT_K_KERNEL)
 				continue;
-			ns->kself[po] += g->dur;
+			tt_sat_acc(&ns->kself[po], g->dur);
 			if (tc[g->name] < 0)
 				tc[g->name] = tt_tb_kernel_uses_tc(tt_ev_name(r, g));
 			if (tc[g->name])
-				ns->tcself[po] += g->dur;
+				tt_sat_acc(&ns->tcself[po], g->dur);
 		}
 	}
 	free(tc);
 	for (uint32_t k = 0; k < t->norder; k++) {
-		ns->dtotal[k] += ns->dself[k];
+		tt_sat_acc(&ns->dtotal[k], ns->dself[k]);
 		ns->gtotal[k] += ns->gself[k];
-		ns->tctotal[k] += ns->tcself[k];
+		tt_sat_acc(&ns->tctotal[k], ns->tcself[k]);
 		if (ns->tcself[k] > 0 && t->kind[t->order[k]] != TT_TBN_STEP)
 			ns->tc_eligible[k] = 1;
 	}
@@ -273,9 +274,9 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		if (p == TT_NONE)
 			continue;
 		uint32_t pp = pos[p];
-		ns->dtotal[pp] += ns->dtotal[k];
+		tt_sat_acc(&ns->dtotal[pp], ns->dtotal[k]);
 		ns->gtotal[pp] += ns->gtotal[k];
-		ns->tctotal[pp] += ns->tctotal[k];
+		tt_sat_acc(&ns->tctotal[pp], ns->tctotal[k]);
 		if (ns->tc_eligible[k] && t->kind[p] != TT_TBN_STEP &&
 		    tt_ev_kind(r, &r->ev[p]) == TT_K_CPU_OP)
 			ns->tc_eligible[pp] = 1;
@@ -446,15 +447,15 @@ static void ops_rank(size_t ri, void *vctx)
 		}
 		struct opacc *a = &d->acc[*slot];
 		a->calls++;
-		a->htotal += e->dur;
-		a->hself += e->dur - ns.child[k] - ns.runtime[k];
-		a->runtime += ns.runtime[k];
-		a->dself += ns.dself[k];
-		a->dtotal += ns.dtotal[k];
+		tt_sat_acc(&a->htotal, e->dur);
+		tt_sat_acc(&a->hself, tt_sat_sub(tt_sat_sub(e->dur, ns.child[k]), ns.runtime[k]));
+		tt_sat_acc(&a->runtime, ns.runtime[k]);
+		tt_sat_acc(&a->dself, ns.dself[k]);
+		tt_sat_acc(&a->dtotal, ns.dtotal[k]);
 		a->gself += ns.gself[k];
 		a->gtotal += ns.gtotal[k];
-		a->tcself += ns.tcself[k];
-		a->tctotal += ns.tctotal[k];
+		tt_sat_acc(&a->tcself, ns.tcself[k]);
+		tt_sat_acc(&a->tctotal, ns.tctotal[k]);
 		if (place[k] < a->first) {
 			a->first = place[k];
 			a->tc_eligible = ns.tc_eligible[k];
@@ -540,13 +541,13 @@ void tt_ops_compute(const struct tt_model *m, const struct tt_aopts *o, bool by_
 				last[wi] = (int64_t)ri;
 			}
 			w->calls += a->calls;
-			w->host_total += a->htotal;
-			w->host_self += a->hself;
-			w->dev_total += a->dtotal;
-			w->dev_self += a->dself;
-			w->runtime_ns += a->runtime;
-			w->tc_self_ns += a->tcself;
-			w->tc_total_ns += a->tctotal;
+			tt_sat_acc(&w->host_total, a->htotal);
+			tt_sat_acc(&w->host_self, a->hself);
+			tt_sat_acc(&w->dev_total, a->dtotal);
+			tt_sat_acc(&w->dev_self, a->dself);
+			tt_sat_acc(&w->runtime_ns, a->runtime);
+			tt_sat_acc(&w->tc_self_ns, a->tcself);
+			tt_sat_acc(&w->tc_total_ns, a->tctotal);
 			if (w->nranks == 1 && last[wi] == (int64_t)ri)
 				w->tc_eligible = a->tc_eligible; /* (the first rank's) */
 			w->gpu_ops_self += a->gself;
@@ -628,10 +629,10 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 			}
 			struct tt_op_kernel *k = &v[map[id]];
 			k->count++;
-			k->sum_ns += ge->dur;
+			tt_sat_acc(&k->sum_ns, ge->dur);
 			if (self) {
 				k->count_self++;
-				k->self_ns += ge->dur;
+				tt_sat_acc(&k->self_ns, ge->dur);
 			}
 			if (ge->dur > m->ranks[k->ri]->ev[k->longest].dur) {
 				k->ri = ri;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/steps.h"
 #include "tracetop/util.h"
 #include "optree.h"
@@ -169,7 +170,7 @@ static void ov_rank(size_t ri, void *vctx)
 	const struct ivs *compv = w->has_kernel ? &role[TT_OV_KERNEL] : &role[TT_OV_CPU_EXEC];
 	struct tt_iv *both;
 	size_t nboth = tt_iv_and(compv->v, compv->n, role[TT_OV_COMM].v, role[TT_OV_COMM].n, &both);
-	int64_t sum[4] = {0};
+	__int128 sum[4] = {0}; /* (exact: the means stay right) */
 	for (size_t k = 0; k < nkept; k++) {
 		struct tt_ov_step *s = &d->steps[k];
 		s->ri = ri;
@@ -195,7 +196,9 @@ static void ov_rank(size_t ri, void *vctx)
 		s->overlap_ns = ov;
 		s->comp_ns = cp - ov;
 		s->comm_ns = cm - ov;
-		s->other_ns = (s->t1 - s->t0) + ov - cp - cm;
+		/* (in 128 bits: the window plus the overlap may pass int64; the
+		 * result, the window less the union, does not) */
+		s->other_ns = (int64_t)((__int128)(s->t1 - s->t0) + ov - cp - cm);
 		sum[0] += s->comp_ns;
 		sum[1] += s->overlap_ns;
 		sum[2] += s->comm_ns;
@@ -206,10 +209,10 @@ static void ov_rank(size_t ri, void *vctx)
 	w->avg_total /= (double)nkept;
 	for (int j = 0; j < TT_OV_NCAT; j++)
 		w->avg_pct[j] = w->avg_total > 0 ? 100.0 * w->avg[j] / w->avg_total : NAN;
-	w->comp_ns = sum[0] / (int64_t)nkept;
-	w->overlap_ns = sum[1] / (int64_t)nkept;
-	w->comm_ns = sum[2] / (int64_t)nkept;
-	w->other_ns = sum[3] / (int64_t)nkept;
+	w->comp_ns = tt_sat_128(sum[0] / (__int128)nkept);
+	w->overlap_ns = tt_sat_128(sum[1] / (__int128)nkept);
+	w->comm_ns = tt_sat_128(sum[2] / (__int128)nkept);
+	w->other_ns = tt_sat_128(sum[3] / (__int128)nkept);
 	free(both);
 	for (int k = 0; k < TT_OV_NCAT; k++)
 		free(charged[k]);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/util.h"
 
 /* ---- names ---- */
@@ -214,7 +215,7 @@ void tt_callgraph_build(struct tt_callgraph *g, const struct tt_model *m, size_t
 			g->nkern[i] = 1;
 			g->kdur[i] = d;
 			g->nkern[l]++;
-			g->kdur[l] += d;
+			tt_sat_acc(&g->kdur[l], d);
 			TT_GROW(g->kern, kcap, (size_t)g->nkern_linked + 1);
 			g->kern[g->nkern_linked++] = i;
 		}
@@ -224,7 +225,7 @@ void tt_callgraph_build(struct tt_callgraph *g, const struct tt_model *m, size_t
 		uint32_t i = g->order[k], p = g->parent[i];
 		if (p != TT_NONE) {
 			g->nkern[p] += g->nkern[i];
-			g->kdur[p] += g->kdur[i];
+			tt_sat_acc(&g->kdur[p], g->kdur[i]);
 		}
 	}
 	free(stack);
@@ -450,12 +451,12 @@ static void run_op(const struct tt_callgraph *g, const char *op, int min_len,
 			const struct occ *x = &occ[o + q];
 			const struct tt_event *re = &r->ev[x->root];
 			p->roots[q] = x->root;
-			p->gpu_ns += g->kdur[x->root];
-			p->cpu_ns += hta_dur(s, re);
+			tt_sat_acc(&p->gpu_ns, g->kdur[x->root]);
+			tt_sat_acc(&p->cpu_ns, hta_dur(s, re));
 			for (uint32_t j = 0; j < nk; j++) {
 				uint32_t k = pairs[x->start + j].k;
 				p->kernels[(size_t)q * nk + j] = k;
-				p->kernel_ns[j] += hta_dur(s, &r->ev[k]);
+				tt_sat_acc(&p->kernel_ns[j], hta_dur(s, &r->ev[k]));
 			}
 		}
 		o = end;

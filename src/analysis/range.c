@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/util.h"
 
@@ -191,7 +192,7 @@ static void range_rank(size_t ri, void *ctx)
 			}
 			struct part_name *a = &pt->names[*slot];
 			a->count++;
-			a->ns += in;
+			tt_sat_acc(&a->ns, in);
 			if (k == TT_RK_CPU_OP)
 				rr->cpu_ops++;
 			if (!gpu)
@@ -199,14 +200,14 @@ static void range_rank(size_t ri, void *ctx)
 			nev++;
 			if (k == TT_RK_KERNEL) {
 				rr->kernels++;
-				rr->kernel_ns += in;
-				kern += in;
+				tt_sat_acc(&rr->kernel_ns, in);
+				tt_sat_acc(&kern, in);
 				if (a->comm)
-					rr->comm_ns += in;
+					tt_sat_acc(&rr->comm_ns, in);
 			} else if (k == TT_RK_MEMCPY) {
-				rr->memcpy_ns += in;
+				tt_sat_acc(&rr->memcpy_ns, in);
 			} else if (k == TT_RK_MEMSET) {
-				rr->memset_ns += in;
+				tt_sat_acc(&rr->memset_ns, in);
 			}
 			if (in > 0) {
 				TT_GROW(iv, cap_iv, niv + 1);
@@ -307,7 +308,7 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 				tt_hmap_add(&nidx, a->hash, v);
 			}
 			out->names[v].count += a->count;
-			out->names[v].ns += a->ns;
+			tt_sat_acc(&out->names[v].ns, a->ns);
 			out->names[v].nranks++;
 		}
 		free(pt->streams);

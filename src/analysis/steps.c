@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/stats.h"
 #include "tracetop/util.h"
 #include "optree.h"
@@ -285,11 +286,12 @@ void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct
 		sr->t1 = out->steps[sr->first + sr->nkept - 1].t1;
 		sr->min_ns = INT64_MAX;
 		sr->max_ns = INT64_MIN;
+		__int128 sum = 0; /* (exact: the mean stays right) */
 		for (size_t i = 0; i < sr->nkept; i++) {
 			const struct tt_step *st = &out->steps[sr->first + i];
 			int64_t dur = st->t1 - st->t0;
 			d[i] = (double)dur;
-			sr->sum_ns += dur;
+			sum += dur;
 			sr->min_ns = TT_MIN(sr->min_ns, dur);
 			sr->max_ns = TT_MAX(sr->max_ns, dur);
 			if (st->pseudo)
@@ -299,7 +301,8 @@ void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct
 			if (st->num > sr->last_num)
 				sr->last_num = st->num;
 		}
-		sr->mean_ns = sr->sum_ns / (int64_t)sr->nkept;
+		sr->sum_ns = tt_sat_128(sum);
+		sr->mean_ns = tt_sat_128(sum / (__int128)sr->nkept);
 		sr->median_ns = (int64_t)llround(tt_median(d, sr->nkept));
 	}
 	free(d);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/operators.h"
 #include "tracetop/util.h"
 #include "optree.h"
@@ -205,7 +206,7 @@ static void kop_add(const struct tt_rank *r, uint32_t i, uint32_t op, int kind,
 	}
 	struct kopacc *a = &ur->kop[(*map)[id]];
 	a->count++;
-	a->sum += e->dur;
+	tt_sat_acc(&a->sum, e->dur);
 	a->min = TT_MIN(a->min, e->dur);
 	if (e->dur > a->max) {
 		a->max = e->dur;
@@ -232,9 +233,9 @@ static double tc_eligible_ratio(const struct tt_rank *r, const struct tt_tbtree 
 	int64_t bottom = 0, all = 0;
 	for (uint32_t k = 0; k < t->norder; k++) {
 		if (ns.tc_eligible[k] && !below[k])
-			bottom += ns.kself[k];
+			tt_sat_acc(&bottom, ns.kself[k]);
 		if (t->kind[t->order[k]] == TT_TBN_OP)
-			all += ns.kself[k];
+			tt_sat_acc(&all, ns.kself[k]);
 	}
 	free(below);
 	tt_tb_node_stats_free(&ns);
@@ -337,7 +338,7 @@ static void util_rank(size_t ri, void *vctx)
 					continue;
 				}
 				u->nkernels++;
-				u->kernel_sum_ns += e->dur;
+				tt_sat_acc(&u->kernel_sum_ns, e->dur);
 				TT_GROW(kern, ck, nk + 1);
 				kern[nk++] = (struct tt_iv){e->ts, end};
 				double eff = NAN, occ = -1, bps = -1, gbps = -1;
@@ -356,16 +357,16 @@ static void util_rank(size_t ri, void *vctx)
 				}
 				if (!isnan(eff)) {
 					sm_acc += eff * (double)e->dur;
-					u->sm_eff_ns += e->dur;
+					tt_sat_acc(&u->sm_eff_ns, e->dur);
 				}
 				if (occ >= 0) {
 					occ_acc += occ * (double)e->dur;
-					u->occ_ns += e->dur;
+					tt_sat_acc(&u->occ_ns, e->dur);
 					u->nkernels_occ++;
 					int64_t a = TT_MAX(e->ts, w0), b = TT_MIN(end, w1);
 					if (b > a) {
 						wocc_acc += occ * (double)(b - a);
-						wocc_ns += b - a;
+						tt_sat_acc(&wocc_ns, b - a);
 					}
 				}
 				/* the plugin's: the arg only; tracetop's: else grid / SMs */
@@ -393,7 +394,7 @@ static void util_rank(size_t ri, void *vctx)
 				}
 				struct kacc *ka = &ur->k[ki];
 				ka->count++;
-				ka->sum += e->dur;
+				tt_sat_acc(&ka->sum, e->dur);
 				ka->min = TT_MIN(ka->min, e->dur);
 				if (e->dur > ka->max) {
 					ka->max = e->dur;
@@ -401,24 +402,24 @@ static void util_rank(size_t ri, void *vctx)
 				}
 				if (!isnan(eff)) {
 					ka->sm_acc += eff * (double)e->dur;
-					ka->sm_ns += e->dur;
+					tt_sat_acc(&ka->sm_ns, e->dur);
 				}
 				if (occ >= 0) {
 					ka->occ_acc += occ * (double)e->dur;
-					ka->occ_ns += e->dur;
+					tt_sat_acc(&ka->occ_ns, e->dur);
 					ka->occ0_acc += occ * (double)e->dur;
 				}
 				if ((e->flags & TT_EF_KINFO) && r->kinfo[e->aux].blocks_per_sm >= 0)
 					ka->bps0_acc +=
 						r->kinfo[e->aux].blocks_per_sm * (double)e->dur;
-				all_kernel_ns += e->dur;
-				all_tc_ns += ka->tc ? e->dur : 0;
+				tt_sat_acc(&all_kernel_ns, e->dur);
+				tt_sat_acc(&all_tc_ns, ka->tc ? e->dur : 0);
 				/* tensor cores over the kernels the operators launched */
 				int lk;
 				uint32_t op = launch_op(r, &t, thread_nodes, steps, i, &lpos, &lk);
 				if (op != TT_NONE && t.kind[op] == TT_TBN_OP) {
-					u->op_kernel_ns += e->dur;
-					u->tc_ns += ka->tc ? e->dur : 0;
+					tt_sat_acc(&u->op_kernel_ns, e->dur);
+					tt_sat_acc(&u->tc_ns, ka->tc ? e->dur : 0);
 					rank_op_kernels = true;
 				}
 				if (lk >= 0)
@@ -541,7 +542,7 @@ static void merge_kops(const struct tt_model *m, size_t ri, struct util_rank *ur
 		w->has_bps |= ur->has_bps;
 		w->has_occ |= ur->has_occ;
 		w->count += a->count;
-		w->sum_ns += a->sum;
+		tt_sat_acc(&w->sum_ns, a->sum);
 		w->min_ns = TT_MIN(w->min_ns, a->min);
 		if (a->max > w->max_ns) {
 			w->max_ns = a->max;
@@ -624,7 +625,7 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 			k->has_bps |= ur->has_bps;
 			k->has_occ |= ur->has_occ;
 			k->count += ka->count;
-			k->sum_ns += ka->sum;
+			tt_sat_acc(&k->sum_ns, ka->sum);
 			k->min_ns = TT_MIN(k->min_ns, ka->min);
 			if (ka->max > k->max_ns) {
 				k->max_ns = ka->max;
@@ -632,9 +633,9 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 				k->longest = ka->longest;
 			}
 			sm_acc[g] += ka->sm_acc;
-			sm_ns[g] += ka->sm_ns;
+			tt_sat_acc(&sm_ns[g], ka->sm_ns);
 			occ_acc[g] += ka->occ_acc;
-			occ_ns[g] += ka->occ_ns;
+			tt_sat_acc(&occ_ns[g], ka->occ_ns);
 			bps0[g] += ka->bps0_acc;
 			occ0[g] += ka->occ0_acc;
 		}
@@ -682,7 +683,7 @@ void tt_util_compute(const struct tt_model *m, const struct tt_aopts *o, int nbu
 	out->nkernels = w;
 	int64_t ktotal = 0;
 	for (size_t i = 0; i < w; i++)
-		ktotal += out->kernels[i].sum_ns;
+		tt_sat_acc(&ktotal, out->kernels[i].sum_ns);
 	for (size_t i = 0; i < w; i++)
 		out->kernels[i].time_pct =
 			ktotal > 0 ? 100.0 * (double)out->kernels[i].sum_ns / (double)ktotal : NAN;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/report.h"
 #include "tracetop/results.h"
 #include "tracetop/util.h"
@@ -49,9 +50,9 @@ static int idle_mostly(const struct tt_rank_metrics *w)
 {
 	int64_t tot = 0;
 	for (int c = 0; c < TT_IDLE_NCAT; c++)
-		tot += TT_MAX(w->idle_cat_ns[c], 0);
+		tt_sat_acc(&tot, TT_MAX(w->idle_cat_ns[c], 0));
 	for (int c = 0; c < TT_IDLE_NCAT && tot > 0; c++)
-		if (2 * TT_MAX(w->idle_cat_ns[c], 0) > tot)
+		if (TT_MAX(w->idle_cat_ns[c], 0) > tot - TT_MAX(w->idle_cat_ns[c], 0))
 			return c;
 	return -1;
 }

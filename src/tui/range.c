@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/range.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
@@ -61,9 +62,9 @@ static int range_open(struct tt_pane *p)
 	uint32_t nk = 0;
 	for (size_t i = 0; i < r->nranks; i++) {
 		const struct tt_range_rank *rr = &r->ranks[i];
-		kern += rr->kernel_ns;
-		busy += rr->gpu_busy_ns;
-		comm += rr->comm_ns;
+		tt_sat_acc(&kern, rr->kernel_ns);
+		tt_sat_acc(&busy, rr->gpu_busy_ns);
+		tt_sat_acc(&comm, rr->comm_ns);
 		nk += rr->kernels;
 		if (r->nranks > 4)
 			continue;
