@@ -247,7 +247,8 @@ static void range_rank(size_t ri, void *ctx)
 				at = TT_MAX(at, iv[b].end);
 		}
 		TT_GROW(all, cap_all, nall + nb);
-		memcpy(all + nall, iv, nb * sizeof(*iv));
+		if (nb) /* (a stream with no interval in the range: iv may be NULL) */
+			memcpy(all + nall, iv, nb * sizeof(*iv));
 		nall += nb;
 	}
 	tt_hmap_free(&idx);
