@@ -317,6 +317,89 @@ static bool same_event(const struct tt_event *a, const struct tt_event *b)
 	       (a->corr != TT_NONE || a->ext != TT_NONE);
 }
 
+/* ---- identical duplicates (merged files) ----
+ * An event with an id (correlation or External id) equal in every field
+ * same_event compares to an earlier one is a duplicate; an event without
+ * an id never is.  Equal events share (ts, dur), so they lie in one run of
+ * the sorted track: a short run is compared pair by pair (at most DUP_PAIRS
+ * events, so DUP_PAIRS^2 / 2 comparisons), a longer one sorted by those
+ * fields (r log r), so that a million events at one time cost no more than
+ * a million at different times. */
+
+#define DUP_PAIRS 16
+
+struct dup_ctx {
+	const struct tt_event *ev;
+};
+
+static int dup_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tt_event *ev = ((const struct dup_ctx *)ctx)->ev;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct tt_event *x = &ev[i], *y = &ev[j];
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	if (x->ext != y->ext)
+		return x->ext < y->ext ? -1 : 1;
+	if (x->cat != y->cat)
+		return x->cat < y->cat ? -1 : 1;
+	if (x->ph != y->ph)
+		return x->ph < y->ph ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* Drop the duplicates of ev[0..w) in place (the others keep their order);
+ * returns how many are kept and adds the dropped to *ndup. */
+static uint32_t drop_duplicates(struct tt_event *ev, uint32_t w, uint64_t *ndup)
+{
+	uint32_t *ord = NULL; /* a long run's positions, sorted */
+	uint8_t *dup = NULL;  /* by position in the run: 1 = a duplicate */
+	size_t cap = 0;
+	uint32_t k = 0;
+	for (uint32_t g = 0, e; g < w; g = e) {
+		for (e = g + 1; e < w && ev[e].ts == ev[g].ts && ev[e].dur == ev[g].dur; e++)
+			;
+		uint32_t n = e - g;
+		if (n > DUP_PAIRS) {
+			if (n > cap) {
+				cap = n;
+				free(ord);
+				free(dup);
+				ord = tt_malloc(cap * sizeof(*ord));
+				dup = tt_malloc(cap);
+			}
+			for (uint32_t i = 0; i < n; i++)
+				ord[i] = g + i;
+			memset(dup, 0, n);
+			struct dup_ctx c = {ev};
+			tt_msort(ord, n, sizeof(*ord), dup_cmp, &c);
+			/* in each class of equal events the first by position stays */
+			for (uint32_t i = 1; i < n; i++)
+				if (same_event(&ev[ord[i - 1]], &ev[ord[i]]))
+					dup[ord[i] - g] = 1;
+		}
+		uint32_t k0 = k; /* this run's events kept so far: ev[k0..k) */
+		for (uint32_t i = g; i < e; i++) {
+			bool d = false;
+			if (n > DUP_PAIRS)
+				d = dup[i - g];
+			else
+				for (uint32_t m = k0; m < k && !d; m++)
+					d = same_event(&ev[m], &ev[i]);
+			if (d) {
+				(*ndup)++;
+				continue;
+			}
+			ev[k++] = ev[i];
+		}
+	}
+	free(ord);
+	free(dup);
+	return k;
+}
+
 /* ---- links ---- */
 
 /* Stable LSD radix sort of 64-bit words by their high 32 bits, one byte
@@ -561,24 +644,7 @@ static void finish_track(struct fin_job *j, struct fin_track *f)
 	free_chunks(st);
 	if (st->unsorted)
 		sort_events(ev, w);
-	/* identical duplicates (merged files) */
-	uint32_t k = 0;
-	for (uint32_t i = 0; i < w; i++) {
-		bool dup = false;
-		for (uint32_t m = k; m-- > 0;) {
-			if (ev[m].ts != ev[i].ts || ev[m].dur != ev[i].dur)
-				break;
-			if (same_event(&ev[m], &ev[i])) {
-				dup = true;
-				break;
-			}
-		}
-		if (dup) {
-			f->ndup++;
-			continue;
-		}
-		ev[k++] = ev[i];
-	}
+	uint32_t k = drop_duplicates(ev, w, &f->ndup);
 	struct tt_track t = st->t;
 	t.t0 = INT64_MAX;
 	t.t1 = INT64_MIN;
