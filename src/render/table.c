@@ -277,8 +277,18 @@ static const char *shown(const char *s)
 	return ebuf;
 }
 
-size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
-		    size_t n)
+/* the whole of a bar column: its bar_max, or the largest value of the
+ * column it draws (a scan of every row: callers drawing a whole column
+ * take it once, bar_whole) */
+static double bar_whole(const struct tt_table *t, int col)
+{
+	const struct tt_col *c = &t->cols[col];
+	return c->bar_max > 0 ? c->bar_max : col_max(t, c->bar_of);
+}
+
+/* tt_cell_text with the bar's whole given (bar columns; < 0: look it up) */
+static size_t cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit,
+			char *buf, size_t n, double whole)
 {
 	const struct tt_col *c = &t->cols[col];
 	const struct tt_cell *x = tt_table_cell(t, row, col);
@@ -286,7 +296,7 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 		return 0;
 	buf[0] = '\0';
 	if (c->type == TT_C_BAR) {
-		double mx = c->bar_max > 0 ? c->bar_max : col_max(t, c->bar_of);
+		double mx = whole >= 0 ? whole : bar_whole(t, col);
 		double v = tt_cell_num(tt_table_cell(t, row, c->bar_of));
 		return tt_bar(buf, n, mx > 0 && !isnan(v) ? v / mx : 0, c->width ? c->width : 20);
 	}
@@ -338,6 +348,12 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 	return strlen(buf);
 }
 
+size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
+		    size_t n)
+{
+	return cell_text(t, row, col, unit, buf, n, -1);
+}
+
 int tt_format_parse(const char *s, enum tt_format *f)
 {
 	if (strcmp(s, "table") == 0 || strcmp(s, "text") == 0)
@@ -363,12 +379,12 @@ static void pad(FILE *out, size_t k)
  * terminal (names != NULL), names shortened to the column's width (prose
  * stays whole: the terminal wraps it). */
 static const char *text_cell(const struct tt_table *t, size_t r, int c, enum tt_unit unit,
-			     char **names, char *buf, size_t n)
+			     char **names, double whole, char *buf, size_t n)
 {
 	const struct tt_cell *x = tt_table_cell(t, r, c);
 	if (t->cols[c].type == TT_C_STR && x->kind == TT_CV_S)
 		return shown(names && names[r] ? names[r] : x->v.s);
-	tt_cell_text(t, r, c, unit, buf, n);
+	cell_text(t, r, c, unit, buf, n, whole);
 	return buf;
 }
 
@@ -378,11 +394,13 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 	size_t *w = tt_calloc((size_t)nc, sizeof(*w));
 	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
 	char ***names = tt_calloc((size_t)nc, sizeof(*names));
+	double *whole = tt_calloc((size_t)nc, sizeof(*whole)); /* bar columns' */
 	char buf[1024];
 	for (int c = 0; c < nc; c++) {
 		const struct tt_col *col = &t->cols[c];
 		if (col->hidden_text)
 			continue;
+		whole[c] = col->type == TT_C_BAR ? bar_whole(t, c) : -1;
 		if (o && o->max_width > 0 && col->type == TT_C_STR && t->nrows) {
 			/* on a terminal: names shortened to the column's width */
 			const char **in = tt_calloc(t->nrows, sizeof(*in));
@@ -411,7 +429,8 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		    (size_t)(col->width ? col->width : 20) > w[c])
 			w[c] = (size_t)(col->width ? col->width : 20);
 		for (size_t r = 0; r < t->nrows; r++) {
-			const char *s = text_cell(t, r, c, unit[c], names[c], buf, sizeof(buf));
+			const char *s = text_cell(t, r, c, unit[c], names[c], whole[c], buf,
+						    sizeof(buf));
 			size_t cw = tt_utf8_width(s);
 			if (cw > w[c])
 				w[c] = cw;
@@ -449,7 +468,8 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 			const struct tt_col *col = &t->cols[c];
 			if (col->hidden_text)
 				continue;
-			const char *s = text_cell(t, r, c, unit[c], names[c], buf, sizeof(buf));
+			const char *s = text_cell(t, r, c, unit[c], names[c], whole[c], buf,
+						    sizeof(buf));
 			size_t cw = tt_utf8_width(s);
 			if (!first)
 				fputs("  ", out);
@@ -472,6 +492,7 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		if (names[c])
 			tt_names_free(names[c], t->nrows);
 	free(names);
+	free(whole);
 	free(w);
 	free(unit);
 }

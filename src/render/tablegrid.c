@@ -46,20 +46,29 @@ static bool is_bar(const struct tt_col *c)
 	return c->type == TT_C_BAR || c->type == TT_C_STACK;
 }
 
-/* A bar of either sign: a middle line, the value's bar to its right when
- * above 0 (role[0]), to its left when below (role[1]), whole cells only on
- * the left (a partial block grows rightwards), scaled to the largest
- * |value| of the column. */
-static void draw_signed_bar(const struct tt_table *t, const struct tt_col *col, size_t row,
-			    struct tt_grid *g, int x, int y, int w)
+/* The whole of a bar column: its bar_max, or the largest value (signed
+ * bars: |value|) of the column it draws; once per drawing, not per row. */
+static double bar_whole(const struct tt_table *t, const struct tt_col *col)
 {
 	double mx = col->bar_max;
 	if (!(mx > 0))
 		for (size_t i = 0; i < t->nrows; i++) {
-			double vv = fabs(tt_cell_num(tt_table_cell(t, i, col->bar_of)));
+			double vv = tt_cell_num(tt_table_cell(t, i, col->bar_of));
+			if (col->signed_bar)
+				vv = fabs(vv);
 			if (vv > mx)
 				mx = vv;
 		}
+	return mx;
+}
+
+/* A bar of either sign: a middle line, the value's bar to its right when
+ * above 0 (role[0]), to its left when below (role[1]), whole cells only on
+ * the left (a partial block grows rightwards), scaled to mx, the largest
+ * |value| of the column. */
+static void draw_signed_bar(const struct tt_table *t, const struct tt_col *col, size_t row,
+			    double mx, struct tt_grid *g, int x, int y, int w)
+{
 	int half = (w - 1) / 2;
 	tt_grid_put(g, x + half, y, TT_ROLE_DIM, tt_render_ascii() ? "|" : "\xE2\x94\x82", 1);
 	double val = tt_cell_num(tt_table_cell(t, row, col->bar_of));
@@ -438,6 +447,10 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		tt_grid_put(g, g->w - 1, y, TT_ROLE_HEADER, tt_render_ascii() ? ">" : "\xE2\x86\x92",
 			    1);
 	/* rows */
+	double *whole = tt_calloc((size_t)TT_MAX(nd, 1), sizeof(*whole));
+	for (int d = 0; d < nd; d++)
+		if (t->cols[dc[d]].type == TT_C_BAR)
+			whole[d] = bar_whole(t, &t->cols[dc[d]]);
 	int drawn = 0;
 	for (int r = 0; r < rows_avail; r++) {
 		size_t k = top + (size_t)r;
@@ -458,15 +471,9 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			int c = dc[d], x = dx[d];
 			const struct tt_col *col = &t->cols[c];
 			if (col->type == TT_C_BAR && col->signed_bar) {
-				draw_signed_bar(t, col, row, g, x, yy, dw[d]);
+				draw_signed_bar(t, col, row, whole[d], g, x, yy, dw[d]);
 			} else if (col->type == TT_C_BAR) {
-				double mx = col->bar_max;
-				if (!(mx > 0))
-					for (size_t i = 0; i < t->nrows; i++) {
-						double vv = tt_cell_num(tt_table_cell(t, i, col->bar_of));
-						if (vv > mx)
-							mx = vv;
-					}
+				double mx = whole[d];
 				double val = tt_cell_num(tt_table_cell(t, row, col->bar_of));
 				tt_grid_bar(g, x, yy, dw[d], mx > 0 && !isnan(val) ? val / mx : 0,
 					    col->role[0] ? (enum tt_role)col->role[0] : TT_ROLE_BAR);
@@ -527,6 +534,7 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 	for (int d = 0; d < nd; d++)
 		names_free(&nm[d]);
 	free(nm);
+	free(whole);
 	free(w);
 	free(unit);
 	free(order);
