@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
+#include "tracetop/hmap.h"
 #include "tracetop/util.h"
 
 struct coll {
@@ -19,32 +21,49 @@ static void add(struct coll *c, const struct tt_dinst *x)
 	c->out->v[c->out->n++] = *x;
 }
 
-/* The pair of rank index ri of side s in d, or NULL. */
-static const struct tt_diff_rank *pair_of(const struct tt_diff *d, int s, size_t ri)
+/* The pair of each rank index of side s in d (the first that names it), or
+ * NULL: an array of n (free it). */
+static const struct tt_diff_rank **pairs_of(const struct tt_diff *d, int s, size_t n)
 {
+	const struct tt_diff_rank **v = tt_calloc(n + 1, sizeof(*v));
 	for (size_t p = 0; d && p < d->nranks; p++)
-		if (d->ranks[p].idx[s] == ri)
-			return &d->ranks[p];
-	return NULL;
+		if (d->ranks[p].idx[s] < n && !v[d->ranks[p].idx[s]])
+			v[d->ranks[p].idx[s]] = &d->ranks[p];
+	return v;
 }
 
-/* index j of step n among pair pr's steps of side s, or SIZE_MAX */
-static size_t step_slot(const struct tt_diff_rank *pr, int s, int64_t n)
+/* The slots of pair pr's steps on side s: step number -> its index j among
+ * them (the first when one repeats).  One lookup per instance instead of a
+ * walk of the steps: a trace of many steps stays linear. */
+static void slots_build(struct tt_hmap *h, const struct tt_diff_rank *pr, int s)
 {
-	for (size_t j = 0; pr && j < pr->nsteps; j++)
-		if (pr->steps[s][j] == n)
-			return j;
-	return SIZE_MAX;
+	memset(h, 0, sizeof(*h));
+	if (!pr || !pr->steps[s])
+		return;
+	tt_hmap_reserve(h, pr->nsteps);
+	for (uint32_t j = 0; j < pr->nsteps; j++) {
+		uint32_t *v = tt_hmap_slot(h, (uint64_t)pr->steps[s][j]);
+		if (*v == TT_HMAP_NONE)
+			*v = j;
+	}
 }
 
-static void fill_pair(struct tt_dinst *x, const struct tt_diff_rank *pr)
+/* index j of step n among the steps of slots, or SIZE_MAX */
+static size_t step_slot(const struct tt_hmap *slots, int64_t n)
+{
+	uint32_t j = tt_hmap_get(slots, (uint64_t)n);
+	return j == TT_HMAP_NONE ? SIZE_MAX : j;
+}
+
+static void fill_pair(struct tt_dinst *x, const struct tt_diff_rank *pr,
+		      const struct tt_hmap *slots)
 {
 	x->pair_ri = UINT32_MAX;
 	x->pair_step = -1;
 	if (!pr)
 		return;
 	x->pair_ri = pr->idx[!x->side];
-	size_t j = step_slot(pr, x->side, x->step);
+	size_t j = step_slot(slots, x->step);
 	if (j != SIZE_MAX)
 		x->pair_step = pr->steps[!x->side][j];
 }
@@ -84,6 +103,7 @@ static void finish(struct tt_dinsts *k)
 		struct tt_dinst_side *w = &k->side[s];
 		/* the k-th longest of the side, walking the sorted list */
 		size_t seen = 0, mid_hi = SIZE_MAX, mid_lo = SIZE_MAX;
+		__int128 total = 0; /* (exact: the mean stays right past int64) */
 		for (size_t i = 0; i < k->n; i++)
 			if (k->v[i].side == s)
 				w->n++;
@@ -97,7 +117,7 @@ static void finish(struct tt_dinsts *k)
 			if (!seen)
 				w->max = x->dur;
 			w->min = x->dur;
-			w->total += x->dur;
+			total += x->dur;
 			if (seen == (w->n - 1) / 2)
 				mid_hi = i;
 			if (seen == w->n / 2)
@@ -105,7 +125,8 @@ static void finish(struct tt_dinsts *k)
 			w->bins[bin_of(k, x->dur)]++;
 			seen++;
 		}
-		w->mean = (double)w->total / (double)w->n;
+		w->total = tt_sat_128(total);
+		w->mean = (double)total / (double)w->n;
 		int64_t a = k->v[mid_hi].dur, b = k->v[mid_lo].dur;
 		w->median = b + (a - b) / 2;
 	}
@@ -161,6 +182,8 @@ void tt_dinsts_of_row(const struct tt_diff *d, const struct tt_model *a, const s
 			tt_diff_iterations(r, sel.round, iter);
 			uint8_t *cache = tt_calloc((size_t)r->strs.n + 1, 1);
 			bool whole = pr->nsteps == 1 && pr->steps[s][0] < 0;
+			struct tt_hmap slots;
+			slots_build(&slots, pr, s);
 			for (uint32_t i = 0; i < r->nev; i++) {
 				const struct tt_event *e = &r->ev[i];
 				if (!tt_hta_parsed(r, e) || e->name >= r->strs.n)
@@ -171,7 +194,7 @@ void tt_dinsts_of_row(const struct tt_diff *d, const struct tt_model *a, const s
 					continue;
 				if (!row_match(d, r, cache, e->name, name, &buf, &bufcap))
 					continue;
-				if (!whole && step_slot(pr, s, iter[i]) == SIZE_MAX)
+				if (!whole && step_slot(&slots, iter[i]) == SIZE_MAX)
 					continue;
 				struct tt_dinst x = {
 					.side = (uint8_t)s,
@@ -182,9 +205,10 @@ void tt_dinsts_of_row(const struct tt_diff *d, const struct tt_model *a, const s
 					.start = e->ts - origin,
 					.dur = tt_sel_end(&sel, e) - tt_sel_ts(&sel, e),
 				};
-				fill_pair(&x, pr);
+				fill_pair(&x, pr, &slots);
 				add(&c, &x);
 			}
+			tt_hmap_free(&slots);
 			free(cache);
 			free(iter);
 		}
@@ -204,6 +228,7 @@ void tt_dinsts_of_kernel(const struct tt_model *const m[2], const struct tt_aopt
 		if (!m[s])
 			continue;
 		int64_t origin = tt_model_origin(m[s]);
+		const struct tt_diff_rank **pairs = pairs_of(d, s, m[s]->nranks);
 		for (size_t ri = 0; ri < m[s]->nranks; ri++) {
 			const struct tt_rank *r = m[s]->ranks[ri];
 			if (!tt_aopts_has_rank(o[s], r->rank))
@@ -214,7 +239,9 @@ void tt_dinsts_of_kernel(const struct tt_model *const m[2], const struct tt_aopt
 			struct tt_sel sel;
 			tt_sel_init(&sel, m[s], ri, o[s]);
 			int64_t *iter = NULL;
-			const struct tt_diff_rank *pr = pair_of(d, s, ri);
+			const struct tt_diff_rank *pr = pairs[ri];
+			struct tt_hmap slots;
+			slots_build(&slots, pr, s);
 			for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)
 				for (uint32_t i = i0; i < i1; i++) {
 					const struct tt_event *e = &r->ev[i];
@@ -234,12 +261,14 @@ void tt_dinsts_of_kernel(const struct tt_model *const m[2], const struct tt_aopt
 						.start = e->ts - origin,
 						.dur = tt_sel_end(&sel, e) - tt_sel_ts(&sel, e),
 					};
-					fill_pair(&x, pr);
+					fill_pair(&x, pr, &slots);
 					add(&c, &x);
 				}
+			tt_hmap_free(&slots);
 			free(iter);
 			tt_sel_free(&sel);
 		}
+		free(pairs);
 	}
 	finish(out);
 }
