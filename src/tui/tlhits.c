@@ -4,13 +4,13 @@
 #include "tlhits.h"
 
 #include <pthread.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/hmap.h"
 #include "tracetop/pool.h"
+#include "tracetop/regex.h"
 #include "tracetop/util.h"
 
 struct key {
@@ -174,12 +174,14 @@ struct search {
 	const struct tt_model *m;
 	struct scan *v;
 	bool re;
-	regex_t rx;
+	/* (tracetop/regex.h: no backtracking, so no name makes it slow; one
+	 * search at a time, under lock) */
+	struct tt_re *rx;
 	const char *pat;
 	char *low;     /* pat in lower case */
 	size_t plen;
 	/* a regular expression's answers by name, across the ranks (each rank
-	 * interns its own names; a regexec costs microseconds) */
+	 * interns its own names; a match costs microseconds) */
 	pthread_mutex_t lock;
 	struct tt_hmap seen; /* hash of a name -> index into names */
 	const char **names;
@@ -207,7 +209,7 @@ static bool name_matches(struct search *se, const char *name)
 			pthread_mutex_unlock(&se->lock);
 			return yes;
 		}
-	bool yes = regexec(&se->rx, name, 0, NULL, 0) == 0;
+	bool yes = tt_re_search(se->rx, name, strlen(name));
 	if (se->nnames == se->cap) {
 		se->cap = se->cap ? 2 * se->cap : 256;
 		se->names = tt_realloc_array(se->names, se->cap, sizeof(*se->names));
@@ -303,10 +305,9 @@ long tl_hits_search(struct tl_hits *h, const struct tt_model *m, const struct tl
 	se.re = strncmp(pattern, "re:", 3) == 0;
 	se.pat = se.re ? pattern + 3 : pattern;
 	if (se.re) {
-		int rc = regcomp(&se.rx, se.pat, REG_EXTENDED | REG_NOSUB | REG_ICASE);
-		if (rc) {
-			char msg[120];
-			regerror(rc, &se.rx, msg, sizeof(msg));
+		char msg[160];
+		se.rx = tt_re_compile(se.pat, true, msg, sizeof(msg));
+		if (!se.rx) {
 			snprintf(why, whyn, "bad regular expression '%s': %s", se.pat, msg);
 			return -1;
 		}
@@ -345,8 +346,7 @@ long tl_hits_search(struct tl_hits *h, const struct tt_model *m, const struct tl
 	tt_hmap_free(&se.seen);
 	free(se.names);
 	free(se.yes);
-	if (se.re)
-		regfree(&se.rx);
+	tt_re_free(se.rx);
 	free(se.low);
 	/* the hits in the order found (by rank and track, each track in time
 	 * order): the track index; then sorted by time */
