@@ -4,6 +4,7 @@
 
 #include "tracetop/ranks.h"
 
+#include "tracetop/checked.h"
 #include "tracetop/idle.h"
 
 #include <math.h>
@@ -138,7 +139,7 @@ static void blocks_add(struct blocks *b, int64_t ts, int64_t end, bool keep)
 		return;
 	}
 	if (b->open) {
-		b->total += b->cur.end - b->cur.ts;
+		tt_sat_acc(&b->total, b->cur.end - b->cur.ts);
 		if (keep) {
 			TT_GROW(b->v, b->cap, b->n + 1);
 			b->v[b->n++] = b->cur;
@@ -152,7 +153,7 @@ static void blocks_end(struct blocks *b, bool keep)
 {
 	if (!b->open)
 		return;
-	b->total += b->cur.end - b->cur.ts;
+	tt_sat_acc(&b->total, b->cur.end - b->cur.ts);
 	if (keep) {
 		TT_GROW(b->v, b->cap, b->n + 1);
 		b->v[b->n++] = b->cur;
@@ -168,7 +169,7 @@ static int64_t intersect(const struct tt_iv *a, size_t na, const struct tt_iv *b
 	while (i < na && j < nb) {
 		int64_t lo = TT_MAX(a[i].ts, b[j].ts), hi = TT_MIN(a[i].end, b[j].end);
 		if (hi > lo)
-			t += hi - lo;
+			tt_sat_acc(&t, hi - lo);
 		if (a[i].end < b[j].end)
 			i++;
 		else
@@ -249,7 +250,13 @@ static void idle_gap(const struct ctx *c, const struct tt_sel *s, const struct k
 	int64_t dur = k->ts - prev->end;
 	int64_t lts = launch != TT_NONE && tt_sel_has(s, launch) ? tt_sel_ts(s, &r->ev[launch])
 								    : INT64_MIN;
-	w->idle_cat_ns[tt_idle_gap_cat(lts, prev->end, dur, c->delay_ns)] += dur;
+	tt_sat_acc(&w->idle_cat_ns[tt_idle_gap_cat(lts, prev->end, dur, c->delay_ns)], dur);
+}
+
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
 }
 
 /* Idle gaps of the G_k kernels by HTA's category, as tt_idle_breakdown:
@@ -259,10 +266,16 @@ static void idle_cats(const struct ctx *c, const struct tt_sel *s, struct kern *
 		      const struct run *runs, size_t nruns, struct tt_rank_metrics *w)
 {
 	const struct tt_rank *r = s->r;
+	/* a stream number on two runs? (sorted, not compared pair by pair:
+	 * thousands of streams stay linear) */
 	bool shared = false;
-	for (size_t i = 0; i < nruns && !shared; i++)
-		for (size_t j = i + 1; j < nruns && !shared; j++)
-			shared = runs[i].stream == runs[j].stream;
+	int64_t *sn = tt_malloc((nruns + 1) * sizeof(*sn));
+	for (size_t i = 0; i < nruns; i++)
+		sn[i] = runs[i].stream;
+	qsort(sn, nruns, sizeof(*sn), i64_cmp);
+	for (size_t i = 1; i < nruns && !shared; i++)
+		shared = sn[i] == sn[i - 1];
+	free(sn);
 	if (!shared) {
 		for (size_t q = 0; q < nruns; q++) {
 			if (runs[q].b - runs[q].a < 2)
@@ -404,7 +417,7 @@ static void rank_work(size_t ri, void *arg)
 			if (x->type == TT_KT_COMP) {
 				blocks_add(&comp, x->ts, x->end, true);
 				if (x->kernel && x->name < r->strs.n)
-					sum[x->name] += x->end - x->ts;
+					tt_sat_acc(&sum[x->name], x->end - x->ts);
 			} else if (x->type == TT_KT_COMM) {
 				blocks_add(&comm, x->ts, x->end, true);
 				nc++;
@@ -536,7 +549,7 @@ static void transfer(const struct tt_model *m, struct slot *slot)
 						continue;
 					}
 					int64_t from = TT_MAX(e->ts, c->last[q]);
-					xfer += TT_MAX(e->end - from, 0);
+					tt_sat_acc(&xfer, TT_MAX(e->end - from, 0));
 					any = true;
 				}
 				i = j;
@@ -604,7 +617,7 @@ static const char *top_kernel(const struct tt_model *m, struct slot *slot)
 		size_t j = i;
 		int64_t t = 0;
 		while (j < n && strcmp(c[j].name, c[i].name) == 0)
-			t += c[j++].ns;
+			tt_sat_acc(&t, c[j++].ns);
 		if (t > best_ns) {
 			best_ns = t;
 			best = c[i].name;
