@@ -546,6 +546,8 @@ static void separate(struct nent *e, size_t lo, size_t hi, size_t cols, int roun
 	free(f);
 }
 
+#define SEP_MAX 64 /* members of a group that separate() takes */
+
 char **tt_names_fit(const char *const *names, size_t n, size_t cols)
 {
 	char **out = tt_calloc(n + 1, sizeof(*out));
@@ -578,7 +580,11 @@ char **tt_names_fit(const char *const *names, size_t n, size_t cols)
 			}
 			if (mixed) {
 				again = true;
-				if (round < 4) {
+				/* separate() compares the members pair by pair: a
+				 * group of more than SEP_MAX (thousands of names
+				 * shortened alike) is numbered at once, so the work
+				 * stays within SEP_MAX comparisons per name */
+				if (round < 4 && hi - lo <= SEP_MAX) {
 					separate(e, lo, hi, cols, round < 2 ? 0 : 1);
 				} else {
 					/* last resort: a number after the text, per name */
