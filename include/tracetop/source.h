@@ -14,7 +14,8 @@
 
 struct tt_src_stack {
 	const char *op;
-	const char *stack;   /* frames joined by '\n', innermost first */
+	const char *stack;   /* frames joined by '\n', innermost first (Python: at most 256,
+			      * then a line saying the outer ones are left out) */
 	uint32_t nframes;
 	bool python;         /* from python_function events (else `Call stack`) */
 	uint64_t calls;

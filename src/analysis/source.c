@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/util.h"
 #include "optree.h"
@@ -71,6 +72,8 @@ size_t tt_tb_editor_command(char *buf, size_t n, const char *editor, const char 
 }
 
 /* ---- source ---- */
+
+#define SRC_MAX_FRAMES 256 /* frames of a Python stack shown, innermost first */
 
 struct srcacc {
 	uint32_t op;	/* rank string id */
@@ -164,8 +167,11 @@ static void src_rank(size_t ri, void *vctx)
 			uint32_t p = t.py[i];
 			if (memo[p] == TT_NONE) {
 				size_t bl = 0;
-				uint32_t nf = 0;
-				for (uint32_t a = p; a != TT_NONE; a = t.pyparent[a]) {
+				uint32_t nf = 0, a = p;
+				/* the innermost SRC_MAX_FRAMES frames: a walk per
+				 * distinct frame, so a deeper nest would cost its
+				 * depth squared */
+				for (; a != TT_NONE && nf < SRC_MAX_FRAMES; a = t.pyparent[a]) {
 					const char *nm = tt_ev_name(r, &r->ev[a]);
 					size_t l = tt_strtab_len(&r->strs, r->ev[a].name);
 					TT_GROW(buf, bcap, bl + l + 2);
@@ -174,6 +180,12 @@ static void src_rank(size_t ri, void *vctx)
 					memcpy(buf + bl, nm, l);
 					bl += l;
 					nf++;
+				}
+				if (a != TT_NONE) {
+					static const char more[] = "\n\xE2\x80\xA6 (the outer frames left out)";
+					TT_GROW(buf, bcap, bl + sizeof(more));
+					memcpy(buf + bl, more, sizeof(more) - 1);
+					bl += sizeof(more) - 1;
 				}
 				memo[p] = tt_strtab_intern(&d->local, buf, bl);
 				memo_n[p] = nf;
@@ -198,7 +210,7 @@ static void src_rank(size_t ri, void *vctx)
 		}
 		struct srcacc *a = &d->acc[*slot];
 		a->calls++;
-		a->host += e->dur;
+		tt_sat_acc(&a->host, e->dur);
 		if (e->dur > r->ev[a->longest].dur)
 			a->longest = i;
 	}
@@ -271,7 +283,7 @@ void tt_src_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 			}
 			struct tt_src_stack *w = &out->stacks[smap[id]];
 			w->calls += a->calls;
-			w->host_ns += a->host;
+			tt_sat_acc(&w->host_ns, a->host);
 			if (r->ev[a->longest].dur > m->ranks[w->ri]->ev[w->ev].dur) {
 				w->ri = ri;
 				w->ev = a->longest;
@@ -289,7 +301,7 @@ void tt_src_compute(const struct tt_model *m, const struct tt_aopts *o, struct t
 			}
 			struct tt_src_line *ln = &out->lines[lmap[lid]];
 			ln->calls += a->calls;
-			ln->host_ns += a->host;
+			tt_sat_acc(&ln->host_ns, a->host);
 			uint32_t *seen = tt_hmap_slot(&pairs, ((uint64_t)lid << 32) | opid);
 			if (*seen == TT_NONE) {
 				*seen = 1;
