@@ -351,6 +351,30 @@ static int commop_cmp(const void *a, const void *b)
 }
 
 /* |union| of the ranges v[idx[k]] */
+/* nodes by their event's name, then by order */
+struct name_ctx {
+	const struct tt_rank *r;
+	const struct tbnode *nodes;
+};
+
+static int node_name_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct name_ctx *c = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint32_t x = c->r->ev[c->nodes[i].ev].name, y = c->r->ev[c->nodes[j].ev].name;
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* groups (their first position in the sorted order) by their first node */
+static int group_first_cmp(const void *a, const void *b, void *ctx)
+{
+	const size_t *ord = ctx;
+	size_t i = ord[*(const size_t *)a], j = ord[*(const size_t *)b];
+	return i < j ? -1 : i > j;
+}
+
 static int64_t union_of(const struct tt_iv *v, const size_t *idx, size_t n, struct tt_iv *tmp)
 {
 	for (size_t k = 0; k < n; k++)
@@ -431,12 +455,29 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 		all->all = true;
 		size_t nkeys = 0;
 		__int128 sum_t = 0, sum_x = 0; /* (exact: the means stay right) */
+		/* the nodes by step (key + 1: -1 is the ops in none), in their
+		 * order: one pass, not one per step */
+		size_t *at = tt_calloc(d->nsteps + 2, sizeof(*at));
+		size_t *byk = tt_malloc((d->nnodes + 1) * sizeof(*byk));
+		for (size_t j = 0; j < d->nnodes; j++)
+			if (d->nodes[j].step >= -1 && d->nodes[j].step < (int)d->nsteps)
+				at[d->nodes[j].step + 1]++;
+		for (size_t k = 0, sum = 0; k < d->nsteps + 1; k++) {
+			size_t c = at[k];
+			at[k] = sum;
+			sum += c;
+		}
+		for (size_t j = 0; j < d->nnodes; j++)
+			if (d->nodes[j].step >= -1 && d->nodes[j].step < (int)d->nsteps)
+				byk[at[d->nodes[j].step + 1]++] = j;
+		/* (at[k] is now the end of key k - 1's nodes) */
 		for (int key = -1; key < (int)d->nsteps; key++) {
 			size_t n = 0;
-			for (size_t j = 0; j < d->nnodes; j++)
-				if (d->nodes[j].step == key)
-					for (size_t q = 0; q < d->nodes[j].n; q++)
-						idx[n++] = d->nodes[j].first + q;
+			for (size_t b = key < 0 ? 0 : at[key]; b < at[key + 1]; b++) {
+				size_t j = byk[b];
+				for (size_t q = 0; q < d->nodes[j].n; q++)
+					idx[n++] = d->nodes[j].first + q;
+			}
 			if (!n)
 				continue;
 			TT_GROW(out->waits, wcap, out->nwaits + 1);
@@ -466,11 +507,24 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 			memmove(&out->waits[w0 + 1], &out->waits[w0 + 2], (nw - 1) * sizeof(x));
 			out->waits[out->nwaits - 1] = x;
 		}
-		/* per op name */
-		uint32_t *done = tt_calloc(d->nnodes + 1, sizeof(*done));
-		for (size_t j = 0; j < d->nnodes; j++) {
-			if (done[j])
-				continue;
+		free(at);
+		free(byk);
+		/* per op name, in the order of their first call: the nodes
+		 * sorted by name (then order), so that each name's are found in
+		 * one pass, not one per name */
+		struct name_ctx nc = {rk, d->nodes};
+		size_t *ord = tt_malloc((d->nnodes + 1) * sizeof(*ord));
+		for (size_t j = 0; j < d->nnodes; j++)
+			ord[j] = j;
+		tt_msort(ord, d->nnodes, sizeof(*ord), node_name_cmp, &nc);
+		size_t *grp = tt_malloc((d->nnodes + 1) * sizeof(*grp)); /* first of each */
+		size_t ngrp = 0;
+		for (size_t b = 0; b < d->nnodes; b++)
+			if (!b || rk->ev[d->nodes[ord[b]].ev].name != rk->ev[d->nodes[ord[b - 1]].ev].name)
+				grp[ngrp++] = b;
+		tt_msort(grp, ngrp, sizeof(*grp), group_first_cmp, ord);
+		for (size_t g = 0; g < ngrp; g++) {
+			size_t b0 = grp[g], j = ord[b0];
 			uint32_t nm = rk->ev[d->nodes[j].ev].name;
 			TT_GROW(out->ops, ocap, out->nops + 1);
 			struct tt_tb_commop *op = &out->ops[out->nops++];
@@ -481,11 +535,8 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 						 tt_tb_intern(&out->names, tt_str(rk, nm)));
 			op->bytes = -1;
 			size_t n = 0;
-			for (size_t q = j; q < d->nnodes; q++) {
-				const struct tbnode *x = &d->nodes[q];
-				if (rk->ev[x->ev].name != nm)
-					continue;
-				done[q] = 1;
+			for (size_t b = b0; b < d->nnodes && rk->ev[d->nodes[ord[b]].ev].name == nm; b++) {
+				const struct tbnode *x = &d->nodes[ord[b]];
 				op->calls++;
 				op->nkernels += x->nkernels;
 				if (x->bytes >= 0)
@@ -496,7 +547,8 @@ static void tb_collectives(const struct tt_model *m, struct dist_out *r, struct 
 			op->latency_ns = union_of(d->rng, idx, n, tmp);
 			op->transfer_ns = out->tb_shown ? union_of(d->real, idx, n, tmp) : -1;
 		}
-		free(done);
+		free(ord);
+		free(grp);
 		free(idx);
 		free(tmp);
 	}
