@@ -519,13 +519,23 @@ struct lasts {
 	struct lastk *v;
 	size_t n, cap;
 	size_t hint;
+	struct tt_hmap ix; /* (dev, stream) hashed -> index in v: a lookup, not a
+			    * walk of every stream, per event */
 };
+
+static uint64_t last_key(int64_t dev, int64_t stream)
+{
+	return tt_hmap_mix((uint64_t)dev) ^ (uint64_t)stream;
+}
 
 static struct lastk *last_find(struct lasts *l, int64_t dev, int64_t stream)
 {
 	if (l->hint < l->n && l->v[l->hint].dev == dev && l->v[l->hint].stream == stream)
 		return &l->v[l->hint];
-	for (size_t i = 0; i < l->n; i++)
+	size_t pos;
+	uint64_t key = last_key(dev, stream);
+	for (uint32_t i = tt_hmap_first(&l->ix, key, &pos); i != TT_HMAP_NONE;
+	     i = tt_hmap_next(&l->ix, key, &pos))
 		if (l->v[i].dev == dev && l->v[i].stream == stream) {
 			l->hint = i;
 			return &l->v[i];
@@ -541,6 +551,7 @@ static void last_set(struct lasts *l, int64_t dev, int64_t stream, uint32_t node
 		return;
 	}
 	TT_GROW(l->v, l->cap, l->n + 1);
+	tt_hmap_add(&l->ix, last_key(dev, stream), (uint32_t)l->n);
 	l->v[l->n++] = (struct lastk){dev, stream, node};
 }
 
@@ -667,6 +678,7 @@ static void phase_kernels(struct build *b)
 	}
 	map_free(&ksync);
 	free(last.v);
+	tt_hmap_free(&last.ix);
 	free(v);
 }
 
