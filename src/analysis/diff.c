@@ -400,12 +400,22 @@ static int i64_cmp(const void *a, const void *b, void *ctx)
 }
 
 /* index in m->ranks of rank number `rank` (the first file of it), or SIZE_MAX */
-static size_t rank_index(const struct tt_model *m, int64_t rank)
+/* rank number -> the index of its first file in m */
+static void rank_firsts(const struct tt_model *m, struct tt_hmap *h)
 {
-	for (size_t i = 0; i < m->nranks; i++)
-		if (m->ranks[i]->rank == rank)
-			return i;
-	return SIZE_MAX;
+	tt_hmap_reserve(h, m->nranks);
+	for (size_t i = 0; i < m->nranks; i++) {
+		uint32_t *v = tt_hmap_slot(h, (uint64_t)m->ranks[i]->rank);
+		if (*v == TT_HMAP_NONE)
+			*v = (uint32_t)i;
+	}
+}
+
+static int ord_rank_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tt_model *m = ctx;
+	int64_t x = m->ranks[*(const size_t *)a]->rank, y = m->ranks[*(const size_t *)b]->rank;
+	return (x > y) - (x < y);
 }
 
 /* The side's ProfilerStep#N names over all its ranks (HTA looks at the
@@ -455,30 +465,42 @@ static int pick_pairs(struct tt_diff *d, const struct tt_model *a, const struct 
 	size_t cap = 0;
 	*pairs = NULL;
 	*np = 0;
+	/* each side's rank numbers: their first file (one pass, not a walk of
+	 * the ranks per rank) */
+	struct tt_hmap first[2] = {{0}};
+	for (int s = 0; s < 2; s++)
+		rank_firsts(m[s], &first[s]);
 	if (o->map || o->ranks) {
 		size_t n = o->map ? o->nmap : o->nranks;
-		for (size_t k = 0; k < n; k++) {
+		struct tt_hmap seen = {0};
+		int rc = 0;
+		for (size_t k = 0; k < n && !rc; k++) {
 			int64_t want[2] = {o->map ? o->map[k].a : o->ranks[k],
 					   o->map ? o->map[k].b : o->ranks[k]};
 			size_t idx[2];
-			for (int s = 0; s < 2; s++) {
-				idx[s] = rank_index(m[s], want[s]);
+			for (int s = 0; s < 2 && !rc; s++) {
+				uint32_t v = tt_hmap_get(&first[s], (uint64_t)want[s]);
+				idx[s] = v == TT_HMAP_NONE ? SIZE_MAX : v;
 				if (idx[s] == SIZE_MAX)
-					return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
-							  "diff: the %s side has no rank %lld",
-							  s ? "test" : "control", (long long)want[s]);
+					rc = tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
+							"diff: the %s side has no rank %lld",
+							s ? "test" : "control", (long long)want[s]);
 			}
+			if (rc)
+				break;
 			/* a rank listed twice counts once */
-			bool dup = false;
-			for (size_t q = 0; q < *np; q++)
-				dup |= (*pairs)[q][0] == idx[0] && (*pairs)[q][1] == idx[1];
-			if (dup)
+			uint32_t *dup = tt_hmap_slot(&seen, ((uint64_t)idx[0] << 32) | idx[1]);
+			if (*dup != TT_HMAP_NONE)
 				continue;
+			*dup = 1;
 			TT_GROW(*pairs, cap, *np + 1);
 			(*pairs)[*np][0] = idx[0];
 			(*pairs)[(*np)++][1] = idx[1];
 		}
-		return 0;
+		tt_hmap_free(&seen);
+		tt_hmap_free(&first[0]);
+		tt_hmap_free(&first[1]);
+		return rc;
 	}
 	/* the side's distinct rank numbers, ascending (first file of each) */
 	size_t *ord[2], n[2];
@@ -486,16 +508,11 @@ static int pick_pairs(struct tt_diff *d, const struct tt_model *a, const struct 
 		ord[s] = tt_malloc((m[s]->nranks + 1) * sizeof(**ord));
 		n[s] = 0;
 		for (size_t i = 0; i < m[s]->nranks; i++)
-			if (rank_index(m[s], m[s]->ranks[i]->rank) == i)
+			if (tt_hmap_get(&first[s], (uint64_t)m[s]->ranks[i]->rank) == i)
 				ord[s][n[s]++] = i;
-		for (size_t i = 1; i < n[s]; i++) /* insertion sort by rank */
-			for (size_t j = i; j > 0 && m[s]->ranks[ord[s][j]]->rank <
-							m[s]->ranks[ord[s][j - 1]]->rank;
-			     j--) {
-				size_t t = ord[s][j];
-				ord[s][j] = ord[s][j - 1];
-				ord[s][j - 1] = t;
-			}
+		/* by rank, stable (the model keeps its ranks sorted already) */
+		tt_msort(ord[s], n[s], sizeof(*ord[s]), ord_rank_cmp, (void *)m[s]);
+		tt_hmap_free(&first[s]);
 	}
 	if (o->iteration != TT_DIFF_COMMON) {
 		/* HTA: each side's smallest rank */
