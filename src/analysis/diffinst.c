@@ -170,13 +170,15 @@ void tt_dinsts_of_row(const struct tt_diff *d, const struct tt_model *a, const s
 	char *buf = NULL;
 	size_t bufcap = 0;
 	memset(out, 0, sizeof(*out));
+	/* (once: it walks the ranks) */
+	int64_t origins[2] = {tt_model_origin(a), tt_model_origin(b)};
 	for (size_t p = 0; p < d->nranks; p++) {
 		const struct tt_diff_rank *pr = &d->ranks[p];
 		for (int s = 0; s < 2; s++) {
 			if (pr->idx[s] >= m[s]->nranks || !pr->steps[s])
 				continue;
 			const struct tt_rank *r = m[s]->ranks[pr->idx[s]];
-			int64_t origin = tt_model_origin(m[s]);
+			int64_t origin = origins[s];
 			struct tt_sel sel = {.r = r, .round = r->hta_round && !d->exact};
 			int64_t *iter = tt_malloc(((size_t)r->nev + 1) * sizeof(*iter));
 			tt_diff_iterations(r, sel.round, iter);
