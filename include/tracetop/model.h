@@ -301,6 +301,9 @@ int tt_model_load(struct tt_model **out, char *const *files, size_t n,
 int tt_model_load_mem(struct tt_model **out, const char *const *names, const void *const *data,
 		      const size_t *lens, size_t n, const struct tt_load_opts *o);
 void tt_model_free(struct tt_model *m);
+/* Drop the derived data of every rank, so that the next analyses build it
+ * again (measurements: tests/scaling.c).  Not while analyses run. */
+void tt_model_forget(struct tt_model *m);
 
 /* Load one rank; used by the loader and the .tts writer. */
 int tt_rank_load(struct tt_rank **out, const char *path, const void *mem, size_t memlen,

@@ -224,6 +224,14 @@ static void memo_free(struct tt_rank_memo *mm)
 	free(mm);
 }
 
+void tt_model_forget(struct tt_model *m)
+{
+	for (size_t i = 0; m && i < m->nranks; i++) {
+		memo_free(m->ranks[i]->memo);
+		m->ranks[i]->memo = NULL;
+	}
+}
+
 void rank_account(struct tt_rank *r)
 {
 	/* (its strings are counted by their arena already) */

@@ -1,0 +1,49 @@
+/* Adversarial traces: valid Kineto JSON of shapes meant to make the tool
+ * slow (identical timestamps, many streams, steps, names or ranks, deep
+ * nesting, one correlation id for everything) or its sums overflow.  Used by
+ * the complexity check (tests/scaling.c), the fuzz targets (a fuzz input
+ * can be a recipe for one of these) and the shell tests (tests/ttgen). */
+#ifndef TRACETOP_TESTS_ADVGEN_H
+#define TRACETOP_TESTS_ADVGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ADV_SHAPES(_)                                                                          \
+	_(IDENTICAL, "identical", "n events at one (ts, dur) on one track: ops, launches, kernels") \
+	_(STREAMS, "streams", "n/2 GPU streams, one kernel and its launch each")              \
+	_(STEPS, "steps", "n/4 ProfilerSteps: an op, a launch, one of 5 kernels; an all-reduce every 4th") \
+	_(NAMES, "names", "n/3 distinct op and kernel names of ~32 characters")               \
+	_(RANKS, "ranks", "n/24 ranks of 4 steps with an all-reduce each, one file a rank")   \
+	_(NESTING, "nesting", "n/2 operators nested each in the one before, and python frames") \
+	_(CORR, "corr", "n/2 launches and n/2 kernels that all share correlation id 1")       \
+	_(OVERFLOW, "overflow", "n overlapping 7-day kernels (sums past int64 ns)")
+
+enum adv_shape {
+#define _(id, name, help) ADV_##id,
+	ADV_SHAPES(_)
+#undef _
+	ADV_NSHAPES
+};
+
+extern const char *const adv_shape_names[ADV_NSHAPES];
+extern const char *const adv_shape_help[ADV_NSHAPES];
+
+/* The shape named name, or -1. */
+int adv_shape_find(const char *name);
+
+/* One rank's trace file: its name ("rank-3.json") and JSON text (malloc'd,
+ * NUL-terminated). */
+struct adv_file {
+	char name[32];
+	char *text;
+	size_t len;
+};
+
+/* The files of shape s at size n (about n events in all; n >= 8 is
+ * assumed), seed varying names and times a little.  Returns the number of
+ * files; *out (malloc'd) holds them; free with adv_free. */
+size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out);
+void adv_free(struct adv_file *f, size_t n);
+
+#endif
