@@ -51,9 +51,12 @@ void tt_src_free(struct tt_src *s);
  * when it names none (built-ins, "<string>"). */
 bool tt_tb_frame_parse(const char *frame, size_t len, char *file, size_t fn, int64_t *line);
 
-/* The command line that opens file at line: "EDITOR +LINE 'FILE'" (the file
- * quoted for sh; editor NULL or "" -> "vi").  Returns the length (as
- * snprintf).  The TUI runs it after leaving curses. */
+/* The command line that opens file at line, for a person to paste:
+ * "EDITOR +LINE -- 'FILE'" (the file quoted for sh, after "--" so that it
+ * is never an option, and with "./" before it when it starts with - or +,
+ * which some editors read as a command; editor NULL or "" -> "vi").
+ * Returns the length (as snprintf); 0 and "" when the file name holds a
+ * control character (it would be shown escaped: no command then). */
 size_t tt_tb_editor_command(char *buf, size_t n, const char *editor, const char *file,
 			    int64_t line);
 

@@ -45,7 +45,18 @@ size_t tt_tb_editor_command(char *buf, size_t n, const char *editor, const char 
 {
 	if (!editor || !editor[0])
 		editor = "vi";
-	int h = snprintf(buf, n, "%s +%lld '", editor, (long long)line);
+	/* a control character would be shown escaped, not as it is: what a
+	 * person pastes would not be the file */
+	for (const unsigned char *p = (const unsigned char *)file; *p; p++)
+		if (*p < 0x20 || *p == 0x7F) {
+			if (n)
+				buf[0] = '\0';
+			return 0;
+		}
+	/* "--": no file name is an option; a name starting with - or + gets
+	 * a ./ as well, for editors that read +CMD after it */
+	bool dot = file[0] == '-' || file[0] == '+';
+	int h = snprintf(buf, n, "%s +%lld -- '%s", editor, (long long)line, dot ? "./" : "");
 	size_t k = h > 0 ? (size_t)h : 0; /* the whole command's length */
 	/* bytes written: the command up to the first piece that does not fit
 	 * (a piece is never cut, and no byte is left unwritten before the NUL) */

@@ -330,8 +330,11 @@ static struct tt_pane *frames_drill(struct tt_pane *p, size_t row)
 		return NULL;
 	}
 	char cmd[1200];
-	tt_tb_editor_command(cmd, sizeof(cmd), getenv("EDITOR"), file, line);
-	tt_ui_status(p->app, TT_ROLE_STATUS, "e: %s", cmd);
+	if (!tt_tb_editor_command(cmd, sizeof(cmd), getenv("EDITOR"), file, line))
+		tt_ui_status(p->app, TT_ROLE_WARNING,
+			     "this frame's file name holds control characters: no command to paste");
+	else
+		tt_ui_status(p->app, TT_ROLE_STATUS, "e: %s", cmd);
 	return NULL;
 }
 

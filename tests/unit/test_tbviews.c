@@ -52,9 +52,9 @@ START_TEST(small_pieces)
 	ck_assert(!tt_tb_frame_parse(f, strlen(f), file, sizeof(file), &line));
 	char cmd[128];
 	tt_tb_editor_command(cmd, sizeof(cmd), NULL, "a b.py", 7);
-	ck_assert_str_eq(cmd, "vi +7 'a b.py'");
+	ck_assert_str_eq(cmd, "vi +7 -- 'a b.py'");
 	tt_tb_editor_command(cmd, sizeof(cmd), "nvim", "it's.py", 12);
-	ck_assert_str_eq(cmd, "nvim +12 'it'\\''s.py'");
+	ck_assert_str_eq(cmd, "nvim +12 -- 'it'\\''s.py'");
 	/* a file of 298 quotes does not fit: the command is cut at a whole
 	 * piece, every byte before its NUL written (they were left
 	 * uninitialised: valgrind in the explorer's status line) */
@@ -63,10 +63,10 @@ START_TEST(small_pieces)
 	quotes[298] = '\0';
 	memset(cmd, 0xAA, sizeof(cmd));
 	size_t full = tt_tb_editor_command(cmd, sizeof(cmd), NULL, quotes, 1);
-	ck_assert_uint_eq(full, strlen("vi +1 '") + 298 * 4 + 1);
+	ck_assert_uint_eq(full, strlen("vi +1 -- '") + 298 * 4 + 1);
 	ck_assert_ptr_null(memchr(cmd, 0xAA, strlen(cmd)));
 	ck_assert_uint_le(strlen(cmd), sizeof(cmd) - 1);
-	ck_assert_int_eq((strlen(cmd) - strlen("vi +1 '")) % 4, 0);
+	ck_assert_int_eq((strlen(cmd) - strlen("vi +1 -- '")) % 4, 0);
 	tt_tb_editor_command(big, sizeof(big), NULL, quotes, 1);
 	ck_assert_uint_eq(strlen(big), full);
 	ck_assert_int_eq(big[strlen(big) - 1], '\'');
