@@ -504,6 +504,9 @@ START_TEST(search_and_step)
 	want(&e, ">r0 GPU 0 stream 20");
 	keys(&e, "/re:([<Enter>");
 	want_status(&e, "bad regular expression");
+	/* back-references, which no bounded matcher runs, are refused */
+	keys(&e, "/re:(.*)(.*)\\2\\1x<Enter>");
+	want_status(&e, "back-references (\\2) are not supported");
 	keys(&e, "/zzz<Enter>");
 	want_status(&e, "no event matches 'zzz'");
 	keys(&e, "n");

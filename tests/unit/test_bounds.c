@@ -1,0 +1,371 @@
+/* Inputs written to make the tool slow, wrong or unsafe: regular
+ * expressions in bounded time, sums that saturate, duplicates at one time
+ * found in one pass, commands to paste safe for any file name. */
+#include "config.h"
+
+#include <check.h>
+#include <locale.h>
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testlib.h"
+#include "tracetop/checked.h"
+#include "tracetop/model.h"
+#include "tracetop/regex.h"
+#include "tracetop/source.h"
+#include "tracetop/util.h"
+#include "tracetop/warn.h"
+
+/* ---- regular expressions ---- */
+
+static bool rx_match(const char *pat, const char *s)
+{
+	char why[200];
+	struct tt_re *re = tt_re_compile(pat, true, why, sizeof(why));
+	ck_assert_msg(re, "'%s' refused: %s", pat, why);
+	bool m = tt_re_search(re, s, strlen(s));
+	tt_re_free(re);
+	return m;
+}
+
+static const char *rx_refused(const char *pat)
+{
+	static char why[200];
+	struct tt_re *re = tt_re_compile(pat, true, why, sizeof(why));
+	ck_assert_msg(!re, "'%s' compiled", pat);
+	return why;
+}
+
+START_TEST(test_re_syntax)
+{
+	static const struct {
+		const char *pat, *s;
+		bool m;
+	} c[] = {
+		{"", "", true},
+		{"", "abc", true},
+		{"nccl", "ncclDevKernel_AllReduce", true},
+		{"^nccl.*f32$", "ncclDevKernel_AllReduce_Sum_f32", true},
+		{"^nccl.*f32$", "ncclDevKernel_AllReduce_Sum_f32_RING", false},
+		{"^nccl.*f32$", "xncclf32", false},
+		{"NCCL", "nccl", true}, /* case ignored */
+		{"[A-C]x", "bx", true},
+		{"[^a-z]", "abc", false},
+		{"[^a-z]", "abC", false}, /* (case ignored: C is in a-z) */
+		{"[^a-z]", "ab1", true},
+		{"[]a]", "]", true},
+		{"[a-]", "-", true},
+		{"[[:digit:]]{3}", "ab12c", false},
+		{"[[:digit:]]{3}", "ab123", true},
+		{"a{2,3}b", "ab", false},
+		{"a{2,3}b", "aaab", true},
+		{"^a{2,3}b", "aaaab", false},
+		{"a{2,}$", "baa", true},
+		{"(ab|cd)+e", "abcdabe", true},
+		{"(ab|cd)+e", "abce", false},
+		{"x(a|)y", "xy", true},
+		{"()", "", true},
+		{"(a*)*b", "aaaaab", true},
+		{"(a*)*b", "aaaaa", false},
+		{"a|b|c", "c", true},
+		{"\\.", "a.b", true},
+		{"\\.", "ab", false},
+		{"a\\*", "a*", true},
+		{"\\w+\\s\\d", "op 7", true},
+		{"\\bmm\\b", "aten::mm", true},
+		{"\\bmm\\b", "aten::mmx", false},
+		{"\\<mm", "aten::mm", true},
+		{"mm\\>", "mm_x", false},
+		{"x{", "x{", true},   /* not a bound: itself */
+		{"x{a}", "x{a}", true},
+		{"^$", "", true},
+		{"a$|^b", "ba", true},
+		{"é", "CAFÉ", true},  /* a character, case ignored */
+		{"^.$", "é", true},   /* one character, two bytes */
+		{"^..$", "é", false},
+	};
+	setlocale(LC_ALL, "C.UTF-8");
+	for (size_t i = 0; i < TT_ARRAY_SIZE(c); i++)
+		ck_assert_msg(rx_match(c[i].pat, c[i].s) == c[i].m, "'%s' on '%s': expected %d",
+			      c[i].pat, c[i].s, c[i].m);
+	printf("regex: %zu of %zu cases as expected\n", TT_ARRAY_SIZE(c), TT_ARRAY_SIZE(c));
+}
+END_TEST
+
+START_TEST(test_re_refused)
+{
+	ck_assert(strstr(rx_refused("(.*)(.*)\\2\\1x"), "back-references (\\2) are not supported"));
+	ck_assert(strstr(rx_refused("(a"), "unmatched ("));
+	ck_assert(strstr(rx_refused("a)"), "unmatched )"));
+	ck_assert(strstr(rx_refused("[ab"), "unmatched ["));
+	ck_assert(strstr(rx_refused("[[:nope:]]"), "unknown class"));
+	ck_assert(strstr(rx_refused("*a"), "nothing before *"));
+	ck_assert(strstr(rx_refused("a\\"), "trailing"));
+	ck_assert(strstr(rx_refused("[z-a]"), "invalid range"));
+	ck_assert(strstr(rx_refused("a{3,2}"), "invalid bound"));
+	ck_assert(strstr(rx_refused("a{256}"), "above 255"));
+	/* repetitions written out past the budget: refused, never run */
+	ck_assert(strstr(rx_refused("(a{255}){255}"), "too large"));
+	ck_assert(strstr(rx_refused("((((((((((((((((((((((((((((((((((((((((((((((((((((((("
+				    "(((((((((((((a)))))))))))))))))))))))))))))))))))))))))"
+				    "))))))))))))))))))))))))"),
+			 "nested more than"));
+}
+END_TEST
+
+/* The same answer as glibc's regexec (POSIX extended, case ignored) on
+ * random patterns and texts, the anchors left out (glibc is wrong with
+ * them inside repeated groups) and bounds small (glibc backtracks there). */
+START_TEST(test_re_glibc)
+{
+	static const char *const atoms[] = {"a",   "b",     "c",     "A",     "B",   ".",
+					    "[ab]", "[^a]", "[a-c]", "[[:digit:]]", "[[:upper:]]",
+					    "1",   "x",     "_",     "\\.",   ":",   "(a|b)",
+					    "()",  "(a*)",  "[]a]",  "[a-]"};
+	static const char *const reps[] = {"", "", "", "*", "+", "?", "{2}", "{1,2}"};
+	static const char *const alph[] = {"a", "b", "c", "A", "B", "1", "2", "x", "_", ".", ":", " "};
+	setlocale(LC_ALL, "C.UTF-8");
+	uint64_t st = 88172645463325252ULL;
+#define RND() (st ^= st << 13, st ^= st >> 7, st ^= st << 17, (unsigned)st)
+	size_t compared = 0, want = 0;
+	for (int it = 0; it < 3000; it++) {
+		char pat[512] = "";
+		int na = 1 + (int)(RND() % 4);
+		for (int i = 0; i < na; i++) {
+			if (RND() % 6 == 0) {
+				strcat(pat, "(");
+				strcat(pat, atoms[RND() % TT_ARRAY_SIZE(atoms)]);
+				strcat(pat, reps[RND() % TT_ARRAY_SIZE(reps)]);
+				strcat(pat, RND() % 2 ? "|" : "");
+				strcat(pat, atoms[RND() % TT_ARRAY_SIZE(atoms)]);
+				strcat(pat, ")");
+			} else {
+				strcat(pat, atoms[RND() % TT_ARRAY_SIZE(atoms)]);
+			}
+			strcat(pat, reps[RND() % TT_ARRAY_SIZE(reps)]);
+		}
+		regex_t rx;
+		if (regcomp(&rx, pat, REG_EXTENDED | REG_NOSUB | REG_ICASE) != 0)
+			continue;
+		char why[200];
+		struct tt_re *re = tt_re_compile(pat, true, why, sizeof(why));
+		ck_assert_msg(re, "'%s' refused: %s", pat, why);
+		for (int j = 0; j < 6; j++) {
+			char s[64] = "";
+			int len = (int)(RND() % 8);
+			for (int q = 0; q < len; q++)
+				strcat(s, alph[RND() % TT_ARRAY_SIZE(alph)]);
+			bool g = regexec(&rx, s, 0, NULL, 0) == 0;
+			bool o = tt_re_search(re, s, strlen(s));
+			ck_assert_msg(g == o, "'%s' on '%s': glibc %d, ours %d", pat, s, g, o);
+			compared++;
+		}
+		want += 6;
+		tt_re_free(re);
+		regfree(&rx);
+	}
+#undef RND
+	printf("regex: %zu of %zu texts matched as glibc does\n", compared, want);
+	ck_assert_uint_eq(compared, want);
+	ck_assert_uint_gt(compared, 15000);
+}
+END_TEST
+
+/* What makes a backtracking matcher take exponential or quadratic time
+ * takes one pass here (Check's timeout would catch a hang). */
+START_TEST(test_re_bounded)
+{
+	size_t n = 200000;
+	char *s = tt_malloc(n + 2);
+	memset(s, 'a', n);
+	s[n] = '\0';
+	ck_assert(!rx_match("(a*)*(a*)*(a*)*b", s));
+	ck_assert(!rx_match("x.*y", s)); /* (glibc: n^2 on a long name) */
+	ck_assert(rx_match("(a|aa)+$", s));
+	s[n] = 'b';
+	s[n + 1] = '\0';
+	ck_assert(rx_match("(.*)(.*)(.*)(.*)(.*)b", s));
+	free(s);
+	/* the issue's pattern, without its back-references, on 80 names */
+	char why[200];
+	struct tt_re *re = tt_re_compile("(.*)(.*)(.*)(.*)(.*)x", true, why, sizeof(why));
+	ck_assert(re);
+	for (int i = 0; i < 80; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "aten::op_%06d_abcdefghijklmnopqr", i);
+		ck_assert(!tt_re_search(re, name, strlen(name)));
+	}
+	tt_re_free(re);
+}
+END_TEST
+
+/* ---- sums ---- */
+
+START_TEST(test_checked)
+{
+	ck_assert_int_eq(tt_sat_add(1, 2), 3);
+	ck_assert_int_eq(tt_sat_add(INT64_MAX, 1), INT64_MAX);
+	ck_assert_int_eq(tt_sat_add(INT64_MIN, -1), INT64_MIN);
+	ck_assert_int_eq(tt_sat_add(INT64_MAX, INT64_MIN), -1);
+	ck_assert_int_eq(tt_sat_sub(INT64_MIN, 1), INT64_MIN);
+	ck_assert_int_eq(tt_sat_sub(0, INT64_MIN), INT64_MAX);
+	ck_assert_int_eq(tt_sat_mul(INT64_MAX, 2), INT64_MAX);
+	ck_assert_int_eq(tt_sat_mul(INT64_MAX, -2), INT64_MIN);
+	ck_assert_int_eq(tt_sat_mul(-3, 4), -12);
+	ck_assert(tt_sat_addu(UINT64_MAX, 1) == UINT64_MAX);
+	ck_assert_int_eq(tt_sat_128((__int128)INT64_MAX * 4), INT64_MAX);
+	ck_assert_int_eq(tt_sat_128(-(__int128)INT64_MAX * 4), INT64_MIN);
+	/* 16,000 kernels of 7 days: the sum stays at the largest time */
+	int64_t acc = 0;
+	for (int i = 0; i < 16000; i++)
+		tt_sat_acc(&acc, TT_MAX_DUR_NS);
+	ck_assert_int_eq(acc, INT64_MAX);
+}
+END_TEST
+
+/* ---- duplicates at one time ---- */
+
+/* One track, every event at ts 1000 with dur 5: events without an id are
+ * never duplicates; an event equal to an earlier one with an id is.  A run
+ * longer than the pairwise limit goes the sorted way; a short one the
+ * pairwise way: both keep the first of each class, in order. */
+static void dup_case(int plain, int ids, int copies, int ext_copies)
+{
+	size_t cap = 4096 + (size_t)(plain + ids * copies + ext_copies) * 200;
+	char *j = tt_malloc(cap);
+	size_t n = (size_t)snprintf(j, cap, "{\"traceEvents\": [");
+	bool first = true;
+#define SEP() (first ? (first = false, "") : ",")
+	/* interleaved: plain ops, launches (each copies times), ext copies */
+	for (int k = 0; k < copies; k++)
+		for (int i = 0; i < ids; i++)
+			n += (size_t)snprintf(j + n, cap - n,
+					      "%s{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+					      "\"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 1000, "
+					      "\"dur\": 5, \"args\": {\"correlation\": %d}}",
+					      SEP(), i + 1);
+	for (int i = 0; i < plain; i++)
+		n += (size_t)snprintf(j + n, cap - n,
+				      "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op\", "
+				      "\"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 5}",
+				      SEP());
+	for (int i = 0; i < ext_copies; i++)
+		n += (size_t)snprintf(j + n, cap - n,
+				      "%s{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::x\", "
+				      "\"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 5, \"args\": "
+				      "{\"External id\": 7}}",
+				      SEP());
+#undef SEP
+	snprintf(j + n, cap - n, "]}");
+	struct tt_model *m = tl_load_json1(j);
+	free(j);
+	ck_assert(m && m->nranks == 1);
+	const struct tt_rank *r = m->ranks[0];
+	uint64_t kept = 0, dups = (uint64_t)(ids * (copies - 1) + (ext_copies ? ext_copies - 1 : 0));
+	for (uint32_t i = 0; i < r->nev; i++)
+		kept += r->ev[i].ts > 0 && !(r->ev[i].flags & TT_EF_MARKER);
+	ck_assert_uint_eq(kept, (uint64_t)(plain + ids + (ext_copies ? 1 : 0)));
+	ck_assert_uint_eq(r->report.count[TT_W_DUP_EVENT], dups);
+	/* the first of each class, in the order they came */
+	const struct tt_track *tr = NULL;
+	for (uint32_t t = 0; t < r->ntracks; t++)
+		if (r->tracks[t].count)
+			tr = &r->tracks[t];
+	ck_assert(tr);
+	for (int i = 0; i < ids; i++) {
+		const struct tt_event *e = &r->ev[tr->first + (uint32_t)i];
+		ck_assert_uint_eq(e->corr, (uint32_t)i + 1);
+	}
+	tt_model_free(m);
+}
+
+START_TEST(test_dup_long_run)
+{
+	dup_case(40, 20, 3, 10); /* 110 events at one time: sorted */
+	dup_case(3, 2, 2, 2);    /* 9: pairwise */
+	dup_case(1000, 0, 1, 0); /* no ids: nothing dropped */
+	dup_case(0, 500, 4, 0);
+}
+END_TEST
+
+/* ---- commands to paste ---- */
+
+/* The editor command of a frame whose file name is hostile, run by sh
+ * with an "editor" that prints its arguments: the file arrives as one
+ * argument after "--", an option-looking name with ./ before it, and
+ * nothing in the name runs. */
+START_TEST(test_editor_command_hostile)
+{
+	static const char *const names[] = {
+		"+!touch pwned", "-c", "--help", "+3", "a'b", "$(touch pwned)", "`touch pwned`",
+		"x; touch pwned", "a b", "\\'\"", "-", "model.py",
+	};
+	char dir[] = "/tmp/tt-editor.XXXXXX";
+	ck_assert(mkdtemp(dir));
+	size_t ok = 0;
+	for (size_t i = 0; i < TT_ARRAY_SIZE(names); i++) {
+		char cmd[512], sh[700];
+		ck_assert(tt_tb_editor_command(cmd, sizeof(cmd), "printf '%s\\n'", names[i], 3) > 0);
+		snprintf(sh, sizeof(sh), "cd %s && %s", dir, cmd);
+		FILE *f = popen(sh, "r");
+		ck_assert(f);
+		char out[3][256] = {"", "", ""};
+		int k = 0;
+		while (k < 3 && fgets(out[k], sizeof(out[k]), f)) {
+			out[k][strcspn(out[k], "\n")] = '\0';
+			k++;
+		}
+		char extra[8];
+		ck_assert_msg(!fgets(extra, sizeof(extra), f), "'%s': more than 3 arguments", names[i]);
+		ck_assert_int_eq(pclose(f), 0);
+		ck_assert_int_eq(k, 3);
+		char want[300];
+		bool dot = names[i][0] == '-' || names[i][0] == '+';
+		snprintf(want, sizeof(want), "%s%s", dot ? "./" : "", names[i]);
+		ck_assert_str_eq(out[0], "+3");
+		ck_assert_str_eq(out[1], "--");
+		ck_assert_msg(strcmp(out[2], want) == 0, "'%s' arrived as '%s'", names[i], out[2]);
+		char pw[300];
+		snprintf(pw, sizeof(pw), "%s/pwned", dir);
+		ck_assert_msg(access(pw, F_OK) != 0, "'%s' ran a command", names[i]);
+		ok++;
+	}
+	/* control characters: no command (it would be shown escaped) */
+	char cmd[64] = "x";
+	ck_assert_uint_eq(tt_tb_editor_command(cmd, sizeof(cmd), NULL, "a\nb.py", 1), 0);
+	ck_assert_str_eq(cmd, "");
+	rmdir(dir);
+	printf("editor command: %zu of %zu hostile names reach the editor whole\n", ok,
+	       TT_ARRAY_SIZE(names));
+}
+END_TEST
+
+static Suite *bounds_suite(void)
+{
+	Suite *s = suite_create("bounds");
+	TCase *tc = tcase_create("regex");
+	tcase_add_test(tc, test_re_syntax);
+	tcase_add_test(tc, test_re_refused);
+	tcase_add_test(tc, test_re_glibc);
+	tcase_add_test(tc, test_re_bounded);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sums");
+	tcase_add_test(tc, test_checked);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("load");
+	tcase_add_test(tc, test_dup_long_run);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("paste");
+	tcase_add_test(tc, test_editor_command_hostile);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tl_run(bounds_suite());
+}
