@@ -39,6 +39,13 @@ int tt_reader_open_fd(struct tt_reader **out, int fd, const char *name, struct t
 /* Read bytes [start, end) of a plain file. */
 int tt_reader_open_range(struct tt_reader **out, const char *path, uint64_t start, uint64_t end,
 			 struct tt_err *err);
+/* The same on an open descriptor (the reader owns fd and closes it; reads
+ * use pread, so duplicates of one descriptor serve several readers at
+ * once); name is for messages. */
+int tt_reader_open_range_fd(struct tt_reader **out, int fd, const char *name, uint64_t start,
+			    uint64_t end, struct tt_err *err);
+/* The descriptor a file reader reads (-1 for memory). */
+int tt_reader_fd(const struct tt_reader *r);
 /* Read a memory buffer (not copied; must outlive the reader).  gzip is
  * detected here too. */
 int tt_reader_open_mem(struct tt_reader **out, const char *name, const void *data, size_t n,

@@ -241,6 +241,15 @@ struct tt_rank {
 	uint64_t mem_kept;      /* counted in tt_mem_kept() (rank_account) */
 	const void *cache_map; /* set when loaded from a .tts file (mapping) */
 	size_t cache_len;
+	/* the bytes it was read from, as a .tts records them: size, mtime (ns)
+	 * and the sum64 of the first and last 64 KiB, taken on the descriptor
+	 * the loader read, when it opened it; dev and ino too.  src_state: 0
+	 * no file (memory, a pipe, a remote object), 1 the file's, 2 the file
+	 * changed while it was read (its size, mtime or those bytes differ at
+	 * the end: no .tts may be written from it) */
+	uint64_t src_size, src_hash, src_dev, src_ino;
+	int64_t src_mtime_ns;
+	uint8_t src_state;
 	struct tt_rank_memo *memo; /* derived data kept by tt_rank_memo(), or NULL */
 };
 

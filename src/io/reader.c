@@ -357,7 +357,21 @@ int tt_reader_open_range(struct tt_reader **out, const char *path, uint64_t star
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
-	struct tt_reader *r = reader_new(path);
+	return tt_reader_open_range_fd(out, fd, path, start, end, err);
+}
+
+int tt_reader_fd(const struct tt_reader *r)
+{
+	return r->fd;
+}
+
+int tt_reader_open_range_fd(struct tt_reader **out, int fd, const char *name, uint64_t start,
+			    uint64_t end, struct tt_err *err)
+{
+	*out = NULL;
+	if (fd < 0)
+		return tt_err_set(err, TT_E_IO, name, TT_NO_OFFSET, "%s", strerror(errno));
+	struct tt_reader *r = reader_new(name);
 	r->fd = fd;
 	r->raw_pos = start;
 	atomic_store_explicit(&r->raw_shown, start, memory_order_relaxed);

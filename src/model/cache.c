@@ -181,6 +181,33 @@ static uint64_t source_hash(int fd, uint64_t size)
 	return ok ? sum_final(&s) : 0;
 }
 
+bool src_id_take(int fd, struct src_id *id)
+{
+	struct stat st;
+	memset(id, 0, sizeof(*id));
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	id->size = (uint64_t)st.st_size;
+	id->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	id->hash = source_hash(fd, id->size);
+	return true;
+}
+
+void src_id_keep(struct tt_rank *r, const struct src_id *start, const struct src_id *end)
+{
+	r->src_state = 0;
+	if (!start)
+		return;
+	r->src_size = start->size;
+	r->src_hash = start->hash;
+	r->src_dev = start->dev;
+	r->src_ino = start->ino;
+	r->src_mtime_ns = start->mtime_ns;
+	r->src_state = end && memcmp(start, end, sizeof(*start)) == 0 ? 1 : 2;
+}
+
 /* ---- writing ---- */
 
 struct wsec {
@@ -192,6 +219,20 @@ struct wsec {
 
 int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
 {
+	/* a cache says which bytes it was made from: the identity the loader
+	 * took on its descriptor, never the path opened again (it may name
+	 * another file by now) */
+	if (r->src_state == 2)
+		return tt_err_set(err, TT_E_IO, r->path ? r->path : out, TT_NO_OFFSET,
+				  "the file changed while it was read (its size, time or first "
+				  "and last bytes differ): no cache written; read it again");
+	struct stat pst;
+	if (r->src_state == 1 && r->src_ino && r->path &&
+	    (stat(r->path, &pst) != 0 || (uint64_t)pst.st_dev != r->src_dev ||
+	     (uint64_t)pst.st_ino != r->src_ino))
+		return tt_err_set(err, TT_E_IO, r->path, TT_NO_OFFSET,
+				  "replaced by another file while it was read: no cache written; "
+				  "read it again");
 	struct wsec w[S_COUNT];
 	int n = 0;
 #define SEC(sid, ptr, cnt, sz) (w[n++] = (struct wsec){sid, ptr, cnt, sz, NULL})
@@ -302,16 +343,13 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
 	h.bom = TTS_BOM;
 	h.file_size = off;
 	h.nsections = (uint32_t)n;
-	/* the trace it was made from, as tt_cache_for() compares it */
-	int sfd = r->path ? open(r->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
-	struct stat st;
-	if (sfd >= 0 && fstat(sfd, &st) == 0 && S_ISREG(st.st_mode)) {
-		h.source_size = (uint64_t)st.st_size;
-		h.source_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-		h.source_hash = source_hash(sfd, h.source_size);
+	/* the bytes it was made from, as tt_cache_for() compares them (taken
+	 * on the descriptor the loader read) */
+	if (r->src_state == 1) {
+		h.source_size = r->src_size;
+		h.source_mtime_ns = r->src_mtime_ns;
+		h.source_hash = r->src_hash;
 	}
-	if (sfd >= 0)
-		close(sfd);
 
 	/* checksum over the section table and the sections, zero padding included */
 	static const char zero[8];
@@ -902,6 +940,11 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	/* derived values are computed again, never taken from the file */
 	rank_stats(r);
 	r->bytes_model = tt_rank_memsize(r);
+	/* the bytes it was made from pass on to a cache written from it */
+	r->src_size = h->source_size;
+	r->src_mtime_ns = h->source_mtime_ns;
+	r->src_hash = h->source_hash;
+	r->src_state = h->source_size || h->source_hash ? 1 : 0;
 	*out = r;
 	return 0;
 }

@@ -3,6 +3,7 @@
  * on one and parsed on all (load_gz.c). */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,9 @@
 
 static void finish_rank(struct tt_rank *r, const char *path, uint64_t size, size_t memlen,
 			enum tt_compress comp, const struct tt_load_opts *o, size_t file_index);
+static int rank_read(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
+		     const struct tt_load_opts *o, size_t file_index, struct tt_reader *rd,
+		     int sfd, struct tt_err *err);
 
 /* a rank read from a cache: its own path, and a position rank assigned anew */
 static void cached_rank(struct tt_rank *r, const char *path, const struct tt_load_opts *o,
@@ -121,6 +125,44 @@ static int rank_load(struct tt_rank **out, const char *path, const void *mem, si
 		rc = tt_reader_open(&rd, path, err);
 	if (rc)
 		return rc;
+	/* every byte is read from this one descriptor (the splitting paths
+	 * read duplicates of it, never the path again), whose identity is
+	 * taken now and when the read is done: a cache written from the rank
+	 * says which bytes it was made from, or is refused when they changed */
+	struct src_id id0, id1;
+	int sfd = -1;
+	if (!mem && strcmp(path, "-") != 0 && !tt_remote_is(path)) {
+		sfd = fcntl(tt_reader_fd(rd), F_DUPFD_CLOEXEC, 0);
+		if (!src_id_take(sfd, &id0) && sfd >= 0) {
+			close(sfd);
+			sfd = -1;
+		}
+	}
+	rc = rank_read(out, path, mem, memlen, o, file_index, rd, sfd, err);
+	if (!rc && *out)
+		src_id_keep(*out, sfd >= 0 ? &id0 : NULL,
+			    sfd >= 0 && src_id_take(sfd, &id1) ? &id1 : NULL);
+	if (sfd >= 0)
+		close(sfd);
+	return rc;
+}
+
+/* a new reader on a duplicate of the descriptor the load reads, or (no
+ * such descriptor: not a regular file) on the path */
+static int reopen(struct tt_reader **rd, const char *path, int sfd, struct tt_err *err)
+{
+	if (sfd < 0)
+		return tt_reader_open(rd, path, err);
+	return tt_reader_open_fd(rd, fcntl(sfd, F_DUPFD_CLOEXEC, 0), path, err);
+}
+
+/* The rest of rank_load: the text of rd (a file's: sfd reads it too) into
+ * *out. */
+static int rank_read(struct tt_rank **out, const char *path, const void *mem, size_t memlen,
+		     const struct tt_load_opts *o, size_t file_index, struct tt_reader *rd,
+		     int sfd, struct tt_err *err)
+{
+	int rc;
 	int nthreads = o && o->threads > 0 ? o->threads : tt_ncpus();
 	uint64_t split_min = o && o->split_min ? o->split_min : SPLIT_MIN_DEFAULT;
 	/* (--max-events counts the events of the whole file: no split) */
@@ -129,7 +171,8 @@ static int rank_load(struct tt_rank **out, const char *path, const void *mem, si
 		uint64_t size = tt_reader_size(rd);
 		tt_reader_close(rd);
 		struct tt_rank *r = NULL;
-		rc = load_split(&r, path, size, nthreads > MAX_PARTS ? MAX_PARTS : nthreads, o, err);
+		rc = load_split(&r, path, sfd, size, nthreads > MAX_PARTS ? MAX_PARTS : nthreads, o,
+				err);
 		if (rc <= 0) {
 			if (rc == 0)
 				finish_rank(r, path, size, 0, TT_COMP_NONE, o, file_index);
@@ -137,7 +180,7 @@ static int rank_load(struct tt_rank **out, const char *path, const void *mem, si
 			return rc;
 		}
 		/* not splittable: read it whole */
-		rc = tt_reader_open(&rd, path, err);
+		rc = reopen(&rd, path, sfd, err);
 		if (rc)
 			return rc;
 	}
@@ -156,7 +199,7 @@ static int rank_load(struct tt_rank **out, const char *path, const void *mem, si
 			return 0;
 		}
 		/* something unusual: read it the ordinary way */
-		rc = tt_reader_open(&rd, path, err);
+		rc = reopen(&rd, path, sfd, err);
 		if (rc)
 			return rc;
 	}

@@ -13,9 +13,10 @@
 int64_t load_boundary(const char *p, size_t n);
 
 /* Load the plain file path of size bytes in nparts parts on as many
- * threads.  0 and *out; 1 when the file cannot be split (read it whole);
- * -code with *err filled on an error. */
-int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts,
+ * threads, reading duplicates of fd (open on it; -1: open the path for
+ * each part).  0 and *out; 1 when the file cannot be split (read it
+ * whole); -code with *err filled on an error. */
+int load_split(struct tt_rank **out, const char *path, int fd, uint64_t size, int nparts,
 	       const struct tt_load_opts *o, struct tt_err *err);
 
 /* Load the gzip file open in rd: inflated on a thread of its own, parsed

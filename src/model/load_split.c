@@ -25,6 +25,7 @@
 
 struct part {
 	const char *path;
+	int fd; /* duplicated for the part's reader; -1: open path */
 	uint64_t start, end, stop_at;
 	const struct tt_load_opts *o;
 	struct builder *b;
@@ -39,7 +40,9 @@ static int scan_part(struct part *p)
 {
 	struct tt_reader *rd;
 	tt_err_clear(&p->err);
-	p->rc = tt_reader_open_range(&rd, p->path, p->start, p->end, &p->err);
+	p->rc = p->fd >= 0 ? tt_reader_open_range_fd(&rd, fcntl(p->fd, F_DUPFD_CLOEXEC, 0),
+						     p->path, p->start, p->end, &p->err)
+			   : tt_reader_open_range(&rd, p->path, p->start, p->end, &p->err);
 	if (p->rc)
 		return p->rc;
 	struct tt_scan_opts so = {0};
@@ -100,11 +103,12 @@ static uint64_t find_boundary(int fd, uint64_t from, uint64_t end)
 	return 0;
 }
 
-int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts,
-		      const struct tt_load_opts *o, struct tt_err *err)
+int load_split(struct tt_rank **out, const char *path, int sfd, uint64_t size, int nparts,
+	       const struct tt_load_opts *o, struct tt_err *err)
 {
 	struct tt_reader *rd;
-	int rc = tt_reader_open(&rd, path, err);
+	int rc = sfd >= 0 ? tt_reader_open_fd(&rd, fcntl(sfd, F_DUPFD_CLOEXEC, 0), path, err)
+			  : tt_reader_open(&rd, path, err);
 	if (rc)
 		return rc;
 	/* 1. the text before traceEvents */
@@ -122,7 +126,7 @@ int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts
 		return rc ? rc : 1; /* 1: not splittable, load it whole */
 	}
 	/* 2. part starts */
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = sfd >= 0 ? fcntl(sfd, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 1;
 	struct part parts[MAX_PARTS];
@@ -138,6 +142,7 @@ int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts
 	close(fd);
 	for (int j = 0; j < np; j++) {
 		parts[j].path = path;
+		parts[j].fd = sfd;
 		parts[j].end = size;
 		parts[j].stop_at = j + 1 < np ? parts[j + 1].start : 0;
 		parts[j].o = o;
@@ -222,7 +227,9 @@ int load_split(struct tt_rank **out, const char *path, uint64_t size, int nparts
 	if (!rc && after) {
 		struct tt_trace_meta tail = {0};
 		struct tt_load_report trep = {0};
-		rc = tt_reader_open_range(&rd, path, after, size, err);
+		rc = sfd >= 0 ? tt_reader_open_range_fd(&rd, fcntl(sfd, F_DUPFD_CLOEXEC, 0), path,
+							after, size, err)
+			      : tt_reader_open_range(&rd, path, after, size, err);
 		if (!rc) {
 			struct tt_scan_opts to = {0};
 			to.resume_object = true;

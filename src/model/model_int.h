@@ -25,6 +25,17 @@ void rank_stats(struct tt_rank *r);
  * (cache.c); cache_unmap() forgets and unmaps it. */
 void cache_map_register(const void *p, size_t n, const char *path);
 void cache_unmap(const void *p, size_t n);
+/* What a .tts records of the bytes a rank was read from (cache.c): taken
+ * on the descriptor the loader reads, when it opens it and again when it
+ * is done; false when fd is not a regular file or cannot be read. */
+struct src_id {
+	uint64_t size, hash, dev, ino;
+	int64_t mtime_ns;
+};
+bool src_id_take(int fd, struct src_id *id);
+/* Set r's src_* from the identities at the start and the end of its read
+ * (either may be NULL: not a file). */
+void src_id_keep(struct tt_rank *r, const struct src_id *start, const struct src_id *end);
 /* Count a loaded rank's memory (its arrays) in tt_mem_used() until it is
  * freed: the --max-memory budget is for the whole model. */
 void rank_account(struct tt_rank *r);

@@ -1,6 +1,7 @@
 /* Inputs written to make the tool slow, wrong or unsafe: regular
  * expressions in bounded time, sums that saturate, duplicates at one time
- * found in one pass, commands to paste safe for any file name. */
+ * found in one pass, commands to paste safe for any file name, caches true
+ * to the bytes read. */
 #include "config.h"
 
 #include <check.h>
@@ -344,6 +345,119 @@ START_TEST(test_editor_command_hostile)
 }
 END_TEST
 
+/* ---- caches true to the bytes read ---- */
+
+/* a trace of n kernels named name (about 200 bytes each) */
+static void write_trace(const char *path, int n, const char *name)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert(f);
+	fprintf(f, "{\"schemaVersion\": 1, \"traceEvents\": [\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f,
+			"%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, "
+			"\"tid\": 7, \"ts\": %d, \"dur\": 5, \"args\": {\"stream\": 7, "
+			"\"correlation\": %d}}\n",
+			i ? "," : "", name, 1000 + 10 * i, i + 1);
+	fprintf(f, "]}\n");
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* what the progress callback does to the file while it is read */
+struct meddle {
+	const char *path, *other;
+	int what; /* 0 nothing, 1 overwrite its first bytes in place, 2 mv other over it */
+	int calls;
+};
+
+static void meddle_progress(void *ctx, size_t file, uint64_t text, uint64_t raw, uint64_t events,
+			    bool done)
+{
+	struct meddle *m = ctx;
+	(void)file;
+	(void)text;
+	(void)raw;
+	(void)events;
+	if (done || m->calls++)
+		return;
+	if (m->what == 1) {
+		FILE *f = fopen(m->path, "r+");
+		ck_assert(f);
+		ck_assert_int_eq(fputs("{\"schemaVersion\": 2", f) >= 0, 1);
+		ck_assert_int_eq(fclose(f), 0);
+	} else if (m->what == 2) {
+		ck_assert_int_eq(rename(m->other, m->path), 0);
+	}
+}
+
+/* Load path with the meddling of what, then save its cache: the error of
+ * the save ("" when it was written). */
+static const char *load_and_save(const char *dir, int what, bool split, char *why, size_t n)
+{
+	char path[256], other[256], out[300];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	snprintf(other, sizeof(other), "%s/new.json", dir);
+	snprintf(out, sizeof(out), "%s.tts", path);
+	unlink(out);
+	write_trace(path, 30000, "OLD_kernel");
+	write_trace(other, 1000, "NEW_kernel");
+	struct meddle md = {path, other, what, 0};
+	struct tt_load_opts o = {.threads = 1, .no_cache = true, .progress = meddle_progress,
+				 .progress_ctx = &md};
+	if (split) {
+		/* (the loader's parallel path: parts read on threads of their own) */
+		o.threads = 4;
+		o.pipeline = true;
+		o.split_min = 1 << 20;
+	}
+	struct tt_rank *r = NULL;
+	struct tt_err err;
+	tt_err_clear(&err);
+	ck_assert_int_eq(tt_rank_load(&r, path, NULL, 0, &o, 0, &err), 0);
+	ck_assert_msg(md.calls > 1 || split, "the load reported no progress before its end");
+	ck_assert_uint_eq(r->nev, 30000); /* (what was read: the old file) */
+	tt_err_clear(&err);
+	int rc = tt_rank_save(r, out, &err);
+	tt_rank_free(r);
+	snprintf(why, n, "%s", rc ? err.msg : "");
+	ck_assert_int_eq(rc != 0, access(out, F_OK) != 0); /* refused: nothing written */
+	return why;
+}
+
+START_TEST(test_cache_identity)
+{
+	char dir[] = "/tmp/tt-cache.XXXXXX";
+	ck_assert(mkdtemp(dir));
+	char why[300], path[256], cpath[300];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	/* untouched: written, and it belongs to the trace */
+	ck_assert_str_eq(load_and_save(dir, 0, false, why, sizeof(why)), "");
+	ck_assert(tt_cache_for(path, cpath, sizeof(cpath)));
+	/* the trace replaced afterwards: the cache is not the new file's */
+	write_trace(path, 1000, "NEW_kernel");
+	ck_assert(!tt_cache_for(path, cpath, sizeof(cpath)));
+	/* overwritten in place while read: refused */
+	ck_assert(strstr(load_and_save(dir, 1, false, why, sizeof(why)), "changed while it was read"));
+	/* replaced (mv) while read: the old bytes were read, and the path
+	 * names another file: refused (it was written with the new file's
+	 * identity and trusted, 30,000 OLD_kernel events for 1,000 new ones) */
+	ck_assert(strstr(load_and_save(dir, 2, false, why, sizeof(why)), "replaced by another file"));
+	struct tt_model *m = NULL;
+	const char *files[1] = {path};
+	struct tt_load_opts o = {.threads = 1};
+	ck_assert_int_eq(tt_model_load(&m, (char *const *)files, 1, &o), 0);
+	ck_assert_uint_eq(m->ranks[0]->nev, 1000);
+	tt_model_free(m);
+	/* read in parts on several threads (from duplicates of the one
+	 * descriptor): the identity is kept the same way */
+	ck_assert_str_eq(load_and_save(dir, 0, true, why, sizeof(why)), "");
+	ck_assert(tt_cache_for(path, cpath, sizeof(cpath)));
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *bounds_suite(void)
 {
 	Suite *s = suite_create("bounds");
@@ -358,6 +472,9 @@ static Suite *bounds_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("load");
 	tcase_add_test(tc, test_dup_long_run);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cache");
+	tcase_add_test(tc, test_cache_identity);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("paste");
 	tcase_add_test(tc, test_editor_command_hostile);
