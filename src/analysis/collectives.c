@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/distributed.h"
 #include "tracetop/hmap.h"
 #include "tracetop/operators.h"
@@ -334,7 +335,7 @@ static void rank_work(size_t ri, void *vctx)
 				/* another kernel of the same call */
 				struct rpart *q = &d->p[by_cpu[pc.cpu]];
 				q->nkernels++;
-				q->dur += e->dur;
+				tt_sat_acc(&q->dur, e->dur);
 				if (tt_ev_end(e) > q->end)
 					q->end = tt_ev_end(e);
 				if (e->ts < q->ts) {
@@ -1172,7 +1173,7 @@ void tt_coll_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 			struct tt_coll_part *p = &out->parts[out->members[c->first + j]];
 			p->wait = TT_MIN(TT_MAX(c->t_last - p->arrival, 0), p->dur);
 			p->transfer = p->dur - p->wait;
-			c->wait_sum += p->wait;
+			tt_sat_acc(&c->wait_sum, p->wait);
 			c->wait_max = TT_MAX(c->wait_max, p->wait);
 			out->nmatched_parts++;
 		}
@@ -1190,15 +1191,15 @@ void tt_coll_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 		const struct tt_coll_part *p = &out->parts[k];
 		struct tt_coll_rank *w = &out->ranks[slot[p->ri]];
 		w->nparts++;
-		w->wait += p->wait;
-		w->transfer += p->transfer;
+		tt_sat_acc(&w->wait, p->wait);
+		tt_sat_acc(&w->transfer, p->transfer);
 		if (p->coll == TT_NONE || out->colls[p->coll].last == TT_NONE)
 			continue;
 		w->nmatched++;
 		const struct tt_coll_op *c = &out->colls[p->coll];
 		if (c->last == k) {
 			w->nlast++;
-			w->caused += c->wait_sum;
+			tt_sat_acc(&w->caused, c->wait_sum);
 		}
 	}
 	free(slot);
