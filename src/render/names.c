@@ -197,7 +197,21 @@ static void forms_free(char *f[NLEVELS])
 		free(f[i]);
 }
 
-/* s cut in the middle to cols columns: its head, an ellipsis, its tail */
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* may a name be cut right after byte c (its head ends there) or right
+ * before it (its tail starts there)? */
+static bool word_sep(char c)
+{
+	return c == '_' || c == ':' || c == ' ' || c == '<' || c == '>' || c == ',' || c == '(' ||
+	       c == ')' || c == '.' || c == '/' || c == '-' || c == '#';
+}
+
+/* s cut in the middle to cols columns: its head, an ellipsis, its tail;
+ * never inside a number, and at a word's edge when one is near */
 static char *elide_middle(const char *s, size_t cols)
 {
 	size_t w = tt_utf8_width(s);
@@ -207,9 +221,52 @@ static char *elide_middle(const char *s, size_t cols)
 	if (cols == 0)
 		return sb_done(&b);
 	size_t keep = cols - 1, head = (keep + 1) / 2, tail = keep - head;
-	sb_put(&b, s, cp_off(s, head));
+	/* code points: [0, head) and [w - tail, w) (names are mostly one
+	 * column per code point; the widths are counted again below) */
+	size_t h = head, t0 = w - tail;
+	/* the head ends at a word's edge when one is within 3 */
+	for (size_t k = 0; k < 3 && h > 2 + k; k++) {
+		const char *p = s + cp_off(s, h - k);
+		if (word_sep(p[-1]) || word_sep(*p)) {
+			t0 -= k; /* (the tail gets what the head gave up) */
+			h -= k;
+			break;
+		}
+	}
+	/* the tail starts at one when one is within 3 */
+	for (size_t k = 0; k < 3 && t0 + k + 2 < w; k++) {
+		const char *p = s + cp_off(s, t0 + k);
+		if (word_sep(p[-1]) || word_sep(*p)) {
+			t0 += k;
+			break;
+		}
+	}
+	/* never inside a number: the head without the digits it would cut,
+	 * the tail from the end of the number it would start in */
+	while (h > 0 && is_digit(*(s + cp_off(s, h))) && is_digit(*(s + cp_off(s, h - 1))))
+		h--;
+	while (t0 < w && t0 > h && is_digit(*(s + cp_off(s, t0))) &&
+	       is_digit(*(s + cp_off(s, t0 - 1))))
+		t0++;
+	if (t0 < h)
+		t0 = h;
+	sb_put(&b, s, cp_off(s, h));
 	sb_str(&b, ell());
-	sb_str(&b, s + cp_off(s, w - tail));
+	sb_str(&b, s + cp_off(s, t0));
+	/* (wide characters: cut further from the middle until it fits) */
+	while (tt_utf8_width(b.s) > cols && b.n > 0) {
+		free(b.s);
+		memset(&b, 0, sizeof(b));
+		if (h > 0)
+			h--;
+		else if (t0 < w)
+			t0++;
+		else
+			break;
+		sb_put(&b, s, cp_off(s, h));
+		sb_str(&b, ell());
+		sb_str(&b, s + cp_off(s, t0));
+	}
 	return sb_done(&b);
 }
 
@@ -309,27 +366,42 @@ static char *show_at(const char *s, size_t d, size_t cols)
 	if (cols < 8 || d + 1 < cols)
 		return elide_middle(s, cols); /* (d is in the head anyway) */
 	struct sbuf b = {0};
-	/* the head */
-	size_t head = 0;
-	for (size_t i = 0, c = 0; s[i]; i += cp_len(s + i), c++)
-		if (s[i] == '<' || s[i] == '(') {
-			head = c + 1;
+	/* the head: the name's last part (after its namespaces) up to its
+	 * first '<' or '(' (code points [hs, he)); its first third when long */
+	size_t hs = 0, he = 0;
+	for (size_t i = 0, c = 0; s[i]; i += cp_len(s + i), c++) {
+		if (strncmp(s + i, "(anonymous namespace)", 21) == 0) {
+			i += 20;
+			c += 20;
+			continue;
+		}
+		if (s[i] == ':' && s[i + 1] == ':') {
+			hs = c + 2;
+			continue;
+		}
+		if (s[i] == '<' || s[i] == '(' || s[i] == ' ') {
+			he = c + 1;
 			break;
 		}
-	if (!head || head > cols / 2)
-		head = cols / 3;
+	}
+	if (!he || he - hs > cols / 2 || d < he) {
+		hs = 0;
+		he = cols / 3;
+	}
+	size_t hw = he - hs;
 	/* the window: from a little before d (the start of its word), to fill */
 	bool close = s[strlen(s) - 1] == '>';
-	size_t room = cols - head - 1; /* after the head and its ellipsis */
+	size_t room = cols - hw - 1; /* after the head and its ellipsis */
 	size_t start = d;
-	for (size_t back = 0; start > head && back < 12; back++, start--)
+	for (size_t back = 0; start > he && back < 12; back++, start--)
 		if (sep_char(s + cp_off(s, start - 1)))
 			break;
 	size_t tailw = w - start; /* the rest from the window's start */
+	size_t h0 = cp_off(s, hs), h1 = cp_off(s, he);
 	if (tailw <= room) {
 		/* the window reaches the end */
-		start = w - room;
-		sb_put(&b, s, cp_off(s, head));
+		start = TT_MAX(w - room, he);
+		sb_put(&b, s + h0, h1 - h0);
 		sb_str(&b, ell());
 		sb_str(&b, s + cp_off(s, start));
 		return sb_done(&b);
@@ -338,7 +410,7 @@ static char *show_at(const char *s, size_t d, size_t cols)
 	size_t win = room - endw;
 	if (start + win <= d) /* keep d inside */
 		start = d + 1 - win;
-	sb_put(&b, s, cp_off(s, head));
+	sb_put(&b, s + h0, h1 - h0);
 	sb_str(&b, ell());
 	size_t a = cp_off(s, start), z = cp_off(s, start + win);
 	sb_put(&b, s + a, z - a);
@@ -404,6 +476,14 @@ static void toks_of(const char *s, struct toks *t)
 	}
 }
 
+static bool has_letter(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))
+			return true;
+	return false;
+}
+
 static bool toks_has(const struct toks *t, const char *s, size_t len)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -417,12 +497,19 @@ static bool toks_has(const struct toks *t, const char *s, size_t len)
 static void head_of(struct sbuf *b, const char *f, size_t cols)
 {
 	size_t c = 0, i = 0;
-	for (; f[i]; i += cp_len(f + i), c++)
+	for (; f[i]; i += cp_len(f + i), c++) {
+		if (strncmp(f + i, "(anonymous namespace)", 21) == 0) {
+			/* (a part of the name, not its argument list) */
+			i += 20;
+			c += 20;
+			continue;
+		}
 		if (f[i] == '<' || f[i] == '(') {
 			i++;
 			c++;
 			break;
 		}
+	}
 	if (c > cols / 2) {
 		c = cols / 3;
 		i = cp_off(f, c);
@@ -468,9 +555,16 @@ static void separate(struct nent *e, size_t lo, size_t hi, size_t cols, int roun
 			for (size_t j = 0; j < n && ok; j++) {
 				if (strcmp(e[lo + i].name, e[lo + j].name) == 0)
 					continue;
-				size_t k = 0;
-				while (k < tk[i].n && toks_has(&tk[j], tk[i].s[k], tk[i].len[k]))
-					k++;
+				/* the first word the other lacks, one with a letter
+				 * when there is one (a name reads better than a
+				 * number: "plus" rather than "2") */
+				size_t k = tk[i].n;
+				for (int pass = 0; pass < 2 && k == tk[i].n; pass++)
+					for (k = 0; k < tk[i].n; k++)
+						if (!toks_has(&tk[j], tk[i].s[k], tk[i].len[k]) &&
+						    (pass || (has_letter(tk[i].s[k], tk[i].len[k]) &&
+							      tk[i].len[k] <= cols / 3)))
+							break;
 				if (k == tk[i].n)
 					ok = false; /* (its words are all in the other's) */
 				else

@@ -261,8 +261,16 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			continue;
 		FOR_SCANNED(v, h, k)
 		{
-			tt_cell_text(t, v->rows[k], c, unit[c], buf, sizeof(buf));
-			int cw = (int)tt_utf8_width(buf);
+			/* (a text at its whole width: a name column grows with
+			 * the screen) */
+			const struct tt_cell *x = tt_table_cell(t, v->rows[k], c);
+			int cw;
+			if (col->type == TT_C_STR && x->kind == TT_CV_S) {
+				cw = (int)tt_utf8_width(x->v.s);
+			} else {
+				tt_cell_text(t, v->rows[k], c, unit[c], buf, sizeof(buf));
+				cw = (int)tt_utf8_width(buf);
+			}
 			if (cw > w[c])
 				w[c] = cw;
 		}
@@ -299,6 +307,8 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			fixed += w[order[i]] + GAP;
 	}
 	int floors[2] = {g->w >= 70 ? NAME_KEEP : MIN_NAME, MIN_NAME};
+	int *natw = tt_calloc((size_t)nc, sizeof(*natw));
+	memcpy(natw, w, (size_t)nc * sizeof(*w));
 	for (int pass = 0; pass < 2 && fixed + nbars * (8 + GAP) > avail; pass++) {
 		if (pass == 1 && g->w >= 70)
 			break;
@@ -317,6 +327,15 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			fixed -= cut;
 		}
 	}
+	/* columns scroll anyway: names keep more of a wider screen (28
+	 * columns at 80, 60 at 200) */
+	if (fixed + nbars * (MIN_BAR + GAP) > avail && g->w >= 70)
+		for (int i = 0; i < ns; i++) {
+			int c = order[i];
+			if (t->cols[c].type == TT_C_STR)
+				w[c] = TT_MAX(w[c], TT_MIN(natw[c], g->w * 3 / 10));
+		}
+	free(natw);
 	/* pinned columns, then as many of the others as fit whole from xoff */
 	int x0 = 2;
 	for (int i = 0; i < np; i++) {
@@ -490,7 +509,11 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 				if (nm[d].text && nm[d].text[k])
 					snprintf(fit, sizeof(fit), "%s", nm[d].text[k]);
 				else {
-					tt_cell_text(t, row, c, unit[c], buf, sizeof(buf));
+					const struct tt_cell *xc = tt_table_cell(t, row, c);
+					if (col->type == TT_C_STR && xc->kind == TT_CV_S)
+						snprintf(buf, sizeof(buf), "%s", xc->v.s);
+					else
+						tt_cell_text(t, row, c, unit[c], buf, sizeof(buf));
 					if (col->type == TT_C_STR && col->free_text)
 						tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
 					else if (col->type == TT_C_STR)
