@@ -27,12 +27,15 @@ void cli_usage(FILE *out)
 	fputs("Usage: tracetop [OPTION]... PATH...         explore traces in the terminal\n"
 	      "       tracetop --demo                      explore the built-in demo job\n"
 	      "       tracetop --diff PATH_A PATH_B        compare two traces or trace sets\n"
-	      "       tracetop --demo --diff               compare the demo job with its regressed run\n"
+	      "       tracetop --demo --diff               the demo job vs its regressed run\n"
 	      "       tracetop report NAME [OPTION]... PATH...\n"
 	      "       tracetop report --list\n"
-	      "       tracetop summarize TRACE... [-o OUT.tts]  save loaded models for instant reopening\n"
-	      "       tracetop counters PATH -o OUT.json[.gz] [--ranks N]  the trace with counter events\n"
-	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N] [--seed N] [--vendor V] [--variant V] [--gzip]\n"
+	      "       tracetop summarize TRACE... [-o OUT.tts]\n"
+	      "                                            models saved for instant reopening\n"
+	      "       tracetop counters PATH -o OUT.json[.gz] [--ranks N]\n"
+	      "                                            the trace with counter events added\n"
+	      "       tracetop demo-trace -o DIR [--ranks N] [--steps N] [--layers N]\n"
+	      "                 [--seed N] [--vendor V] [--variant V] [--gzip]\n"
 	      "\n"
 	      "PATH is a trace file (Kineto JSON, plain or gzip), a directory of them,\n"
 	      "a glob, - for standard input, or an s3://, gs:// or az:// URL (read\n"
@@ -41,6 +44,9 @@ void cli_usage(FILE *out)
 	      "Options:\n"
 	      "  -f, --format FMT        report output: table (default), csv or json\n"
 	      "      --csv-safe          CSV: a ' before text cells starting with = + - @\n"
+	      "      --width N           text reports: lines of at most N columns (default:\n"
+	      "                          the terminal's width, else $COLUMNS, else 80)\n"
+	      "      --wide              text reports: names whole, lines as long as they get\n"
 	      "      --ranks LIST        only these ranks, e.g. 0,2,4-7\n"
 	      "      --top N             rows in top-N lists\n"
 	      "      --table NAME        print only this table of a report\n"
@@ -48,7 +54,8 @@ void cli_usage(FILE *out)
 	      "                          (iteration filter and µs rounding)\n"
 	      "      --all-steps         keep the last ProfilerStep (HTA drops it)\n"
 	      "  -j, --threads N         loader and analysis threads (default: all cores)\n"
-	      "      --max-memory SIZE   memory budget for the model (e.g. 8G; default 3/4 of RAM)\n"
+	      "      --max-memory SIZE   memory budget for the model (e.g. 8G; default: 3/4\n"
+	      "                          of the RAM)\n"
 	      "      --max-events N      events allowed per file\n"
 	      "      --no-cache          ignore .tts caches (tracetop summarize writes them)\n"
 	      "      --no-split          never split one file across loader threads\n"
@@ -80,18 +87,18 @@ void cli_usage(FILE *out)
 	      "      --diff-threshold P  diff: a per-step time is slower or faster when it\n"
 	      "                          changed by more than P % (default 5%)...\n"
 	      "      --diff-floor T      diff: ...and by more than T (default 50us)\n"
-	      "      --metric NAME       outliers: idle, compute, comm, exposed, transfer, step or\n"
-	      "                          topk (default: all)\n"
+	      "      --metric NAME       outliers: idle, compute, comm, exposed, transfer, step\n"
+	      "                          or topk (default: all)\n"
 	      "      --annotation NAME   critical-path: window rows (default ProfilerStep; '' =\n"
 	      "                          the whole trace)\n"
 	      "      --instance N|A-B    critical-path: instance(s) of it (default: each one)\n"
-	      "      --what-if NAME*F    critical-path: scale ops/kernels named *NAME* by F; also\n"
-	      "                          launch-overhead*F, kernel-gaps*F (repeatable)\n"
+	      "      --what-if NAME*F    critical-path: scale ops/kernels named *NAME* by F;\n"
+	      "                          also launch-overhead*F, kernel-gaps*F (repeatable)\n"
 	      "      --data-load NAME    critical-path: ops named *NAME* load data (repeatable)\n"
 	      "      --from T, --to T    range, critical-path: the times (12.5ms, 1.2s, 800us;\n"
-	      "                          a bare number is ms) from the job's first event, as the\n"
-	      "                          timeline shows them (default: the start and the end of\n"
-	      "                          the data)\n"
+	      "                          a bare number is ms) from the job's first event, as\n"
+	      "                          the timeline shows them (default: the start and the\n"
+	      "                          end of the data)\n"
 	      "\n"
 	      "demo-trace options:\n"
 	      "      --ranks N           ranks in the job (default 8; stragglers planted)\n"
@@ -111,7 +118,8 @@ void cli_usage(FILE *out)
 	      "      --headless          run without a terminal and print the screen\n"
 	      "      --size WxH          screen size for --headless (default 100x30)\n"
 	      "      --keys KEYS         keys for --headless, e.g. '4<Enter><Dump>j' (mouse:\n"
-	      "                          <Click:X,Y>, <DClick:X,Y>, <WheelUp:X,Y>, <C-WheelDown:X,Y>)\n"
+	      "                          <Click:X,Y>, <DClick:X,Y>, <WheelUp:X,Y>,\n"
+	      "                          <C-WheelDown:X,Y>)\n"
 	      "      --dump FILE         write the --headless screens to FILE\n"
 	      "\n"
 	      "Environment: NO_COLOR, TERM, TRACETOP_THEME, TRACETOP_THEMES,\n"
@@ -163,6 +171,8 @@ enum {
 	O_KEYS,
 	O_DUMP,
 	O_CSVSAFE,
+	O_WIDE,
+	O_WIDTH,
 	O_NOSPLIT,
 	O_METRIC,
 	O_ANNOT,
@@ -223,6 +233,8 @@ static const struct option longopts[] = {
 	{"keys", required_argument, NULL, O_KEYS},
 	{"dump", required_argument, NULL, O_DUMP},
 	{"csv-safe", no_argument, NULL, O_CSVSAFE},
+	{"wide", no_argument, NULL, O_WIDE},
+	{"width", required_argument, NULL, O_WIDTH},
 	{"metric", required_argument, NULL, O_METRIC},
 	{"annotation", required_argument, NULL, O_ANNOT},
 	{"instance", required_argument, NULL, O_INSTANCE},
@@ -629,6 +641,17 @@ int cli_parse(struct cli *c, int argc, char **argv)
 		case O_KEYS:
 			c->keys = optarg;
 			break;
+		case O_WIDE:
+			c->ropts.wide = true;
+			break;
+		case O_WIDTH: {
+			int v;
+			if (!parse_count(optarg, &v) || v < 20)
+				return bad("--width: '%s' is not a width of 20 columns or more",
+					   optarg);
+			c->ropts.width = v;
+			break;
+		}
 		case O_CSVSAFE:
 			c->ropts.csv_safe = true;
 			break;

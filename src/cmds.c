@@ -26,8 +26,22 @@ static struct tt_model *load_for(struct cli *c, char **paths, int n)
 int cmd_report(struct cli *c)
 {
 	if (c->list) {
-		for (const char *const *n = tt_report_names; *n; n++)
-			printf("%-12s %s\n", *n, tt_report_help(*n));
+		/* name, then its description wrapped at words in the width */
+		int width = tt_report_width(&c->ropts, stdout);
+		for (const char *const *n = tt_report_names; *n; n++) {
+			const char *s = tt_report_help(*n);
+			size_t namew = strlen(*n) < 13 ? 13 : strlen(*n) + 1;
+			size_t cols = width > 0 && (size_t)width > namew + 20 ? (size_t)width - namew : 0;
+			printf("%-*s", (int)namew, *n);
+			do {
+				const char *next = s + strlen(s);
+				size_t len = cols ? tt_wrap_line(s, cols, NULL, &next) : strlen(s);
+				printf("%.*s\n", (int)len, s);
+				s = next;
+				if (*s)
+					printf("%*s", (int)namew, "");
+			} while (*s);
+		}
 		return 0;
 	}
 	if (!tt_report_help(c->report)) {

@@ -64,7 +64,7 @@ headline() {
 	label=$1 ra=$2
 	shift 2
 	# shellcheck disable=SC2086
-	want=$("$TRACETOP" report diff -q --table diff_steps $ra | head -1)
+	want=$("$TRACETOP" report diff -q --wide --table diff_steps $ra | head -1)
 	bad=0
 	for k in 1 2 3 4 5 6 7 0; do
 		got=$("$TRACETOP" --headless -q --size 200x60 --keys "$k" "$@" | sed -n 3p | sed 's/^ //; s/ *$//')

@@ -19,7 +19,7 @@ if cmp -s "$D/base/rank-0.pt.trace.json" "$D/reg/rank-0.pt.trace.json"; then
 else
 	pass "the regressed run differs from the base run"
 fi
-"$TRACETOP" report diff -q --demo >"$D/demo.txt" 2>"$D/err"
+"$TRACETOP" report diff -q --wide --demo >"$D/demo.txt" 2>"$D/err"
 check_rc "report diff --demo" 0 $? || cat "$D/err"
 head -n 1 "$D/demo.txt" | grep -q '^Test is .* slower per step; most of it: .*; rank 2 moved most: GPU idle +' &&
 	pass "demo headline: $(head -n 1 "$D/demo.txt")" ||
@@ -101,7 +101,7 @@ A=$TR/diff-control
 B=$TR/diff-test
 
 # HTA's one step: the headline from the reference's numbers
-"$TRACETOP" report diff -q --iteration first "$A" "$B" >"$D/first.txt" 2>"$D/err"
+"$TRACETOP" report diff -q --wide --iteration first "$A" "$B" >"$D/first.txt" 2>"$D/err"
 check_rc "diff --iteration first" 0 $? || cat "$D/err"
 python3 - "$REF/compare_traces.csv" >"$D/want" <<'PY'
 import csv, sys
@@ -164,7 +164,7 @@ PY
 if [ $? -eq 0 ]; then pass "all steps = the six one-step comparisons: $(cat "$D/cmp")"; else
 	fail "all steps vs one-step sums: $(cat "$D/cmp")"; fi
 # the ranks differ (3 and 1): paired in order, and said so
-"$TRACETOP" report diff -q "$A" "$B" >"$D/all.txt" 2>&1
+"$TRACETOP" report diff -q --wide "$A" "$B" >"$D/all.txt" 2>&1
 grep -q "ranks paired in order (choose with --map 3:1" "$D/all.txt" &&
 	pass "different rank numbers: paired in order, with a note" ||
 	fail "no note on the rank pairing: $(head -c 600 "$D/all.txt")"

@@ -183,7 +183,7 @@ cat >"$D/memspan.json" <<'JSON'
 {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 1700000000000010, "s": "t", "args": {"Bytes": 1048576, "Total Allocated": 1048576, "Total Reserved": 2097152, "Device Id": 0, "Device Type": 1, "Addr": 1}},
 {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1700000000000200, "dur": 100}]}
 JSON
-"$TRACETOP" report memory "$D/memspan.json" >"$D/out" 2>"$D/err"
+"$TRACETOP" report memory --wide "$D/memspan.json" >"$D/out" 2>"$D/err"
 check_rc "memory curve over 54 years" 0 $? &&
 	grep -q '^   0  cuda:0 .*0 B  *█$' "$D/out" &&
 	pass "a memory curve over 54 years ends in the allocation (it was blank)" ||

@@ -55,7 +55,7 @@ grep -q '^idle_pctg,64,' "$D/dist.csv" && pass "idle over 64 ranks" ||
 [ "$(($(wc -l < "$D/all.csv") - 1))" -eq 64 ] && pass "rank_metrics lists 64 ranks" ||
 	fail "rank_metrics rows"
 # the text report fits the distributions in a few lines
-"$TRACETOP" report outliers -q "$D/job" > "$D/out.txt" || fail "text report"
+"$TRACETOP" report outliers -q --width 200 "$D/job" > "$D/out.txt" || fail "text report"
 [ "$(wc -l < "$D/out.txt")" -lt 30 ] && pass "text report is short" ||
 	fail "text report has $(wc -l < "$D/out.txt") lines"
 # a subset of ranks: only the planted host straggler (rank 5) among 0-7

@@ -273,18 +273,18 @@ if [ -d "$SHARED/traces" ]; then
 			pass "$(basename "$d"): every pane (exit $rc)"
 		fi
 	done
-	# reports to a pipe print every text whole
-	"$TRACETOP" report kernels -q "$SHARED/traces/hta-2rank" >"$tmp/k.txt" 2>&1
-	has "report to a pipe: whole kernel names" \
+	# --wide prints every text whole
+	"$TRACETOP" report kernels -q --wide "$SHARED/traces/hta-2rank" >"$tmp/k.txt" 2>&1
+	has "report --wide: whole kernel names" \
 		'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)' "$tmp/k.txt"
-	hasnt "report to a pipe: no name cut" '…' "$tmp/k.txt"
+	hasnt "report --wide: no name cut" '…' "$tmp/k.txt"
 else
 	echo "skip: $SHARED/traces is absent (shared-trace checks)"
 fi
-"$TRACETOP" report advice -q --demo >"$tmp/a.txt" 2>&1
-has "report to a pipe: whole findings" \
+"$TRACETOP" report advice -q --wide --demo >"$tmp/a.txt" 2>&1
+has "report --wide: whole findings" \
 	'record them with torch.profiler.profile(profile_memory=True, record_shapes=True)' "$tmp/a.txt"
-hasnt "report to a pipe: no finding cut" '…' "$tmp/a.txt"
+hasnt "report --wide: no finding cut" '…' "$tmp/a.txt"
 # the status line: a path shortened from the left, whole messages
 mkdir -p "$tmp/a-rather-long-directory-name/where-csv-files/are-written-by-the-explorer"
 ( cd "$tmp/a-rather-long-directory-name/where-csv-files/are-written-by-the-explorer" &&

@@ -55,6 +55,14 @@ size_t tt_utf8_fit(char *buf, size_t n, const char *s, size_t cols);
  * ("…/traces/hta-2rank"): the end of a path tells which file it is. */
 size_t tt_path_fit(char *buf, size_t n, const char *path, size_t cols);
 
+/* The first line of text s wrapped into cols columns at a word boundary:
+ * returns its length in bytes (without the spaces it ends in), *width its
+ * columns, *next the start of the rest (its spaces, and a '\n' ending the
+ * line, skipped; "" at the end).  A word wider than the line breaks after
+ * a '/', ',', ';', '-' or '|' in it, else at the line's end: the only
+ * case where a word is cut.  width and next may be NULL. */
+size_t tt_wrap_line(const char *s, size_t cols, size_t *width, const char **next);
+
 /* ---- names ---- */
 
 /* A name shortened to at most `cols` columns the way a person reads it:
@@ -228,9 +236,11 @@ enum tt_format { TT_FMT_TABLE, TT_FMT_CSV, TT_FMT_JSON };
 int tt_format_parse(const char *s, enum tt_format *f);
 
 struct tt_print_opts {
-	/* text: the terminal's width when printing to one (names are then
-	 * shortened to their column's width, prose printed whole); 0 when the
-	 * output is a pipe or a file: every text whole */
+	/* text: no line wider than this: names shortened to their column
+	 * (different names staying different), prose wrapped at words in its
+	 * column, and the columns that still do not fit printed in further
+	 * blocks below, each with the key columns again; title and notes
+	 * wrapped at words.  0: every text whole, on one line */
 	int max_width;
 	/* CSV: a text cell that starts with =, +, -, @, a tab or a carriage
 	 * return gets a ' before it, so that a spreadsheet does not run it as a

@@ -14,6 +14,10 @@ struct tt_report_opts {
 	struct tt_aopts a;
 	const char *table;      /* print only this table of the report */
 	bool csv_safe;          /* CSV: formula-like text cells get a ' (--csv-safe) */
+	int width;              /* text: lines at most this wide (--width; 0: see
+				 * tt_report_width) */
+	bool wide;              /* text: every text whole, lines as wide as they
+				 * get (--wide) */
 	int top;                /* rows of top-N lists (0 = report default) */
 	/* kernels */
 	int num_kernels;        /* HTA num_kernels (default 10) */
@@ -65,6 +69,13 @@ int tt_report_build(const char *name, const struct tt_model *m, const struct tt_
 		    const struct tt_report_opts *o, struct tt_table ***out, size_t *n,
 		    struct tt_err *err);
 void tt_tables_free(struct tt_table **t, size_t n);
+
+/* The width text reports fit (tt_print_opts.max_width): 0 with o->wide
+ * (every text whole), else o->width when set, else the terminal's when out
+ * is one, else $COLUMNS when it holds a number of 20 or more, else
+ * TT_REPORT_WIDTH. */
+#define TT_REPORT_WIDTH 80
+int tt_report_width(const struct tt_report_opts *o, FILE *out);
 
 /* Build and print. */
 int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,

@@ -348,3 +348,65 @@ int tt_parse_time(const char *s, enum tt_unit def, int64_t *ns, char *why, size_
 	*ns = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
 }
+
+/* may a line break after this byte of a word too long for its line? */
+static bool soft_break(char c)
+{
+	return c == '/' || c == ',' || c == ';' || c == '-' || c == '|';
+}
+
+size_t tt_wrap_line(const char *s, size_t cols, size_t *width, const char **next)
+{
+	size_t i = 0, w = 0, cut = 0, cut_w = 0, soft = 0, soft_w = 0;
+	if (!cols)
+		cols = 1;
+	while (s[i] && s[i] != '\n') {
+		const char *q = s + i;
+		size_t cw = (size_t)tt_cp_width(tt_utf8_next(&q));
+		if (w + cw > cols)
+			break;
+		if (s[i] == ' ' && i > 0 && s[i - 1] != ' ') {
+			cut = i; /* before a run of spaces */
+			cut_w = w;
+		}
+		i = (size_t)(q - s);
+		w += cw;
+		if (soft_break(s[i - 1]) && s[i] && s[i] != ' ') {
+			soft = i;
+			soft_w = w;
+		}
+	}
+	size_t len = i, lw = w;
+	if (s[i] && s[i] != '\n' && s[i] != ' ') {
+		/* a word goes on past the line: break before it, else inside it
+		 * after a / , ; - |, else where the line ends */
+		if (cut) {
+			len = cut;
+			lw = cut_w;
+		} else if (soft) {
+			len = soft;
+			lw = soft_w;
+		} else if (!i) {
+			/* (a character wider than the line goes alone) */
+			len = tt_utf8_seqlen(s);
+			lw = (size_t)tt_cp_width(tt_utf8_next(&(const char *){s}));
+		}
+	}
+	/* the line without the spaces it ends in */
+	while (len > 0 && s[len - 1] == ' ') {
+		len--;
+		lw--;
+	}
+	const char *r = s + len;
+	while (*r == ' ')
+		r++;
+	if (*r == '\n')
+		r++;
+	if (r == s && *r) /* (never stuck) */
+		r += tt_utf8_seqlen(r);
+	if (width)
+		*width = lw;
+	if (next)
+		*next = r;
+	return len;
+}

@@ -286,35 +286,42 @@ static double bar_whole(const struct tt_table *t, int col)
 	return c->bar_max > 0 ? c->bar_max : col_max(t, c->bar_of);
 }
 
-/* tt_cell_text with the bar's whole given (bar columns; < 0: look it up) */
-static size_t cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit,
-			char *buf, size_t n, double whole)
+/* a bar cell of `width` columns; whole: the bar's whole (TT_C_BAR; < 0:
+ * look it up) */
+static size_t bar_text(const struct tt_table *t, size_t row, int col, int width, double whole,
+		       char *buf, size_t n)
+{
+	const struct tt_col *c = &t->cols[col];
+	if (c->type == TT_C_BAR) {
+		double mx = whole >= 0 ? whole : bar_whole(t, col);
+		double v = tt_cell_num(tt_table_cell(t, row, c->bar_of));
+		return tt_bar(buf, n, mx > 0 && !isnan(v) ? v / mx : 0, width);
+	}
+	double f[TT_STACK_MAX];
+	tt_table_stack_fractions(t, row, col, f);
+	static const char *const uni[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
+					  "\xE2\x96\x91"};
+	const char *g[TT_STACK_MAX];
+	char asc[TT_STACK_MAX][2];
+	size_t ng = c->glyphs ? strlen(c->glyphs) : 0; /* (may be fewer) */
+	for (int i = 0; i < TT_STACK_MAX; i++) {
+		asc[i][0] = (size_t)i < ng ? c->glyphs[i] : "#=:.+*-~"[i];
+		asc[i][1] = '\0';
+		g[i] = tt_render_ascii() || c->nstack > 4 || i >= 4 ? asc[i] : uni[i];
+	}
+	return tt_bar_stacked(buf, n, f, g, c->nstack, width);
+}
+
+size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
+		    size_t n)
 {
 	const struct tt_col *c = &t->cols[col];
 	const struct tt_cell *x = tt_table_cell(t, row, col);
 	if (!n)
 		return 0;
 	buf[0] = '\0';
-	if (c->type == TT_C_BAR) {
-		double mx = whole >= 0 ? whole : bar_whole(t, col);
-		double v = tt_cell_num(tt_table_cell(t, row, c->bar_of));
-		return tt_bar(buf, n, mx > 0 && !isnan(v) ? v / mx : 0, c->width ? c->width : 20);
-	}
-	if (c->type == TT_C_STACK) {
-		double f[TT_STACK_MAX];
-		tt_table_stack_fractions(t, row, col, f);
-		static const char *const uni[] = {"\xE2\x96\x88", "\xE2\x96\x93", "\xE2\x96\x92",
-						  "\xE2\x96\x91"};
-		const char *g[TT_STACK_MAX];
-		char asc[TT_STACK_MAX][2];
-		size_t ng = c->glyphs ? strlen(c->glyphs) : 0; /* (may be fewer) */
-		for (int i = 0; i < TT_STACK_MAX; i++) {
-			asc[i][0] = (size_t)i < ng ? c->glyphs[i] : "#=:.+*-~"[i];
-			asc[i][1] = '\0';
-			g[i] = tt_render_ascii() || c->nstack > 4 || i >= 4 ? asc[i] : uni[i];
-		}
-		return tt_bar_stacked(buf, n, f, g, c->nstack, c->width ? c->width : 20);
-	}
+	if (c->type == TT_C_BAR || c->type == TT_C_STACK)
+		return bar_text(t, row, col, c->width ? c->width : 20, -1, buf, n);
 	if (x->kind == TT_CV_NONE) {
 		if (c->type != TT_C_STR)
 			snprintf(buf, n, "-");
@@ -348,12 +355,6 @@ static size_t cell_text(const struct tt_table *t, size_t row, int col, enum tt_u
 	return strlen(buf);
 }
 
-size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit unit, char *buf,
-		    size_t n)
-{
-	return cell_text(t, row, col, unit, buf, n, -1);
-}
-
 int tt_format_parse(const char *s, enum tt_format *f)
 {
 	if (strcmp(s, "table") == 0 || strcmp(s, "text") == 0)
@@ -369,131 +370,360 @@ int tt_format_parse(const char *s, enum tt_format *f)
 
 /* ---- text ---- */
 
-static void pad(FILE *out, size_t k)
+/* how a column is laid out in text */
+enum { K_NUM, K_NAME, K_PROSE, K_BAR };
+
+#define NAME_KEEP 28  /* names keep this many columns when a table splits */
+#define NAME_MIN 10   /* and this many at least */
+#define PROSE_KEEP 40 /* prose wraps at this width at least, when it can */
+#define PROSE_MIN 16
+#define BAR_MIN 8
+
+struct tcol {
+	int c;           /* table column */
+	int kind;
+	bool key;        /* repeated in every block */
+	size_t tw;       /* the header's width */
+	size_t nat;      /* the widest text (whole names, prose on one line) */
+	size_t minw;     /* the narrowest it may get */
+	size_t w;        /* the width used */
+	char **names;    /* K_NAME drawn narrower than its names: shortened */
+	double whole;    /* K_BAR: the value of a whole bar (taken once) */
+};
+
+/* a line being put together: trailing spaces dropped when it is written */
+struct line {
+	char *s;
+	size_t n, cap, w; /* bytes, capacity, columns */
+};
+
+static void line_put(struct line *l, const char *s, size_t len, size_t w)
 {
-	while (k--)
-		fputc(' ', out);
+	TT_GROW(l->s, l->cap, l->n + len + 1);
+	memcpy(l->s + l->n, s, len);
+	l->n += len;
+	l->s[l->n] = '\0';
+	l->w += w;
 }
 
-/* The text of a cell in a text report: text cells whole, or, on a
- * terminal (names != NULL), names shortened to the column's width (prose
- * stays whole: the terminal wraps it). */
-static const char *text_cell(const struct tt_table *t, size_t r, int c, enum tt_unit unit,
-			     char **names, double whole, char *buf, size_t n)
+static void line_pad_to(struct line *l, size_t col)
 {
-	const struct tt_cell *x = tt_table_cell(t, r, c);
-	if (t->cols[c].type == TT_C_STR && x->kind == TT_CV_S)
-		return shown(names && names[r] ? names[r] : x->v.s);
-	cell_text(t, r, c, unit, buf, n, whole);
+	while (l->w < col)
+		line_put(l, " ", 1, 1);
+}
+
+static void line_flush(struct line *l, FILE *out)
+{
+	while (l->n && l->s[l->n - 1] == ' ')
+		l->n--;
+	if (l->n)
+		fwrite(l->s, 1, l->n, out);
+	fputc('\n', out);
+	l->n = l->w = 0;
+}
+
+/* text s wrapped into width columns, each line written (width 0: whole) */
+static void put_wrapped_text(const char *s, int width, FILE *out)
+{
+	s = shown(s);
+	if (width <= 0) {
+		fputs(s, out);
+		fputc('\n', out);
+		return;
+	}
+	do {
+		const char *next;
+		size_t len = tt_wrap_line(s, (size_t)width, NULL, &next);
+		fwrite(s, 1, len, out);
+		fputc('\n', out);
+		s = next;
+	} while (*s);
+}
+
+static size_t tcol_sum(const struct tcol *tc, const int *which, int n)
+{
+	size_t sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += tc[which[i]].w + (i ? 2 : 0);
+	return sum;
+}
+
+/* Narrow the columns which[0..n) until they fit in width, the widest
+ * shrinkable one first, none below floor(kind) nor its minw. */
+static void shrink(struct tcol *tc, const int *which, int n, size_t width, const size_t floor[4])
+{
+	for (;;) {
+		size_t sum = tcol_sum(tc, which, n);
+		if (sum <= width)
+			return;
+		int widest = -1;
+		for (int i = 0; i < n; i++) {
+			struct tcol *x = &tc[which[i]];
+			size_t f = TT_MAX(x->minw, TT_MIN(x->nat, floor[x->kind]));
+			if (x->kind != K_NUM && x->w > f && (widest < 0 || x->w > tc[widest].w))
+				widest = which[i];
+		}
+		if (widest < 0)
+			return;
+		struct tcol *x = &tc[widest];
+		size_t f = TT_MAX(x->minw, TT_MIN(x->nat, floor[x->kind]));
+		x->w -= TT_MIN(sum - width, x->w - f);
+	}
+}
+
+/* the text of cell (r, c) as the text table shows it on its first line */
+static const char *cell_shown(const struct tt_table *t, const struct tcol *x, size_t r,
+			      enum tt_unit unit, char *buf, size_t n)
+{
+	const struct tt_cell *cell = tt_table_cell(t, r, x->c);
+	if (t->cols[x->c].type == TT_C_STR && cell->kind == TT_CV_S)
+		return shown(x->names && x->names[r] ? x->names[r] : cell->v.s);
+	if (x->kind == K_BAR && x->w)
+		bar_text(t, r, x->c, (int)x->w, x->whole, buf, n);
+	else
+		tt_cell_text(t, r, x->c, unit, buf, n);
 	return buf;
+}
+
+static void print_block(const struct tt_table *t, struct tcol *tc, const int *which, int n,
+			const enum tt_unit *unit, FILE *out)
+{
+	struct line l = {0};
+	char buf[1024];
+	/* the header */
+	size_t x = 0;
+	for (int i = 0; i < n; i++) {
+		struct tcol *c = &tc[which[i]];
+		const struct tt_col *col = &t->cols[c->c];
+		const char *title = col->title ? col->title : col->name;
+		if (col->type == TT_C_DUR) {
+			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c->c]));
+			title = buf;
+		}
+		line_pad_to(&l, x + (c->kind == K_NUM ? c->w - c->tw : 0));
+		line_put(&l, title, strlen(title), c->tw);
+		x += c->w + 2;
+	}
+	line_flush(&l, out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		/* prose wraps in its column: the row takes as many lines as its
+		 * longest text needs */
+		const char *rest[TT_LAYOUT_MAXCOLS] = {0};
+		char *own[TT_LAYOUT_MAXCOLS] = {0}; /* (shown() reuses its buffer) */
+		bool more = false;
+		x = 0;
+		for (int i = 0; i < n; i++) {
+			struct tcol *c = &tc[which[i]];
+			const char *s = cell_shown(t, c, r, unit[c->c], buf, sizeof(buf));
+			size_t sw;
+			if (c->kind == K_PROSE && c->w < c->nat && i < TT_LAYOUT_MAXCOLS) {
+				const char *next;
+				s = own[i] = tt_strdup(s);
+				size_t len = tt_wrap_line(s, c->w, &sw, &next);
+				line_pad_to(&l, x);
+				line_put(&l, s, len, sw);
+				if (*next) {
+					rest[i] = next;
+					more = true;
+				}
+			} else {
+				sw = tt_utf8_width(s);
+				line_pad_to(&l, x + (c->kind == K_NUM && sw < c->w ? c->w - sw : 0));
+				line_put(&l, s, strlen(s), sw);
+			}
+			x += c->w + 2;
+		}
+		line_flush(&l, out);
+		while (more) {
+			more = false;
+			x = 0;
+			for (int i = 0; i < n && i < TT_LAYOUT_MAXCOLS; i++) {
+				struct tcol *c = &tc[which[i]];
+				if (rest[i]) {
+					const char *next;
+					size_t sw, len = tt_wrap_line(rest[i], c->w, &sw, &next);
+					line_pad_to(&l, x);
+					line_put(&l, rest[i], len, sw);
+					rest[i] = *next ? next : NULL;
+					more = more || rest[i];
+				}
+				x += c->w + 2;
+			}
+			line_flush(&l, out);
+		}
+		for (int i = 0; i < n && i < TT_LAYOUT_MAXCOLS; i++)
+			free(own[i]);
+	}
+	free(l.s);
 }
 
 static void print_text(const struct tt_table *t, const struct tt_print_opts *o, FILE *out)
 {
 	int nc = t->ncols;
-	size_t *w = tt_calloc((size_t)nc, sizeof(*w));
-	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
-	char ***names = tt_calloc((size_t)nc, sizeof(*names));
-	double *whole = tt_calloc((size_t)nc, sizeof(*whole)); /* bar columns' */
+	size_t width = o && o->max_width > 0 ? (size_t)o->max_width : 0;
+	enum tt_unit *unit = tt_calloc((size_t)nc + 1, sizeof(*unit));
+	struct tcol *tc = tt_calloc((size_t)nc + 1, sizeof(*tc));
+	int *all = tt_calloc((size_t)nc + 1, sizeof(*all));
+	int nv = 0;
 	char buf[1024];
 	for (int c = 0; c < nc; c++) {
 		const struct tt_col *col = &t->cols[c];
 		if (col->hidden_text)
 			continue;
-		whole[c] = col->type == TT_C_BAR ? bar_whole(t, c) : -1;
-		if (o && o->max_width > 0 && col->type == TT_C_STR && t->nrows) {
-			/* on a terminal: names shortened to the column's width */
-			const char **in = tt_calloc(t->nrows, sizeof(*in));
-			size_t cap = col->width ? (size_t)col->width : 48;
-			for (size_t r = 0; r < t->nrows; r++) {
-				const struct tt_cell *x = tt_table_cell(t, r, c);
-				in[r] = x->kind == TT_CV_S ? x->v.s : "";
-			}
-			names[c] = tt_names_fit(in, t->nrows, cap);
-			for (size_t r = 0; r < t->nrows; r++)
-				if (tt_text_is_prose(in[r])) {
-					free(names[c][r]);
-					names[c][r] = NULL;
-				}
-			free(in);
-		}
+		struct tcol *x = &tc[nv];
+		x->c = c;
+		all[nv] = nv;
+		nv++;
 		if (col->type == TT_C_DUR)
 			unit[c] = tt_table_col_unit(t, c);
-		const char *title = col->title ? col->title : col->name;
-		w[c] = tt_utf8_width(title);
-		if (col->type == TT_C_DUR) {
-			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c]));
-			w[c] = tt_utf8_width(buf);
-		}
-		if ((col->type == TT_C_BAR || col->type == TT_C_STACK) &&
-		    (size_t)(col->width ? col->width : 20) > w[c])
-			w[c] = (size_t)(col->width ? col->width : 20);
-		for (size_t r = 0; r < t->nrows; r++) {
-			const char *s = text_cell(t, r, c, unit[c], names[c], whole[c], buf,
-						    sizeof(buf));
-			size_t cw = tt_utf8_width(s);
-			if (cw > w[c])
-				w[c] = cw;
-		}
-	}
-	if (t->title) {
-		tt_fputs_escaped(t->title, out);
-		fputc('\n', out);
-	}
-	size_t total = 0;
-	for (int c = 0; c < nc; c++) {
-		if (t->cols[c].hidden_text)
-			continue;
-		const struct tt_col *col = &t->cols[c];
 		const char *title = col->title ? col->title : col->name;
 		if (col->type == TT_C_DUR) {
 			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c]));
 			title = buf;
 		}
-		size_t tw = tt_utf8_width(title);
-		if (total)
-			fputs("  ", out);
-		bool left = col->type == TT_C_STR || col->type == TT_C_BAR || col->type == TT_C_STACK;
-		if (!left)
-			pad(out, w[c] - tw);
-		fputs(title, out);
-		if (left && c < nc - 1)
-			pad(out, w[c] - tw);
-		total += w[c] + 2;
-	}
-	fputc('\n', out);
-	for (size_t r = 0; r < t->nrows; r++) {
-		bool first = true;
-		for (int c = 0; c < nc; c++) {
-			const struct tt_col *col = &t->cols[c];
-			if (col->hidden_text)
-				continue;
-			const char *s = text_cell(t, r, c, unit[c], names[c], whole[c], buf,
-						    sizeof(buf));
-			size_t cw = tt_utf8_width(s);
-			if (!first)
-				fputs("  ", out);
-			first = false;
-			bool left = col->type == TT_C_STR || col->type == TT_C_BAR ||
-				    col->type == TT_C_STACK;
-			if (!left && cw < w[c])
-				pad(out, w[c] - cw);
-			fputs(s, out);
-			if (left && c < nc - 1 && cw < w[c])
-				pad(out, w[c] - cw);
+		x->tw = tt_utf8_width(title);
+		x->nat = x->tw;
+		x->kind = col->type == TT_C_BAR || col->type == TT_C_STACK ? K_BAR :
+			  col->type == TT_C_STR ? (col->free_text ? K_PROSE : K_NAME) :
+						  K_NUM;
+		if (x->kind == K_BAR) {
+			x->whole = col->type == TT_C_BAR ? bar_whole(t, c) : -1;
+			x->nat = TT_MAX(x->nat, (size_t)(col->width ? col->width : 20));
+			x->minw = TT_MAX(x->tw, (size_t)BAR_MIN);
+			x->w = x->nat;
+			continue;
 		}
-		fputc('\n', out);
+		for (size_t r = 0; r < t->nrows; r++) {
+			const char *s = cell_shown(t, x, r, unit[c], buf, sizeof(buf));
+			x->nat = TT_MAX(x->nat, tt_utf8_width(s));
+			const struct tt_cell *cell = tt_table_cell(t, r, c);
+			if (x->kind == K_NAME && cell->kind == TT_CV_S && tt_text_is_prose(cell->v.s))
+				x->kind = K_PROSE; /* (sentences wrap, names shorten) */
+		}
+		x->minw = x->kind == K_NUM ? x->nat :
+			  TT_MAX(x->tw, TT_MIN(x->nat, (size_t)(x->kind == K_NAME ? NAME_MIN :
+											PROSE_MIN)));
+		x->w = x->nat;
 	}
-	for (size_t i = 0; i < t->nnotes; i++) {
-		tt_fputs_escaped(t->notes[i], out);
-		fputc('\n', out);
+	/* the key columns (tt_table_draw's: the first, and up to the first
+	 * text column when the ones before it are integers) */
+	int nkeys = nv && tc[0].kind != K_BAR ? 1 : 0;
+	for (int k = 0; k < nv && k < 3 && tc[0].kind != K_BAR; k++) {
+		if (tc[k].kind == K_NAME) {
+			nkeys = k + 1;
+			break;
+		}
+		if (t->cols[tc[k].c].type != TT_C_INT)
+			break;
 	}
-	for (int c = 0; c < nc; c++)
-		if (names[c])
-			tt_names_free(names[c], t->nrows);
-	free(names);
-	free(whole);
-	free(w);
+	for (int k = 0; k < nkeys; k++)
+		tc[k].key = true;
+	/* the blocks of columns printed one below the other: all the columns
+	 * in one when they fit (names shortened, prose wrapped, bars
+	 * narrowed); else the key columns in each, the others in turn */
+	int *blk = tt_calloc((size_t)nv + 1, sizeof(*blk)); /* block of each column */
+	int nblocks = 1;
+	if (width && tcol_sum(tc, all, nv) > width) {
+		const size_t keep[4] = {0, width >= 70 ? NAME_KEEP : NAME_MIN, PROSE_KEEP, 12};
+		const size_t least[4] = {0, NAME_MIN, PROSE_MIN, BAR_MIN};
+		shrink(tc, all, nv, width, keep);
+		if (tcol_sum(tc, all, nv) > width) {
+			/* the keys take half the width at most */
+			shrink(tc, all, nkeys, width / 2, least);
+			size_t kw = tcol_sum(tc, all, nkeys);
+			size_t x = kw;
+			int in_block = 0;
+			nblocks = 1;
+			for (int i = nkeys; i < nv; i++) {
+				struct tcol *c = &tc[i];
+				size_t gap = nkeys || in_block ? 2 : 0;
+				/* prose wraps in the room the block has left, when
+				 * that is a readable width */
+				if (c->kind == K_PROSE && x + gap + c->w > width &&
+				    width >= x + gap + TT_MAX(c->minw, (size_t)PROSE_MIN + 8))
+					c->w = width - x - gap;
+				if (x + gap + c->w > width && in_block) {
+					nblocks++;
+					in_block = 0;
+					x = kw;
+					gap = nkeys ? 2 : 0;
+				}
+				if (x + gap + c->w > width && c->kind != K_NUM) {
+					/* alone with the keys and still too wide */
+					size_t room = width > x + gap ? width - x - gap : 0;
+					c->w = TT_MAX(c->minw, TT_MIN(c->w, room));
+				}
+				blk[i] = nblocks - 1;
+				x += gap + c->w;
+				in_block++;
+			}
+			/* the key names take the room every block has left */
+			size_t spare = width;
+			for (int b = 0; b < nblocks; b++) {
+				size_t sum = kw;
+				for (int i = nkeys; i < nv; i++)
+					if (blk[i] == b)
+						sum += (sum ? 2 : 0) + tc[i].w;
+				spare = TT_MIN(spare, width > sum ? width - sum : 0);
+			}
+			for (int i = 0; i < nkeys && spare; i++) {
+				if (tc[i].kind == K_NUM || tc[i].kind == K_BAR)
+					continue;
+				size_t give = TT_MIN(spare, tc[i].nat - tc[i].w);
+				tc[i].w += give;
+				spare -= give;
+				kw += give;
+			}
+			/* names and prose of a block take the room it has left */
+			for (int b = 0; b < nblocks; b++) {
+				size_t sum = kw;
+				for (int i = nkeys; i < nv; i++)
+					if (blk[i] == b)
+						sum += (sum ? 2 : 0) + tc[i].w;
+				for (int i = nkeys; i < nv && sum < width; i++) {
+					if (blk[i] != b || tc[i].kind == K_NUM || tc[i].kind == K_BAR)
+						continue;
+					size_t give = TT_MIN(width - sum, tc[i].nat - tc[i].w);
+					tc[i].w += give;
+					sum += give;
+				}
+			}
+		}
+	}
+	/* names narrower than they are: shortened, different names staying
+	 * different */
+	for (int i = 0; i < nv; i++) {
+		struct tcol *x = &tc[i];
+		if (x->kind != K_NAME || x->w >= x->nat || !t->nrows)
+			continue;
+		const char **in = tt_calloc(t->nrows, sizeof(*in));
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct tt_cell *cell = tt_table_cell(t, r, x->c);
+			in[r] = cell->kind == TT_CV_S ? cell->v.s : "";
+		}
+		x->names = tt_names_fit(in, t->nrows, x->w);
+		free(in);
+	}
+	if (t->title)
+		put_wrapped_text(t->title, (int)width, out);
+	int *which = tt_calloc((size_t)nv + 1, sizeof(*which));
+	for (int b = 0; b < nblocks; b++) {
+		int n = 0;
+		for (int i = 0; i < nv; i++)
+			if (tc[i].key || blk[i] == b)
+				which[n++] = i;
+		if (b)
+			fputc('\n', out);
+		print_block(t, tc, which, n, unit, out);
+	}
+	for (size_t i = 0; i < t->nnotes; i++)
+		put_wrapped_text(t->notes[i], (int)width, out);
+	for (int i = 0; i < nv; i++)
+		tt_names_free(tc[i].names, t->nrows);
+	free(which);
+	free(blk);
+	free(tc);
+	free(all);
 	free(unit);
 }
 

@@ -163,6 +163,25 @@ void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_op
 	ro->cp.to = o->range_to;
 }
 
+int tt_report_width(const struct tt_report_opts *o, FILE *out)
+{
+	if (o->wide)
+		return 0;
+	if (o->width > 0)
+		return o->width;
+	struct winsize ws;
+	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+		return ws.ws_col;
+	const char *e = getenv("COLUMNS");
+	if (e && *e) {
+		char *end;
+		long v = strtol(e, &end, 10);
+		if (!*end && v >= 20 && v <= 100000)
+			return (int)v;
+	}
+	return TT_REPORT_WIDTH;
+}
+
 static int unknown(const char *name, struct tt_err *err)
 {
 	return tt_err_set(err, TT_E_USAGE, "", TT_NO_OFFSET,
@@ -212,13 +231,11 @@ int tt_report_run(const char *name, const struct tt_model *m, const struct tt_mo
 	int rc = tt_report_build(name, m, m2, o, &t, &n, err);
 	if (rc)
 		return rc;
-	/* text on a terminal shortens names to their columns; to a pipe or a
-	 * file every text is whole */
+	/* text fits a width: the terminal's; else $COLUMNS; else 80 columns
+	 * (--width N, or --wide: every text whole on one line) */
 	struct tt_print_opts popts = {0};
 	popts.csv_safe = o->csv_safe;
-	struct winsize ws;
-	if (isatty(fileno(out)))
-		popts.max_width = ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 80;
+	popts.max_width = tt_report_width(o, out);
 	size_t shown = 0;
 	struct tt_table **sel = tt_calloc(n + 1, sizeof(*sel));
 	for (size_t i = 0; i < n; i++)

@@ -64,6 +64,61 @@ static char **fit_all(size_t cols, size_t n, const char *const *names)
 	return out;
 }
 
+START_TEST(names_never_cut_in_a_number)
+{
+	/* a number stays whole or goes whole: "stream 203" never reads as
+	 * "stream 2" */
+	static const char *const s[] = {"r1 GPU 1 stream 203 compute", "ProfilerStep#1234567",
+					 "kernel_12345678_tile_98765432_end"};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(s); i++)
+		for (size_t cols = 6; cols < strlen(s[i]); cols++) {
+			char buf[256];
+			tt_name_fit(buf, sizeof(buf), s[i], cols);
+			ck_assert_uint_le(tt_utf8_width(buf), cols);
+			/* each run of digits shown is a run of digits of the name,
+			 * whole: delimited by non-digits on both sides there */
+			for (const char *p = buf; *p; p++) {
+				if (!(*p >= '0' && *p <= '9') || (p > buf && p[-1] >= '0' && p[-1] <= '9'))
+					continue;
+				size_t n = strspn(p, "0123456789");
+				char run[64];
+				snprintf(run, sizeof(run), "%.*s", (int)n, p);
+				bool whole = false;
+				for (const char *q = strstr(s[i], run); q && !whole; q = strstr(q + 1, run))
+					whole = (q == s[i] || !(q[-1] >= '0' && q[-1] <= '9')) &&
+						!(q[n] >= '0' && q[n] <= '9');
+				ck_assert_msg(whole, "'%s' at %zu: '%s' cuts the number '%s'", s[i], cols,
+					      buf, run);
+				p += n - 1;
+			}
+		}
+}
+END_TEST
+
+START_TEST(wrap_at_words)
+{
+	const char *s = "the CPU side is late: host wait 73 % of idle", *next;
+	size_t w, len = tt_wrap_line(s, 14, &w, &next);
+	/* "the CPU side", never "the CPU side i" */
+	ck_assert_int_eq((int)len, 12);
+	ck_assert_int_eq(strncmp(s, "the CPU side", len), 0);
+	ck_assert_uint_eq(w, 12);
+	ck_assert_str_eq(next, "is late: host wait 73 % of idle");
+	/* a word wider than the line breaks after a '/' in it */
+	len = tt_wrap_line("…/traces/diff-control vs b", 12, &w, &next);
+	ck_assert_str_eq(next, "diff-control vs b");
+	ck_assert_uint_le(w, 12);
+	/* and only then inside it */
+	len = tt_wrap_line("abcdefghijklmnop", 5, &w, &next);
+	ck_assert_int_eq((int)len, 5);
+	ck_assert_str_eq(next, "fghijklmnop");
+	/* a newline ends a line */
+	len = tt_wrap_line("one\ntwo", 40, &w, &next);
+	ck_assert_int_eq((int)len, 3);
+	ck_assert_str_eq(next, "two");
+}
+END_TEST
+
 START_TEST(names_stay_distinct)
 {
 	/* kernels that differ only inside their template arguments keep the
@@ -420,6 +475,8 @@ int main(void)
 	TCase *tc = tcase_create("names");
 	tcase_add_test(tc, name_fit_steps);
 	tcase_add_test(tc, names_stay_distinct);
+	tcase_add_test(tc, names_never_cut_in_a_number);
+	tcase_add_test(tc, wrap_at_words);
 	suite_add_tcase(s, tc);
 	TCase *tt = tcase_create("tables");
 	tcase_add_test(tt, table_cells_whole);
