@@ -10,15 +10,15 @@
 
 static struct tt_model *job64;
 
-/* 64 ranks, small ones: the demo's stragglers are planted at rank 5 (a
- * slow host), 35 (a slow GPU) and 58 (a slow link) (tracetop/demo.h) */
+/* 64 ranks of the demo's size for such a job (235,000 events: enough for
+ * the search and the summary rows' cells to run on several threads); its
+ * stragglers are planted at rank 5 (a slow host), 35 (a slow GPU) and 58
+ * (a slow link) (tracetop/demo.h) */
 static void setup_job(void)
 {
 	struct tt_demo_opts d;
 	tt_demo_defaults(&d);
 	tt_demo_set_ranks(&d, 64);
-	d.steps = 3;
-	d.layers = 4;
 	struct tt_load_opts lo = {0};
 	lo.threads = 2;
 	lo.no_cache = true;
@@ -223,6 +223,43 @@ START_TEST(jump_and_search_unfold)
 }
 END_TEST
 
+/* A wide screen: every rank's summary computed on several threads (the
+ * work is over the threshold), then a search over every rank, also on
+ * several threads; the same screens as on one thread. */
+START_TEST(wide_and_threaded)
+{
+	struct ui *u = ui_new(job64, 200, 50);
+	ui_keys(u, "9");
+	ck_screen_has(u, "Timeline: all 64 ranks (0-63), up to 2 a row by their worst");
+	ck_screen_has(u, "+ r5 ! idle");
+	char *wide = strdup(screen(u));
+	/* the same cells again from the kept ones (j moves, k back) */
+	ui_keys(u, "jk");
+	ck_assert_str_eq(screen(u), wide);
+	free(wide);
+	ui_keys(u, "/ncclDevKernel<Enter>");
+	ck_assert_ptr_nonnull(strstr(u->a->status, "match 1/"));
+	/* every one of them, counted here over the model's events */
+	size_t want = 0;
+	for (size_t i = 0; i < job64->nranks; i++) {
+		const struct tt_rank *r = job64->ranks[i];
+		for (uint32_t e = 0; e < r->nev; e++)
+			if (!(r->ev[e].flags & TT_EF_MARKER) &&
+			    (r->tracks[r->ev[e].track].kind == TT_TRACK_GPU ||
+			     r->tracks[r->ev[e].track].kind == TT_TRACK_CPU) &&
+			    strstr(tt_ev_name(r, &r->ev[e]), "ncclDevKernel"))
+				want++;
+	}
+	ck_assert_uint_gt(want, 64);
+	char nb[32];
+	snprintf(nb, sizeof(nb), "/%zu,%03zu ", want / 1000, want % 1000);
+	if (want < 1000)
+		snprintf(nb, sizeof(nb), "/%zu ", want);
+	ck_assert_msg(strstr(u->a->status, nb) != NULL, "status '%s', not %s", u->a->status, nb);
+	ui_free(u);
+}
+END_TEST
+
 START_TEST(range_of_every_rank)
 {
 	struct ui *u = ui_new(job64, 100, 30);
@@ -323,6 +360,7 @@ int main(void)
 	tcase_add_test(tc, group_modes_and_rows);
 	tcase_add_test(tc, jump_and_search_unfold);
 	tcase_add_test(tc, range_of_every_rank);
+	tcase_add_test(tc, wide_and_threaded);
 	suite_add_tcase(s, tc);
 	TCase *tc2 = tcase_create("collective");
 	tcase_add_test(tc2, late_rank_named);
