@@ -290,7 +290,8 @@ const struct tt_pane_ops tt_timeline_ops = {
 		"Ranges: m sets a mark and shows the time to the cursor and the gap between their "
 		"events, M marks the event under the cursor (mark at its start, cursor at its end), "
 		"A shows what ran between the mark and the cursor on every rank shown, a row per "
-		"rank.  With --diff, d shows the other side's timeline, and D opens the split "
+		"rank.  With --diff, d switches the side shown (Control, Test, side by side: the "
+		"Control's), and D opens the split "
 		"timeline: the Control rank above, the Test rank below, aligned at the start of the "
 		"same ProfilerStep.  Mouse: click selects, the wheel scrolls rows, Ctrl- or "
 		"Shift-wheel zooms at the pointer.",

@@ -496,12 +496,14 @@ static int last_arrival(struct tt_pane *p, struct tl_state *s)
 	struct tt_app *a = p->app;
 	const struct tl_row *row = &s->rows[s->row];
 	uint32_t ev = row->kind == TL_ROW_GROUP ? TT_NONE : tl_under_cursor(s);
-	const struct tt_coll *c = ev != TT_NONE ? tl_colls(s) : NULL;
-	uint32_t part = tl_coll_part(s, c, row->rki, ev);
-	if (ev == TT_NONE || (!c && !s->want_coll)) {
-		tt_ui_status(a, TT_ROLE_DIM, "w: select a communication kernel first (Tab, /nccl)");
+	const struct tt_rank *r = tl_row_rank(row);
+	if (ev == TT_NONE || r->tracks[r->ev[ev].track].kind == TT_TRACK_CPU ||
+	    tl_ev_class(row->rk, &r->ev[ev]) != TT_RC_COMM) {
+		tt_ui_status(a, TT_ROLE_DIM, "w: put the cursor on a communication kernel (Tab, /nccl)");
 		return TT_R_REDRAW;
 	}
+	const struct tt_coll *c = tl_colls(s);
+	uint32_t part = tl_coll_part(s, c, row->rki, ev);
 	if (!c) {
 		tt_ui_status(a, TT_ROLE_DIM, "matching the collectives across the ranks... (w again)");
 		return TT_R_REDRAW;

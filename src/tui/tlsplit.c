@@ -637,7 +637,8 @@ static const struct tt_pane_ops split_ops = {
 		"the rows of both halves, J K jump to the other half, Tab S-Tab step through the "
 		"events of the cursor's row, [ ] go to the previous or next step both sides have, R "
 		"changes the rows, Enter opens the event under the cursor.  Esc goes back to the "
-		"timeline of every rank of the side in view, d to the other side's.",
+		"timeline of every rank of the side in view; d switches the side (Control, Test, "
+		"side by side: the Control's) and shows its timeline of every rank.",
 	.both_sides = true, /* (both halves: the title tag says so) */
 	.open = sp_open,
 	.close = sp_close,

@@ -342,7 +342,7 @@ START_TEST(late_rank_named)
 	/* on a compute kernel: no collective, and w says what it needs */
 	ui_keys(u, "k<Tab>w");
 	ck_assert(!on_screen(u, "allreduce #0"));
-	ck_assert_ptr_nonnull(strstr(u->a->status, "select a communication kernel"));
+	ck_assert_ptr_nonnull(strstr(u->a->status, "on a communication kernel"));
 	ui_free(u);
 	tt_model_free(m);
 }
