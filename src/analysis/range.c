@@ -59,7 +59,6 @@ struct part_name {
 	const char *name;
 	uint64_t hash;
 	int kind;
-	bool comm; /* a communication kernel (tt_kernel_type, once per name) */
 	uint32_t count;
 	int64_t ns;
 };
@@ -160,7 +159,8 @@ static void range_rank(size_t ri, void *ctx)
 		return;
 	size_t cap_name = 0, cap_st = 0, cap_gap = 0, cap_iv = 0, cap_all = 0, nall = 0;
 	struct tt_iv *iv = NULL, *all = NULL;
-	struct tt_hmap idx = {0}; /* (kind, name id) -> index into pt->names */
+	/* (name id, kind) -> 1 + index into pt->names (0: none yet) */
+	uint32_t *idx = tt_calloc(((size_t)r->strs.n + 1) * TT_RK_COUNT, sizeof(*idx));
 	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
 		const struct tt_track *tr = &r->tracks[ti];
 		bool gpu = tr->kind == TT_TRACK_GPU;
@@ -180,17 +180,15 @@ static void range_rank(size_t ri, void *ctx)
 			if (in < 0)
 				continue;
 			/* by name and kind */
-			uint64_t key = ((uint64_t)(uint32_t)k << 32) | e->name;
-			uint32_t *slot = tt_hmap_slot(&idx, key);
-			if (*slot == TT_HMAP_NONE) {
+			size_t key = (size_t)(e->name < r->strs.n ? e->name : r->strs.n) * TT_RK_COUNT +
+				     (size_t)k;
+			if (!idx[key]) {
 				TT_GROW(pt->names, cap_name, pt->nnames + 1);
 				const char *nm = tt_ev_name(r, e);
-				pt->names[pt->nnames] = (struct part_name){
-					nm, text_hash(nm, k), k,
-					k == TT_RK_KERNEL && tt_kernel_type(nm, NULL) == TT_KT_COMM, 0, 0};
-				*slot = (uint32_t)pt->nnames++;
+				pt->names[pt->nnames] = (struct part_name){nm, text_hash(nm, k), k, 0, 0};
+				idx[key] = (uint32_t)++pt->nnames;
 			}
-			struct part_name *a = &pt->names[*slot];
+			struct part_name *a = &pt->names[idx[key] - 1];
 			a->count++;
 			tt_sat_acc(&a->ns, in);
 			if (k == TT_RK_CPU_OP)
@@ -201,9 +199,8 @@ static void range_rank(size_t ri, void *ctx)
 			if (k == TT_RK_KERNEL) {
 				rr->kernels++;
 				tt_sat_acc(&rr->kernel_ns, in);
+				/* (its communication share: by name, once merged) */
 				tt_sat_acc(&kern, in);
-				if (a->comm)
-					tt_sat_acc(&rr->comm_ns, in);
 			} else if (k == TT_RK_MEMCPY) {
 				tt_sat_acc(&rr->memcpy_ns, in);
 			} else if (k == TT_RK_MEMSET) {
@@ -251,7 +248,7 @@ static void range_rank(size_t ri, void *ctx)
 			memcpy(all + nall, iv, nb * sizeof(*iv));
 		nall += nb;
 	}
-	tt_hmap_free(&idx);
+	free(idx);
 	/* the rank's GPU busy time: the union over its streams */
 	size_t nb = tt_iv_merge(all, nall);
 	rr->gpu_busy_ns = tt_iv_total(all, nb);
@@ -280,12 +277,14 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 	/* the names over the ranks: one entry per (kind, name), found by the
 	 * name's text (each rank interns its own) */
 	struct tt_hmap nidx = {0};
-	size_t cap_names = 0;
+	size_t cap_names = 0, cap_comm = 0;
+	bool *comm = NULL; /* per name: a communication kernel (tt_kernel_type, once) */
 	for (size_t ri = 0; ri < m->nranks; ri++) {
 		struct part *pt = &j.parts[ri];
 		if (!pt->used)
 			continue;
-		out->ranks[out->nranks++] = pt->rr;
+		struct tt_range_rank *rr = &out->ranks[out->nranks++];
+		*rr = pt->rr;
 		if (pt->nstreams)
 			memcpy(out->streams + out->nstreams, pt->streams,
 			       pt->nstreams * sizeof(*pt->streams));
@@ -302,12 +301,17 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 				v = tt_hmap_next(&nidx, a->hash, &pos);
 			if (v == TT_HMAP_NONE) {
 				TT_GROW(out->names, cap_names, out->nnames + 1);
+				TT_GROW(comm, cap_comm, out->nnames + 1);
 				v = (uint32_t)out->nnames++;
 				memset(&out->names[v], 0, sizeof(out->names[v]));
 				out->names[v].name = a->name;
 				out->names[v].kind = (enum tt_range_kind)a->kind;
+				comm[v] = a->kind == TT_RK_KERNEL &&
+					  tt_kernel_type(a->name, NULL) == TT_KT_COMM;
 				tt_hmap_add(&nidx, a->hash, v);
 			}
+			if (comm[v])
+				tt_sat_acc(&rr->comm_ns, a->ns);
 			out->names[v].count += a->count;
 			tt_sat_acc(&out->names[v].ns, a->ns);
 			out->names[v].nranks++;
@@ -317,6 +321,7 @@ void tt_range_compute(const struct tt_model *m, const struct tt_aopts *o, int64_
 		free(pt->names);
 	}
 	free(j.parts);
+	free(comm);
 	tt_hmap_free(&nidx);
 	if (!out->names)
 		out->names = tt_calloc(1, sizeof(*out->names));
