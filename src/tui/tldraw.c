@@ -474,11 +474,17 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 		flow_mark(s, g, cr, s->flow_kernel, cr->ev[s->flow_kernel].ts, "v", x, w, t0, t1,
 			  nvis);
 	/* the collective's line in place of the legend (or of the window
-	 * line on a short screen) */
-	if (part != TT_NONE && (legend || line2)) {
+	 * line on a short screen); while the collectives are being matched,
+	 * that it is coming */
+	if ((part != TT_NONE || s->want_coll) && (legend || line2)) {
 		int ly = legend ? y + h - 1 : y + 3;
 		tt_grid_fill(g, 0, ly, g->w, ' ', TT_ROLE_DEFAULT);
-		tt_grid_put(g, 1, ly, TT_ROLE_HEADER, cline, g->w - 2);
+		if (part != TT_NONE)
+			tt_grid_put(g, 1, ly, TT_ROLE_HEADER, cline, g->w - 2);
+		else
+			tt_grid_put(g, 1, ly, TT_ROLE_DIM,
+				    "matching the collectives across the ranks... (keys answer meanwhile)",
+				    g->w - 2);
 	} else if (legend) {
 		tl_draw_legend(g, 1, y + h - 1, g->w - 2);
 	}
