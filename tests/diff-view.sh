@@ -123,6 +123,72 @@ EOF
 	fi
 }
 
+# streams CONTROL TEST: Idle side by side on a pair of one rank each, with
+# other rank and stream numbers (Control rank 3: streams 7, 20-22; Test
+# rank 1: 7, 14-16): every row is of both sides, says the rank pair "3 | 1"
+# and, where the numbers differ, both streams and what they carry; the
+# pairing is the one the kernels give (each stream's kernel type with the
+# most time, read from the trace files here: nccl* communication,
+# Memcpy/Memset memory, the rest compute), and each side's idle is its own
+# report's for its stream
+streams() {
+	"$TRACETOP" --headless -q --size 120x40 --keys '3<Cells>' --diff "$1" "$2" >"$tmp/idle.out"
+	"$TRACETOP" report idle -q -f csv --table idle_time_breakdown "$1" >"$tmp/idle-a.csv"
+	"$TRACETOP" report idle -q -f csv --table idle_time_breakdown "$2" >"$tmp/idle-b.csv"
+	if python3 - "$tmp/idle.out" "$tmp/idle-a.csv" "$tmp/idle-b.csv" "$1" "$2" <<'EOF' >"$tmp/streams" 2>&1; then
+import csv, glob, gzip, json, sys
+cells = [json.loads(l[len("@@cells "):]) for l in open(sys.argv[1]) if l.startswith("@@cells ")][-1]
+assert cells["pane"] == "idle" and cells.get("both"), cells["pane"]
+
+def idle(path):
+    out = {}
+    for r in csv.DictReader(open(path)):
+        k = (r["rank"], r["stream"])
+        out[k] = out.get(k, 0.0) + float(r["idle_time"])
+    return out
+
+def kinds(folder):
+    """stream -> kernel type with the most time, from the trace itself"""
+    t = {}
+    for f in glob.glob(folder + "/*.json*"):
+        op = gzip.open if f.endswith(".gz") else open
+        for e in json.load(op(f, "rt"))["traceEvents"]:
+            s = (e.get("args") or {}).get("stream")
+            if e.get("ph") != "X" or s is None or s == -1 or "dur" not in e:
+                continue
+            n = e.get("name", "")
+            k = "comm" if "nccl" in n.lower() else \
+                "memory" if n.startswith(("Memcpy", "Memset")) else "compute"
+            d = t.setdefault(str(s), {})
+            d[k] = d.get(k, 0) + float(e["dur"])
+    return {s: max(d, key=d.get) for s, d in t.items()}
+
+ia, ib = idle(sys.argv[2]), idle(sys.argv[3])
+ka, kb = kinds(sys.argv[4]), kinds(sys.argv[5])
+n = 0
+for row in cells["rows"]:
+    c = row["csv"]
+    assert c["row_a"] != "-1" and c["row_b"] != "-1", ("a stream of one side only", c)
+    assert c["rank"] == "3 | 1", c["rank"]
+    sa, sb = c["stream"].split(" | ")[0], c["Test_stream"]
+    assert ka[sa] == kb[sb], (sa, ka[sa], sb, kb[sb])
+    want = sa if sa == sb else f"{sa} | {sb} ({ka[sa]})"
+    assert c["stream"] == want, (c["stream"], want)
+    for side, tab, rank, s in (("Control", ia, "3", sa), ("Test", ib, "1", sb)):
+        got, exp = float(c[f"{side}_idle"]), tab[(rank, s)]
+        assert abs(got - exp) <= 1e-6 * max(1, exp), (side, s, got, exp)
+    print(f"stream {sa} beside stream {sb} ({ka[sa]})")
+    n += 1
+assert n == len(ia) == len(ib) == 4, (n, len(ia), len(ib))
+print(f"{n} of {len(ia)} streams of rank 3 beside one of rank 1")
+EOF
+		pass "Idle side by side: $(tail -1 "$tmp/streams"): $(head -n -1 "$tmp/streams" | tr '\n' ';')"
+	else
+		fail "Idle side by side: the streams of rank 3 and rank 1:"
+		sed 's/^/    /' "$tmp/streams"
+	fi
+}
+
 "$TRACETOP" demo-trace -q -o "$tmp/base" >/dev/null 2>&1 &&
 	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 ||
 	{ echo "demo-trace failed"; exit 99; }
@@ -147,6 +213,7 @@ if [ -d "$A" ] && [ -d "$B" ]; then
 	side diff 80x24 "$A" "$B"
 	side diff 120x40 "$A" "$B"
 	ranks diff "$A $B" --diff "$A" "$B"
+	streams "$A" "$B"
 else
 	echo "skip: $SHARED/traces is absent (the demo pair was checked)"
 fi

@@ -240,6 +240,41 @@ int tt_diff_pairs(const struct tt_model *a, const struct tt_model *b,
 		  const struct tt_diff_opts *o, struct tt_diff_pair **out, size_t *n,
 		  struct tt_err *err);
 
+/* ---- the GPU streams of two ranks, paired by what they carry ---- */
+
+/* what a stream carries: the type of kernel with the most time on it */
+enum tt_stream_kind { TT_SK_COMPUTE = 0, TT_SK_COMM, TT_SK_MEMORY, TT_SK_OTHER };
+const char *tt_stream_kind_name(enum tt_stream_kind k); /* "compute", "comm", ... */
+
+struct tt_stream_info {
+	int64_t stream, device;
+	uint8_t kind;     /* enum tt_stream_kind */
+	uint32_t top;     /* its name with most time (string id of the rank), or TT_NONE */
+	int64_t busy_ns;  /* summed durations of its GPU events */
+	uint64_t nevents;
+};
+/* The GPU streams of r (its TT_TRACK_GPU tracks, in track order) with
+ * what each carries.  *out malloc'd (free it); returns the count.  One
+ * pass over the rank's GPU events. */
+size_t tt_stream_infos(const struct tt_rank *r, struct tt_stream_info **out);
+
+/* how two streams were paired */
+enum { TT_SP_NUMBER = 0, /* the same number, carrying the same kind */
+       TT_SP_NAME,       /* the same kind and the same busiest name */
+       TT_SP_ORDER,      /* the same kind, in order of busy time */
+       TT_SP_ALONE };    /* on one side only */
+struct tt_stream_pair {
+	int64_t stream[2]; /* a's and b's stream; -1 when on one side only */
+	uint8_t kind;      /* enum tt_stream_kind */
+	uint8_t how;       /* TT_SP_* */
+};
+/* The GPU streams of rank a (control) paired with those of rank b (test):
+ * by number where both carry the same kind, else by kind -- the same
+ * busiest kernel first, then the busiest with the busiest -- and the rest
+ * alone.  *out malloc'd (free it); returns the pairs.  O(events + streams^2). */
+size_t tt_diff_stream_pairs(const struct tt_rank *a, const struct tt_rank *b,
+			    struct tt_stream_pair **out);
+
 /* Parse a rank map "A:B[,A:B...]" (e.g. "3:1" or "0:4,1:5") into *out
  * (malloc'd, *n pairs).  Returns 0, or -1 with a message in msg. */
 int tt_diff_map_parse(const char *s, struct tt_diff_pair **out, size_t *n, char *msg,

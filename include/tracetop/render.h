@@ -163,6 +163,11 @@ struct tt_table {
 	struct tt_arena strs;
 	char **notes; /* lines printed below the text table */
 	size_t nnotes;
+	/* the key columns (the row's name: repeated in every block of a text
+	 * table, pinned on the left of a pane); 0: the first column, and the
+	 * columns up to the first text column when all of them are text or
+	 * integers (rank, stream, name) */
+	int nkeys;
 };
 
 /* cols is copied (names must be static strings or outlive the table) */
@@ -198,9 +203,18 @@ struct tt_table_diff_opts {
 	const int *cols;    /* the value columns compared, the primary one first */
 	int ncols;
 	const char *la, *lb; /* the sides' names ("Control", "Test") */
-	/* optional: an integer key of b in a's numbering (the rank of the
-	 * other side paired with it); ctx is passed through */
-	int64_t (*map_key)(void *ctx, int col, int64_t v);
+	/* optional: the text of b's key cell (row, col) in a's terms (the
+	 * rank paired with it, the stream paired with it) written to buf and
+	 * returned; NULL: the cell's own text.  ctx is passed through. */
+	const char *(*map_key)(void *ctx, const struct tt_table *b, size_t row, int col, char *buf,
+			       size_t n);
+	/* optional: what key cell col of a row on both sides shows (ta, tb:
+	 * the cells' own texts) written to buf and returned; NULL: "ta | tb"
+	 * when they differ (the head they share said once: "queue, stream
+	 * 20 | 14"), else a's cell */
+	const char *(*pair_text)(void *ctx, const struct tt_table *a, size_t ra,
+				 const struct tt_table *b, size_t rb, int col, const char *ta,
+				 const char *tb, char *buf, size_t n);
 	void *ctx;
 	uint8_t more_role, less_role; /* roles of the Δ bar above and below 0 */
 };
@@ -212,7 +226,10 @@ struct tt_table_diff_opts {
  * ("bar"); hidden "abs_diff" (|primary difference|, to sort by), "row_a"
  * and "row_b" (the row of each side, -1 when it has none).  Rows are
  * joined on the text of their key cells (each row of b at most once): a's
- * rows in a's order, then the rows only b has.  A time or count (TT_C_DUR,
+ * rows in a's order, then the rows only b has.  A key cell of a row on
+ * both sides whose texts differ shows both ("3 | 1", or o->pair_text's;
+ * its column is then text), and the key columns are the table's nkeys.
+ * A time or count (TT_C_DUR,
  * TT_C_INT) a side does not have counts as 0 in the difference; other
  * differences are empty then.  The columns of the first value are titled
  * la, lb and Δ.  Columns of a table of another shape are skipped. */

@@ -84,6 +84,12 @@ struct tt_pane_diff {
 	int cols[12];
 	int ncols;
 	int rank_col;
+	/* NULL, or the name of the key column of a GPU stream: its number, or
+	 * a text ending in "stream N" ("queue, stream 7").  The streams of a
+	 * rank pair are paired by what they carry (tt_diff_stream_pairs), and
+	 * a row of a stream paired with another number says both and what
+	 * they carry ("20 | 14 (comm)") */
+	const char *stream_key;
 	/* +1: more of the primary value is better (overlap), -1: worse (time,
 	 * idle), 0: neither; colours the rows and the bar */
 	int more_is;

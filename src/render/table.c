@@ -53,6 +53,7 @@ struct tt_table *tt_table_copy(const struct tt_table *t)
 	struct tt_table *c = tt_table_new(t->name, t->cols, t->ncols);
 	if (t->title)
 		c->title = tt_strdup(t->title);
+	c->nkeys = t->nkeys;
 	for (size_t i = 0; i < t->nnotes; i++)
 		tt_table_add_note(c, "%s", t->notes[i]);
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -615,6 +616,12 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		}
 		if (t->cols[tc[k].c].type != TT_C_INT)
 			break;
+	}
+	if (t->nkeys > 0) {
+		/* (the table says: its visible columns among the first nkeys) */
+		nkeys = 0;
+		while (nkeys < nv && tc[nkeys].c < t->nkeys)
+			nkeys++;
 	}
 	for (int k = 0; k < nkeys; k++)
 		tc[k].key = true;

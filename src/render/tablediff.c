@@ -28,8 +28,23 @@ static const char *tstr(struct tt_table *t, const char *fmt, ...)
 	return s;
 }
 
+/* the text of one key cell: its string, integer or real */
+static const char *key_text(const struct tt_table *t, size_t r, int c, char *buf, size_t n)
+{
+	const struct tt_cell *x = tt_table_cell(t, r, c);
+	if (x->kind == TT_CV_S)
+		return x->v.s;
+	if (x->kind == TT_CV_I)
+		snprintf(buf, n, "%lld", (long long)x->v.i);
+	else if (x->kind == TT_CV_D)
+		snprintf(buf, n, "%.17g", x->v.d);
+	else if (n)
+		buf[0] = '\0';
+	return buf;
+}
+
 /* The key of row r of t (side 0: a, 1: b) as one string: each key cell's
- * text, integers mapped through o->map_key for side b. */
+ * text, side b's in a's terms through o->map_key. */
 static char *row_key(const struct tt_table *t, size_t r, int side,
 		     const struct tt_table_diff_opts *o)
 {
@@ -37,21 +52,12 @@ static char *row_key(const struct tt_table *t, size_t r, int side,
 	char *k = tt_malloc(cap);
 	k[0] = '\0';
 	for (int c = 0; c < o->nkeys && c < t->ncols; c++) {
-		const struct tt_cell *x = tt_table_cell(t, r, c);
-		char buf[64];
-		const char *s = buf;
-		if (x->kind == TT_CV_S) {
-			s = x->v.s;
-		} else if (x->kind == TT_CV_I) {
-			int64_t v = x->v.i;
-			if (side && o->map_key)
-				v = o->map_key(o->ctx, c, v);
-			snprintf(buf, sizeof(buf), "%lld", (long long)v);
-		} else if (x->kind == TT_CV_D) {
-			snprintf(buf, sizeof(buf), "%.17g", x->v.d);
-		} else {
-			buf[0] = '\0';
-		}
+		char buf[256];
+		const char *s = NULL;
+		if (side && o->map_key)
+			s = o->map_key(o->ctx, t, r, c, buf, sizeof(buf));
+		if (!s)
+			s = key_text(t, r, c, buf, sizeof(buf));
 		size_t l = strlen(s);
 		if (n + l + 2 > cap) {
 			cap = 2 * (n + l + 2);
@@ -63,6 +69,17 @@ static char *row_key(const struct tt_table *t, size_t r, int side,
 		k[n] = '\0';
 	}
 	return k;
+}
+
+/* "ta | tb", the head they share said once ("queue, stream 20 | 14"): up
+ * to the last space or punctuation before they differ */
+static void pair_text(const char *ta, const char *tb, char *buf, size_t n)
+{
+	size_t i = 0, cut = 0;
+	for (; ta[i] && ta[i] == tb[i]; i++)
+		if (ta[i] == ' ' || ta[i] == ',' || ta[i] == ':' || ta[i] == '/')
+			cut = i + 1;
+	snprintf(buf, n, "%s | %s", ta, tb + cut);
 }
 
 struct keyed {
@@ -182,6 +199,7 @@ struct tt_table *tt_table_diff(const struct tt_table *a, const struct tt_table *
 					.hidden_csv = true};
 	if (a->title)
 		t->title = tt_strdup(a->title);
+	t->nkeys = nk; /* (a key column may turn to text: "3 | 1") */
 	/* b's rows by key */
 	struct keyed *kb = tt_malloc((b->nrows + 1) * sizeof(*kb));
 	for (size_t r = 0; r < b->nrows; r++)
@@ -236,6 +254,23 @@ struct tt_table *tt_table_diff(const struct tt_table *a, const struct tt_table *
 		for (int j = 0; j < nk; j++) {
 			put_cell(t, k, j, ra != SIZE_MAX ? a : b, ra != SIZE_MAX ? ra : rb, j);
 			put_cell(t, k, nk + j, b, rb, j);
+			if (ra == SIZE_MAX || rb == SIZE_MAX)
+				continue;
+			/* a row of both sides whose keys differ says both: "3 | 1" */
+			char xa[256], xb[256], buf[600];
+			const char *ta = key_text(a, ra, j, xa, sizeof(xa));
+			const char *tb = key_text(b, rb, j, xb, sizeof(xb));
+			const char *shown = o->pair_text ? o->pair_text(o->ctx, a, ra, b, rb, j, ta, tb,
+									buf, sizeof(buf)) :
+							   NULL;
+			if (!shown && strcmp(ta, tb) != 0) {
+				pair_text(ta, tb, buf, sizeof(buf));
+				shown = buf;
+			}
+			if (shown) {
+				tt_table_set_str(t, k, j, shown);
+				t->cols[j].type = TT_C_STR; /* (a number in a text column) */
+			}
 		}
 		for (int v = 0; v < nv; v++) {
 			int sc = vcol[v], col = vat[v];

@@ -296,6 +296,12 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		}
 	if (is_bar(&t->cols[order[0]]))
 		np = 0;
+	if (t->nkeys > 0) {
+		/* (the table says: its visible columns among the first nkeys) */
+		np = 0;
+		while (np < ns && order[np] < t->nkeys)
+			np++;
+	}
 	/* names shrink to a readable width first, and to the minimum only on a
 	 * narrow screen; what still does not fit is left out whole */
 	int avail = g->w - 2;

@@ -93,6 +93,7 @@ static const struct tt_pane_diff counters_diff = {
 	.cols = {3, 4, 2, 5},
 	.ncols = 4,
 	.rank_col = 0,
+	.stream_key = "series",
 	.more_is = 0,
 	.what = "mean per counter series",
 };

@@ -156,6 +156,7 @@ static const struct tt_pane_diff idle_diff = {
 	.cols = {C_IDLE, C_HOST, C_KERNEL, C_OTHER, C_GAPS, C_LARGEST},
 	.ncols = 6,
 	.rank_col = C_RANK,
+	.stream_key = "stream",
 	.more_is = -1,
 	.what = "GPU idle time per stream",
 };

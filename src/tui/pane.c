@@ -111,17 +111,144 @@ bool tt_ui_diffing(const struct tt_app *a)
 	return a->m2 && (a->diff_mode || a->view != TT_VIEW_CONTROL);
 }
 
-/* the rank of the Control side paired with rank v of the Test side */
-static int64_t paired_rank(void *ctx, int col, int64_t v)
+/* the rank of the Control side paired with rank v of the Test side (v
+ * itself when none is) */
+static int64_t paired_rank(struct tt_app *a, int64_t v)
 {
-	struct tt_pane *p = ctx;
-	if (col != p->ops->diff->rank_col)
-		return v;
-	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(p->app), NULL);
+	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(a), NULL);
 	for (size_t i = 0; d && i < d->nranks; i++)
 		if (d->ranks[i].rank[1] == v)
 			return d->ranks[i].rank[0];
 	return v;
+}
+
+/* The streams of the rank pairs, paired by what they carry: computed for a
+ * pair when first asked, kept for the app (tt_ui_share). */
+struct spairs_pair {
+	int64_t rank[2];
+	struct tt_stream_pair *p;
+	size_t n;
+};
+struct spairs {
+	struct spairs_pair *v;
+	size_t n, cap;
+};
+static const int spairs_tag;
+
+static void spairs_drop(void *x)
+{
+	struct spairs *s = x;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].p);
+	free(s->v);
+	free(s);
+}
+
+static const struct spairs_pair *stream_pairs(struct tt_app *a, int64_t ra, int64_t rb)
+{
+	struct spairs *s = tt_ui_shared(a, &spairs_tag);
+	if (!s) {
+		s = tt_calloc(1, sizeof(*s));
+		if (!tt_ui_share(a, &spairs_tag, s, spairs_drop)) {
+			free(s);
+			return NULL;
+		}
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].rank[0] == ra && s->v[i].rank[1] == rb)
+			return &s->v[i];
+	size_t ia = pane_rank_index(a->side_m[0], ra), ib = pane_rank_index(a->side_m[1], rb);
+	if (ia == SIZE_MAX || ib == SIZE_MAX)
+		return NULL;
+	TT_GROW(s->v, s->cap, s->n + 1);
+	struct spairs_pair *q = &s->v[s->n++];
+	q->rank[0] = ra;
+	q->rank[1] = rb;
+	q->n = tt_diff_stream_pairs(a->side_m[0]->ranks[ia], a->side_m[1]->ranks[ib], &q->p);
+	return q;
+}
+
+/* the stream number a key cell names: the number, or the N of a text
+ * ending in "stream N"; -1 when none */
+static int64_t stream_of(const struct tt_cell *x, size_t *at)
+{
+	*at = 0;
+	if (x->kind == TT_CV_I)
+		return x->v.i;
+	if (x->kind != TT_CV_S)
+		return -1;
+	const char *p = strstr(x->v.s, "stream ");
+	if (!p || !p[7] || strspn(p + 7, "0123456789") != strlen(p + 7))
+		return -1;
+	*at = (size_t)(p + 7 - x->v.s);
+	return strtoll(p + 7, NULL, 10);
+}
+
+/* the pair of stream v of side `side` (its rank: rank[side]), or NULL */
+static const struct tt_stream_pair *stream_pair_of(struct tt_app *a, const int64_t rank[2],
+						   int side, int64_t v)
+{
+	const struct spairs_pair *q = stream_pairs(a, rank[0], rank[1]);
+	for (size_t i = 0; q && i < q->n; i++)
+		if (q->p[i].stream[side] == v)
+			return &q->p[i];
+	return NULL;
+}
+
+/* map_key of tt_table_diff: a Test row's rank and stream in the
+ * Control's terms */
+static const char *map_key(void *ctx, const struct tt_table *b, size_t row, int col, char *buf,
+			   size_t n)
+{
+	struct tt_pane *p = ctx;
+	const struct tt_pane_diff *pd = p->ops->diff;
+	const struct tt_cell *x = tt_table_cell(b, row, col);
+	if (col == pd->rank_col && x->kind == TT_CV_I) {
+		snprintf(buf, n, "%lld", (long long)paired_rank(p->app, x->v.i));
+		return buf;
+	}
+	if (!pd->stream_key || pd->rank_col < 0 || col != tt_table_col(b, pd->stream_key))
+		return NULL;
+	const struct tt_cell *rc = tt_table_cell(b, row, pd->rank_col);
+	size_t at;
+	int64_t v = stream_of(x, &at);
+	if (rc->kind != TT_CV_I || v < 0)
+		return NULL;
+	int64_t rank[2] = {paired_rank(p->app, rc->v.i), rc->v.i};
+	const struct tt_stream_pair *sp = stream_pair_of(p->app, rank, 1, v);
+	/* a stream with no partner joins no row of the Control's */
+	if (!sp || sp->stream[0] < 0)
+		snprintf(buf, n, "%.*s%lld (%s only)", (int)at, x->kind == TT_CV_S ? x->v.s : "",
+			 (long long)v, label_of(p->app, 1));
+	else
+		snprintf(buf, n, "%.*s%lld", (int)at, x->kind == TT_CV_S ? x->v.s : "",
+			 (long long)sp->stream[0]);
+	return buf;
+}
+
+/* pair_text of tt_table_diff: a stream paired with another number says
+ * what they both carry ("20 | 14 (comm)") */
+static const char *pair_text(void *ctx, const struct tt_table *ta, size_t ra,
+			     const struct tt_table *tb, size_t rb, int col, const char *xa,
+			     const char *xb, char *buf, size_t n)
+{
+	struct tt_pane *p = ctx;
+	const struct tt_pane_diff *pd = p->ops->diff;
+	if (!pd->stream_key || pd->rank_col < 0 || col != tt_table_col(ta, pd->stream_key) ||
+	    strcmp(xa, xb) == 0)
+		return NULL;
+	const struct tt_cell *r0 = tt_table_cell(ta, ra, pd->rank_col);
+	const struct tt_cell *r1 = tt_table_cell(tb, rb, pd->rank_col);
+	size_t at0, at1;
+	int64_t s0 = stream_of(tt_table_cell(ta, ra, col), &at0);
+	int64_t s1 = stream_of(tt_table_cell(tb, rb, col), &at1);
+	if (r0->kind != TT_CV_I || r1->kind != TT_CV_I || s0 < 0 || s1 < 0)
+		return NULL;
+	int64_t rank[2] = {r0->v.i, r1->v.i};
+	const struct tt_stream_pair *sp = stream_pair_of(p->app, rank, 0, s0);
+	snprintf(buf, n, "%s | %lld (%s)", xa, (long long)s1,
+		 sp ? tt_stream_kind_name((enum tt_stream_kind)sp->kind) : "?");
+	return buf;
 }
 
 /* p's ops opened over side s: a pane that is not the app's, or NULL with
@@ -179,7 +306,8 @@ static int open_both(struct tt_pane *p)
 		.ncols = pd->ncols,
 		.la = label_of(a, 0),
 		.lb = label_of(a, 1),
-		.map_key = pd->rank_col >= 0 ? paired_rank : NULL,
+		.map_key = pd->rank_col >= 0 ? map_key : NULL,
+		.pair_text = pd->stream_key ? pair_text : NULL,
 		.ctx = p,
 		.more_role = pd->more_is < 0 ? TT_ROLE_WORSE : pd->more_is > 0 ? TT_ROLE_BETTER : TT_ROLE_BAR,
 		.less_role = pd->more_is < 0 ? TT_ROLE_BETTER : pd->more_is > 0 ? TT_ROLE_WORSE : TT_ROLE_BAR,

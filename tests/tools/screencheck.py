@@ -301,7 +301,10 @@ def split_sides(cells, row):
             continue
         r = {}
         for k in keys:
-            r[k] = csv_.get(k, "") if s == 0 else csv_.get(f"{lb}_{k}", "")
+            # a key of both sides that differ reads "3 | 1" (stream: "20 |
+            # 14 (comm)"): Control's is the left part; Test's has its own
+            # column
+            r[k] = csv_.get(k, "").split(" | ")[0] if s == 0 else csv_.get(f"{lb}_{k}", "")
         pre = lab + "_"
         for c in names[cells["nkeys"]:]:
             if c.startswith(pre) and not (s == 0 and c.startswith(lb + "_")):

@@ -334,11 +334,13 @@ static struct tt_table *side(const char *name, const int64_t *rank, const int64_
 }
 
 /* Test's rank 10 + r is Control's rank r */
-static int64_t minus10(void *ctx, int col, int64_t v)
+static const char *minus10(void *ctx, const struct tt_table *b, size_t row, int col, char *buf,
+			   size_t n)
 {
 	ck_assert_ptr_eq(ctx, (void *)minus10);
 	ck_assert_int_eq(col, 0);
-	return v - 10;
+	snprintf(buf, n, "%lld", (long long)(tt_table_cell(b, row, col)->v.i - 10));
+	return buf;
 }
 
 static double cell(const struct tt_table *t, size_t row, const char *col)
@@ -366,8 +368,16 @@ START_TEST(table_diff_join)
 	const double ca[] = {100, 200, 300, NAN}, cb[] = {90, 250, NAN, 40};
 	const double dd[] = {-10, 50, -300, 40}; /* a time missing on a side: 0 */
 	const double ds[] = {-1, 5, NAN, NAN};   /* a share missing: no difference */
+	/* a row of both sides says both ranks */
+	static const char *const pair[] = {"0 | 10", "1 | 11", NULL, NULL};
 	for (size_t i = 0; i < 4; i++) {
-		ck_assert_int_eq((int64_t)cell(d, i, "rank"), rank[i]);
+		const struct tt_cell *k = tt_table_cell(d, i, tt_table_col(d, "rank"));
+		if (pair[i]) {
+			ck_assert_int_eq(k->kind, TT_CV_S);
+			ck_assert_str_eq(k->v.s, pair[i]);
+		} else {
+			ck_assert_int_eq((int64_t)cell(d, i, "rank"), rank[i]);
+		}
 		if (rank_b[i] >= 0)
 			ck_assert_int_eq((int64_t)cell(d, i, "Test_rank"), rank_b[i]);
 		else
