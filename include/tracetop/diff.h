@@ -139,11 +139,12 @@ struct tt_diff_row {
 /* what the rank and step tables compare, per step (ns) */
 enum tt_diff_metric {
 	TT_DM_STEP = 0, /* the ProfilerStep's duration (CPU side) */
-	TT_DM_BUSY,     /* union of the step's GPU events (launched in the step) */
+	TT_DM_BUSY,     /* union of the step's GPU events (launched in the step),
+			 * clipped to the step's window: at most the step */
 	TT_DM_COMP,     /* summed durations of its GPU events by kernel type */
 	TT_DM_COMM,
 	TT_DM_MEM,
-	TT_DM_IDLE,     /* step - busy, at least 0: the GPU waiting */
+	TT_DM_IDLE,     /* step - busy: the GPU waiting */
 	TT_DM_COUNT
 };
 /* "step", "gpu_busy", "computation", "communication", "memory", "gpu_idle" */

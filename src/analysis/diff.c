@@ -114,6 +114,7 @@ uint32_t tt_diff_iterations(const struct tt_rank *r, bool round, int64_t *iter)
 /* a rank's ProfilerStep#N (CPU side), one per number (the longest) */
 struct rstep {
 	int64_t n, dur;
+	int64_t ts; /* its start (HTA's view) */
 };
 
 static int rstep_cmp(const void *a, const void *b, void *ctx)
@@ -141,7 +142,7 @@ static size_t rank_steps(const struct tt_rank *r, bool round, struct rstep **out
 		if (num < 0)
 			continue;
 		TT_GROW(v, cap, n + 1);
-		v[n++] = (struct rstep){num, tt_sel_end(&s, e) - tt_sel_ts(&s, e)};
+		v[n++] = (struct rstep){num, tt_sel_end(&s, e) - tt_sel_ts(&s, e), tt_sel_ts(&s, e)};
 	}
 	free(cache);
 	tt_msort(v, n, sizeof(*v), rstep_cmp, NULL);
@@ -361,9 +362,10 @@ static void walk_rank(struct ctx *c, int side, const struct tt_rank *r, const in
 			c->tcnt[row] = c->tdur[row] = 0;
 		}
 		c->ntouched = 0;
-		/* its metrics */
-		niv = tt_iv_merge(c->iv, niv);
-		v[TT_DM_BUSY] = (double)tt_iv_total(c->iv, niv);
+		/* its metrics: the step's window, and the GPU busy inside it (its
+		 * GPU events run past it: clipped to it, so busy + idle is the
+		 * step) */
+		int64_t w0 = INT64_MIN, w1 = INT64_MAX;
 		if (whole) {
 			v[TT_DM_STEP] = (double)(r->t1 - r->t0);
 		} else {
@@ -376,9 +378,22 @@ static void walk_rank(struct ctx *c, int side, const struct tt_rank *r, const in
 				else
 					hi = mid;
 			}
-			if (lo < nrs && rs[lo].n == nums[j])
+			if (lo < nrs && rs[lo].n == nums[j]) {
 				v[TT_DM_STEP] = (double)rs[lo].dur;
+				w0 = rs[lo].ts;
+				w1 = rs[lo].ts + rs[lo].dur;
+			}
 		}
+		size_t nin = 0;
+		for (size_t q = 0; q < niv; q++) {
+			struct tt_iv x = c->iv[q];
+			x.ts = TT_MAX(x.ts, w0);
+			x.end = TT_MIN(x.end, w1);
+			if (x.end > x.ts)
+				c->iv[nin++] = x;
+		}
+		niv = tt_iv_merge(c->iv, nin);
+		v[TT_DM_BUSY] = (double)tt_iv_total(c->iv, niv);
 		v[TT_DM_IDLE] = fmax(0, v[TT_DM_STEP] - v[TT_DM_BUSY]);
 	}
 	free(rowof);
