@@ -10,6 +10,7 @@
 # (always) and the shared diff pair (skipped when ../shared is absent).
 . "${SRCDIR:-.}/tests/lib.sh"
 [ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
+command -v python3 >/dev/null || { echo "skip: python3 reads the cells"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-drill.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 HOME=$tmp/home
@@ -207,6 +208,80 @@ onerank demo-r '1r2<Enter>' 'rank 2 | 2' --demo --diff
 onerank demo-next '1]' 'rank 0 | 0' --demo --diff
 onerank demo-prev '1[' 'rank 7 | 7' --demo --diff
 
+# Enter on a side-by-side row of a pane that drills into one side opens
+# both: each side's drill-down, the side in the first column, both sides'
+# rows there -- as many of each as the side's own drill-down has (the same
+# keys in the Control view and in the Test view; s sorts by rank, the
+# first column, on every view)
+bothsides() { # LABEL PANE_KEYS WANT_SUBTITLE ARGS...
+	label=$1 keys=$2 want=$3
+	shift 3
+	"$TRACETOP" --headless -q --size 120x60 --keys "${keys}<Enter><Cells>" --diff "$@" >"$tmp/$label.both"
+	"$TRACETOP" --headless -q --size 120x60 --keys "d${keys}<Enter><Cells>" --diff "$@" >"$tmp/$label.c"
+	"$TRACETOP" --headless -q --size 120x60 --keys "dd${keys}<Enter><Cells>" --diff "$@" >"$tmp/$label.t"
+	"$TRACETOP" --headless -q --size 120x60 --keys "${keys}<Enter>G<Cells>" --diff "$@" >"$tmp/$label.bg"
+	"$TRACETOP" --headless -q --size 120x60 --keys "dd${keys}<Enter>G<Cells>" --diff "$@" >"$tmp/$label.tg"
+	if python3 - "$tmp/$label.both" "$tmp/$label.c" "$tmp/$label.t" "$want" "$tmp/$label.bg" "$tmp/$label.tg" <<'EOF' >"$tmp/$label.out" 2>&1; then
+import json, sys
+def cells(f):
+    return [json.loads(l[len("@@cells "):]) for l in open(f) if l.startswith("@@cells ")][-1]
+import re
+b, c, t = cells(sys.argv[1]), cells(sys.argv[2]), cells(sys.argv[3])
+bg, tg = cells(sys.argv[5]), cells(sys.argv[6])
+assert b["pane"] == "sides", b["pane"]
+assert re.fullmatch(sys.argv[4], b["subtitle"]), (b["subtitle"], sys.argv[4])
+def rows(x, side=None):
+    return [{k: v for k, v in r["csv"].items() if k != "side"} for r in x["rows"]
+            if side is None or r["csv"]["side"] == side]
+# the top: the Control's rows as its own drill-down has them, in its order;
+# the bottom (G): the Test's last rows as its own has them
+top, bottom = rows(b, "Control"), rows(bg, "Test")
+assert top and bottom, (len(top), len(bottom))
+assert top == rows(c)[:len(top)], ("Control", top[:2], rows(c)[:2])
+assert bottom == rows(tg)[-len(bottom):], ("Test", bottom[-2:], rows(tg)[-2:])
+print(f"{b['subtitle']}: {len(top)} Control rows at the top, {len(bottom)} Test rows at "
+      f"the bottom, each its side's own drill-down")
+EOF
+		pass "$label: Enter side by side opens both sides: $(tail -1 "$tmp/$label.out")"
+	else
+		fail "$label: Enter side by side:"
+		sed 's/^/    /' "$tmp/$label.out"
+	fi
+}
+bothsides demo-overview 1s 'rank ([0-9]+) \| rank \1' --demo
+bothsides demo-launch 6s 'rank ([0-9]+) \| rank \1' --demo
+
+# Enter on a Diff steps row: that step's names, HTA's compare_traces of
+# the step over the rank pairs (report diff --iteration N --map ...)
+stepnames() { # LABEL DOWN MAP ARGS...
+	label=$1 down=$2 map=$3
+	shift 3
+	"$TRACETOP" --headless -q --size 120x60 --keys "v/Diff steps<Enter><Enter>${down}<Enter><Cells>" --diff "$@" >"$tmp/$label.sn"
+	step=$(grep '^@@cells' "$tmp/$label.sn" | tail -1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.read()[8:])["subtitle"].split("#")[1])')
+	"$TRACETOP" report diff -q -f csv --table compare_traces --iteration "$step" --map "$map" "$@" >"$tmp/$label.csv"
+	if python3 - "$tmp/$label.sn" "$tmp/$label.csv" <<'EOF' >"$tmp/$label.out" 2>&1; then
+import csv, json, sys
+cells = [json.loads(l[len("@@cells "):]) for l in open(sys.argv[1]) if l.startswith("@@cells ")][-1]
+assert cells["pane"] == "stepnames", cells["pane"]
+rep = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
+n = 0
+for r in cells["rows"]:
+    c = r["csv"]
+    w = rep[c["name"]]
+    for k in ("Control_per_step", "Test_per_step", "diff_per_step", "Control_counts", "Test_counts"):
+        assert abs(float(c[k]) - float(w[k])) <= 1e-6 * max(1, abs(float(w[k]))), (c["name"], k, c[k], w[k])
+    n += 1
+assert n >= 5, n
+print(f"{n} names drawn of {len(rep)}, each that step's report row")
+EOF
+		pass "$label: Enter on step $step: $(tail -1 "$tmp/$label.out")"
+	else
+		fail "$label: Enter on a Diff steps row:"
+		sed 's/^/    /' "$tmp/$label.out"
+	fi
+}
+stepnames demo-steps jj 0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7 --demo
+
 SHARED="${SHARED:-$SRCDIR/../shared}"
 A="$SHARED/traces/diff-control" B="$SHARED/traces/diff-test"
 if [ -d "$A" ] && [ -d "$B" ]; then
@@ -231,6 +306,8 @@ if [ -d "$A" ] && [ -d "$B" ]; then
 	# rank 3 of the control with rank 1 of the test, as the diff pairs them
 	split diff-test '4<Enter>' Test --diff "$A" "$B"
 	split diff-control '4<Enter>/Control<Enter>' Control --diff "$A" "$B"
+	bothsides diff-idle 3 'rank 3 stream 20 \| rank 1 stream 14' "$A" "$B"
+	stepnames diff-steps jj 3:1 "$A" "$B"
 else
 	echo "skip: $SHARED/traces is absent (the demo pair was checked)"
 fi

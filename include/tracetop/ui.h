@@ -100,6 +100,8 @@ struct tt_pane_diff {
 	 * row[s] the row's index in its table (SIZE_MAX: not on that side). */
 	struct tt_pane *(*drill_both)(struct tt_pane *p, struct tt_pane *const side[2],
 				      const size_t row[2]);
+	const char *enter; /* what it shows, for the line above the table
+			    * (NULL: "the row on both sides") */
 };
 
 /* What the panes of a diff show (key d cycles): one side, or both. */
@@ -135,6 +137,10 @@ struct tt_pane {
 	int page;            /* rows shown at the last draw */
 	int list_y;          /* screen row of the first table row at the last draw
 			      * (0: none drawn) */
+	/* which sides of a diff its numbers are of, when not as its ops say:
+	 * 1 both, 2 both and their difference (the help pane says it of the
+	 * pane it describes); 0: tt_ui_pane_sides decides */
+	uint8_t sides;
 	/* side by side (ops->diff): the pane as opened over the Control side,
 	 * whose drill-downs Enter opens, and over the Test side (drill_both) */
 	struct tt_pane *shadow, *shadow_b;

@@ -833,12 +833,11 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 		/* which side the numbers are of */
 		k = (int)strlen(sub);
 		/* (the diff's own tables are of both, whichever side is shown) */
-		bool both = (a->view == TT_VIEW_BOTH && p->ops->diff) ||
-			    strcmp(p->source, "diff") == 0 || p->ops->both_sides;
+		int sides = tt_ui_pane_sides(p);
 		char tag[200];
-		if (both)
-			snprintf(tag, sizeof(tag), "%.60s | %.60s | Δ", view_name(a, TT_VIEW_CONTROL),
-				 view_name(a, TT_VIEW_TEST));
+		if (sides)
+			snprintf(tag, sizeof(tag), "%.60s | %.60s%s", view_name(a, TT_VIEW_CONTROL),
+				 view_name(a, TT_VIEW_TEST), sides == 2 ? " | Δ" : "");
 		else
 			snprintf(tag, sizeof(tag), "%.60s",
 				 view_name(a, a->view == TT_VIEW_TEST ? TT_VIEW_TEST : TT_VIEW_CONTROL));

@@ -16,6 +16,7 @@ struct help_state {
 	const char *section;
 	const char *pane_help;
 	const char *title;
+	const char *more; /* what the pane is as shown (side by side), or NULL */
 	int scroll;
 };
 
@@ -45,6 +46,7 @@ static void help_collect(void *vctx, const char *key, enum tt_action act)
 struct help_line_ctx {
 	struct tt_grid *g;
 	int y, y0, h, skip;
+	int w; /* the width lines are wrapped to */
 };
 
 static void help_line(struct help_line_ctx *c, enum tt_role role, const char *key,
@@ -69,6 +71,26 @@ static void help_line(struct help_line_ctx *c, enum tt_role role, const char *ke
 	c->y++;
 }
 
+/* text wrapped at words into the help's width, after a key column (key
+ * NULL: none; its lines then start at the left margin) */
+static void help_text(struct help_line_ctx *c, enum tt_role role, const char *key,
+		      const char *text, int w)
+{
+	int kw = key ? TT_MAX((int)tt_utf8_width(key) + 1, 22) : 0;
+	int room = TT_MAX(10, w - 4 - kw);
+	bool first = true;
+	do {
+		const char *next;
+		size_t len = tt_wrap_line(text, (size_t)room, NULL, &next);
+		char line[1024];
+		snprintf(line, sizeof(line), "%*s%.*s", first || !key ? 0 : kw, "",
+			 (int)TT_MIN(len, sizeof(line) - 1 - (size_t)kw), text);
+		help_line(c, role, first ? key : NULL, line);
+		first = false;
+		text = next;
+	} while (*text);
+}
+
 static void help_section(struct help_line_ctx *c, const struct tt_keymap *k, const char *section,
 			 const char *title)
 {
@@ -77,7 +99,8 @@ static void help_section(struct help_line_ctx *c, const struct tt_keymap *k, con
 	if (h->n) {
 		help_line(c, TT_ROLE_HEADER, NULL, title);
 		for (int i = 0; i < h->n; i++)
-			help_line(c, TT_ROLE_DEFAULT, h->keys[i], tt_action_help(h->act[i]));
+			help_text(c, TT_ROLE_DEFAULT, h->keys[i], tt_action_help(h->act[i]),
+				  c->g ? c->g->w : c->w);
 		help_line(c, TT_ROLE_DEFAULT, NULL, "");
 	}
 	free(h);
@@ -86,25 +109,14 @@ static void help_section(struct help_line_ctx *c, const struct tt_keymap *k, con
 static void help_lines(struct tt_pane *p, struct help_line_ctx *c, int w)
 {
 	struct help_state *s = p->state;
+	c->w = w;
 	if (s->pane_help) {
-		/* the pane's help text, wrapped */
-		const char *t = s->pane_help;
-		w -= 4;
-		while (*t && w > 0) {
-			/* the longest prefix that fits, cut at a space when there is one */
-			size_t fit = tt_utf8_cut(t, (size_t)w, NULL), cut = fit;
-			if (t[fit])
-				while (cut > 0 && t[cut] != ' ')
-					cut--;
-			if (!cut)
-				cut = fit ? fit : tt_utf8_seqlen(t);
-			char line[512];
-			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
-			help_line(c, TT_ROLE_DEFAULT, NULL, line);
-			t += cut;
-			while (*t == ' ')
-				t++;
-		}
+		/* the pane's help text, wrapped at words */
+		help_text(c, TT_ROLE_DEFAULT, NULL, s->pane_help, w);
+		help_line(c, TT_ROLE_DEFAULT, NULL, "");
+	}
+	if (s->more) {
+		help_text(c, TT_ROLE_DEFAULT, NULL, s->more, w);
 		help_line(c, TT_ROLE_DEFAULT, NULL, "");
 	}
 	if (s->section && strcmp(s->section, "generic") != 0) {
@@ -119,10 +131,10 @@ static void help_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 {
 	struct help_state *s = p->state;
 	/* never scrolled past the end */
-	struct help_line_ctx n = {NULL, 0, 0, 1 << 20, 0};
+	struct help_line_ctx n = {NULL, 0, 0, 1 << 20, 0, g->w};
 	help_lines(p, &n, g->w);
 	s->scroll = TT_MAX(0, TT_MIN(s->scroll, n.y - h));
-	struct help_line_ctx c = {g, y, y, h, s->scroll};
+	struct help_line_ctx c = {g, y, y, h, s->scroll, g->w};
 	help_lines(p, &c, g->w);
 }
 
@@ -156,6 +168,17 @@ struct tt_pane *tt_help_new(struct tt_app *a, const struct tt_pane *of)
 	s->pane_help = of->ops->help;
 	s->title = of->ops->title;
 	p->state = s;
+	/* the pane as it is: side by side, its tag's sides */
+	p->sides = (uint8_t)tt_ui_pane_sides(of);
+	if (a->view == TT_VIEW_BOTH && of->ops->diff && a->m2)
+		s->more = "Side by side: the pane of each side of the diff, joined row by row -- a "
+			  "rank's row beside the row of the rank the diff pairs with it (--map, "
+			  "else the same number, else in order; \"3 | 1\" when the numbers "
+			  "differ), GPU streams matched by what they carry when their numbers "
+			  "differ (\"20 | 14 (comm)\") -- and each compared column as Control, "
+			  "Test and Δ = Test - Control in one unit; the rows by the size of the "
+			  "first Δ.  Enter opens the row on both sides.  d shows the Control's "
+			  "pane, then the Test's, then both again.";
 	snprintf(p->subtitle, sizeof(p->subtitle), "help: %s (j/k scroll, Esc or ? go back)",
 		 of->ops->title);
 	return p;

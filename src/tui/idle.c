@@ -159,6 +159,7 @@ static const struct tt_pane_diff idle_diff = {
 	.stream_key = "stream",
 	.more_is = -1,
 	.what = "GPU idle time per stream",
+	.drill_both = tt_sides_drill,
 };
 
 const struct tt_pane_ops tt_idle_ops = {

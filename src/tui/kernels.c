@@ -194,6 +194,7 @@ static const struct tt_pane_diff kernels_diff = {
 	.more_is = -1,
 	.what = "total time per kernel",
 	.drill_both = kernels_drill_both,
+	.enter = "both sides' instances",
 };
 
 const struct tt_pane_ops tt_kernels_ops = {

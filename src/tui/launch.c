@@ -153,6 +153,7 @@ static const struct tt_pane_diff launch_diff = {
 	.rank_col = TT_LSUM_RANK,
 	.more_is = -1,
 	.what = "mean launch delay per rank",
+	.drill_both = tt_sides_drill,
 };
 
 const struct tt_pane_ops tt_launch_ops = {

@@ -45,6 +45,7 @@ static const struct tt_pane_diff overlap_diff = {
 	.rank_col = TT_OVERLAP_RANK,
 	.more_is = 1,
 	.what = "overlap % per rank",
+	.drill_both = tt_sides_drill,
 };
 
 const struct tt_pane_ops tt_overlap_ops = {

@@ -67,6 +67,7 @@ static const struct tt_pane_diff overview_diff = {
 	.rank_col = TT_BYRANK_RANK,
 	.more_is = -1,
 	.what = "GPU idle % per rank",
+	.drill_both = tt_sides_drill,
 };
 
 const struct tt_pane_ops tt_overview_ops = {

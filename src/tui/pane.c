@@ -111,6 +111,18 @@ bool tt_ui_diffing(const struct tt_app *a)
 	return a->m2 && (a->diff_mode || a->view != TT_VIEW_CONTROL);
 }
 
+int tt_ui_pane_sides(const struct tt_pane *p)
+{
+	const struct tt_app *a = p->app;
+	if (!tt_ui_diffing(a))
+		return 0;
+	if (p->sides)
+		return p->sides;
+	if ((a->view == TT_VIEW_BOTH && p->ops->diff) || strcmp(p->source, "diff") == 0)
+		return 2;
+	return p->ops->both_sides ? 2 : 0;
+}
+
 /* the rank of the Control side paired with rank v of the Test side (v
  * itself when none is) */
 static int64_t paired_rank(struct tt_app *a, int64_t v)
@@ -251,23 +263,36 @@ static const char *pair_text(void *ctx, const struct tt_table *ta, size_t ra,
 	return buf;
 }
 
+void tt_ui_side_enter(struct tt_app *a, int s, struct tt_ui_side *save)
+{
+	save->m = a->m;
+	save->res = a->res;
+	save->ao = a->ropts.a;
+	if (!a->m2)
+		return;
+	a->m = a->side_m[s ? 1 : 0];
+	a->res = a->side_res[s ? 1 : 0];
+	a->ropts.a = a->side_aopts[s ? 1 : 0];
+}
+
+void tt_ui_side_leave(struct tt_app *a, const struct tt_ui_side *save)
+{
+	a->m = save->m;
+	a->res = save->res;
+	a->ropts.a = save->ao;
+}
+
 /* p's ops opened over side s: a pane that is not the app's, or NULL with
  * why in msg */
 static struct tt_pane *open_side(struct tt_pane *p, int s, char *msg, size_t n)
 {
 	struct tt_app *a = p->app;
-	const struct tt_model *m = a->m;
-	struct tt_results *res = a->res;
-	struct tt_aopts ao = a->ropts.a;
-	a->m = a->side_m[s];
-	a->res = a->side_res[s];
-	a->ropts.a = a->side_aopts[s];
+	struct tt_ui_side sv;
+	tt_ui_side_enter(a, s, &sv);
 	struct tt_pane *q = tt_pane_new(a, p->ops);
 	q->opened = true;
 	int rc = p->ops->open(q);
-	a->m = m;
-	a->res = res;
-	a->ropts.a = ao;
+	tt_ui_side_leave(a, &sv);
 	if (rc != 0 || !q->table) {
 		snprintf(msg, n, "%s: %.200s", label_of(a, s), q->msg[0] ? q->msg : "nothing to show");
 		tt_pane_free(q);
@@ -327,17 +352,12 @@ static int open_both(struct tt_pane *p)
 										 TT_ROLE_WORSE);
 	}
 	tt_pane_sort(p, absc, true);
-	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s%s%s", pd->what, o.la, o.lb,
-		     pd->drill_both ? "; Enter: both sides' instances" :
-		     q[0] && p->ops->drill ? "; Enter: the row on the " : "",
-		     !pd->drill_both && q[0] && p->ops->drill ? o.la : "",
-		     !pd->drill_both && q[0] && p->ops->drill ? " side" : "");
+	tt_pane_head(p, TT_ROLE_DIM, "%s: %s, %s and Δ, by |Δ|%s%s", pd->what, o.la, o.lb,
+		     pd->drill_both ? "; Enter: " : "",
+		     pd->drill_both ? (pd->enter ? pd->enter : "the row on both sides") : "");
 	/* the sides' panes stay, with their tables: Enter drills into them */
 	p->shadow = q[0];
-	if (pd->drill_both)
-		p->shadow_b = q[1];
-	else
-		tt_pane_free(q[1]);
+	p->shadow_b = q[1];
 	return j->nrows ? 0 : -1;
 }
 

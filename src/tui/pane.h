@@ -118,10 +118,26 @@ struct tt_results *tt_ui_diff_results(struct tt_app *a);
  * Test side or both)?  Every table pane's first line is then the diff's
  * headline. */
 bool tt_ui_diffing(const struct tt_app *a);
+/* Which sides of a diff p's numbers are of: 0 the one in view, 1 both
+ * (p->sides says so: the split timeline, a row's drill-down on both
+ * sides), 2 both and their difference (a pane side by side, the diff's
+ * own tables, a pane whose ops say both_sides). */
+int tt_ui_pane_sides(const struct tt_pane *p);
 /* The analysis options of side s of a diff (0: Control, 1: Test): the
  * app's, with the ranks shown on that side (the Test side's are the ones
  * the diff pairs with the Control's). */
 const struct tt_aopts *tt_ui_side_aopts(struct tt_app *a, int s);
+/* Run as if side s of a diff (0: Control, 1: Test) were in view: the
+ * app's model, results and analysis options those of side s from enter
+ * to leave (a pane opened, or a drill-down made, over that side); save
+ * holds what leave puts back.  Without a diff, nothing changes. */
+struct tt_ui_side {
+	const struct tt_model *m;
+	struct tt_results *res;
+	struct tt_aopts ao;
+};
+void tt_ui_side_enter(struct tt_app *a, int s, struct tt_ui_side *save);
+void tt_ui_side_leave(struct tt_app *a, const struct tt_ui_side *save);
 /* Free the shared data (app.c, when the app ends). */
 void tt_ui_shared_free(struct tt_app *a);
 
@@ -189,6 +205,16 @@ struct tt_pane *tt_split_side(struct tt_app *a, int side, size_t ri, int64_t t);
  * (tlsplit.c). */
 struct tt_pane *tt_split_at(struct tt_app *a, int side, const size_t ri[2], const int64_t step[2],
 			    uint32_t ev);
+
+/* A side-by-side row's drill-down on both sides (sides.c), for struct
+ * tt_pane_diff.drill_both: each side's pane (p's drill of row[s] on side
+ * s, made and opened over that side) as one table, a side column first,
+ * the Control's rows then the Test's; Enter on a row opens the split
+ * timeline of its rank pair at the row's event (a hidden column
+ * "gpu_event", "next_event" or "event" with "rank_index"), else at its
+ * rank's step. */
+struct tt_pane *tt_sides_drill(struct tt_pane *p, struct tt_pane *const side[2],
+			       const size_t row[2]);
 
 /* One name's instances on both sides of a diff (diffinst.c): the events
  * the Diff pane's row `name` counts, or the kernels named `name` as the

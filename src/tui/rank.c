@@ -28,6 +28,7 @@ static int rank_open(struct tt_pane *p)
 		{.name = "busy_pctg", .title = "busy %", .type = TT_C_PCT, .prec = 1},
 		{.name = "longest", .type = TT_C_STR, .width = 40},
 		{.name = "track_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 	};
 	static const char *const kinds[] = {"CPU", "GPU stream", "GPU annotations", "GPU sync",
 					    "global"};
@@ -46,6 +47,7 @@ static int rank_open(struct tt_pane *p)
 		tt_table_set_num(t, k, 4, w->busy_pct);
 		tt_table_set_str(t, k, 5, w->longest != TT_NONE ? tt_ev_name(r, &r->ev[w->longest]) : "");
 		tt_table_set_int(t, k, 6, w->track);
+		tt_table_set_int(t, k, 7, (int64_t)s->ri);
 	}
 	pane_add_bar_at(t, 4, "busy", TT_ROLE_BAR_COMP, 100);
 	char sp[32];

@@ -144,6 +144,23 @@ static struct tt_pane *steptime_drill(struct tt_pane *p, size_t row)
 	return tt_timeline_new(p->app, v->steps[row].ri, TT_NONE, v->steps[row].t0);
 }
 
+/* side by side: the split timeline of the step's rank pair at the step */
+static struct tt_pane *steptime_drill_both(struct tt_pane *p, struct tt_pane *const side[2],
+					   const size_t row[2])
+{
+	int s = row[0] != SIZE_MAX && side[0] ? 0 : 1;
+	if (!side[s] || row[s] == SIZE_MAX)
+		return NULL;
+	struct tt_ui_side sv;
+	tt_ui_side_enter(p->app, s, &sv);
+	const struct tt_overview *v = tt_res_tb_overview(p->app->res);
+	struct tt_pane *np = row[s] < v->nsteps ? tt_split_side(p->app, s, v->steps[row[s]].ri,
+								  v->steps[row[s]].t0) :
+						  NULL;
+	tt_ui_side_leave(p->app, &sv);
+	return np;
+}
+
 static const struct tt_pane_diff steptime_diff = {
 	.nkeys = 2, /* rank, step */
 	.cols = {ST_TIME, ST_CAT0 + TT_OV_KERNEL, ST_CAT0 + TT_OV_MEMCPY, ST_CAT0 + TT_OV_MEMSET,
@@ -153,6 +170,7 @@ static const struct tt_pane_diff steptime_diff = {
 	.rank_col = ST_RANK,
 	.more_is = -1,
 	.what = "time per step, by category",
+	.drill_both = steptime_drill_both,
 };
 const struct tt_pane_ops tt_steptime_ops = {
 	.name = "step-time",
@@ -311,6 +329,7 @@ static const struct tt_pane_diff util_diff = {
 	.rank_col = U_RANK,
 	.more_is = 1,
 	.what = "GPU utilisation per device",
+	.drill_both = tt_sides_drill,
 };
 const struct tt_pane_ops tt_util_ops = {
 	.name = "utilization",
@@ -547,6 +566,7 @@ static const struct tt_pane_diff dist_diff = {
 	.rank_col = D_RANK,
 	.more_is = -1,
 	.what = "computation and communication per rank",
+	.drill_both = tt_sides_drill,
 };
 const struct tt_pane_ops tt_dist_ops = {
 	.name = "distributed",
@@ -678,6 +698,7 @@ static const struct tt_pane_diff ops_diff = {
 	.rank_col = -1,
 	.more_is = -1,
 	.what = "time per operator",
+	.drill_both = tt_sides_drill,
 };
 const struct tt_pane_ops tt_operators_ops = {
 	.name = "operators",
@@ -835,6 +856,7 @@ static const struct tt_pane_diff steps_diff = {
 	.rank_col = -1,
 	.more_is = -1,
 	.what = "step time across ranks",
+	.drill_both = tt_sides_drill,
 };
 const struct tt_pane_ops tt_steps_ops = {
 	.name = "steps",

@@ -41,6 +41,7 @@ static const struct tt_pane_diff temporal_diff = {
 	.rank_col = TT_TEMPORAL_RANK,
 	.more_is = -1,
 	.what = "GPU idle time per rank",
+	.drill_both = tt_sides_drill,
 };
 
 const struct tt_pane_ops tt_temporal_ops = {

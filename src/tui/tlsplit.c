@@ -669,6 +669,7 @@ struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t)
 struct tt_pane *tt_split_side(struct tt_app *a, int side, size_t ri, int64_t t)
 {
 	struct tt_pane *p = tt_pane_new(a, &split_ops);
+	p->sides = 1; /* (both halves, no difference) */
 	struct sp_state *st = tt_calloc(1, sizeof(*st));
 	st->side = side ? 1 : 0;
 	st->ri = ri;

@@ -480,6 +480,13 @@ def main():
             if cells.get("both"):
                 nboth += 1
                 check_both(where, cells, sides, row)
+            elif cells["pane"] == "sides" and sides:
+                # a row's drill-down on both sides: each row is its side's
+                # (named in its first column), against that side's report
+                r = dict(row, csv={k: v for k, v in row["csv"].items() if k != "side"})
+                s = 1 if row["csv"].get("side") == "Test" else 0
+                nboth += 1
+                check_report(where + f" [{row['csv'].get('side')}]", cells, sides[s], r)
             else:
                 check_report(where, cells, reps, row)
                 check_parts(where, cells, row)
