@@ -441,7 +441,8 @@ static uint32_t list_node(struct parser *ps, uint8_t kind, const uint32_t *v, si
 		return v[0];
 	uint32_t x = node_new(ps, n ? kind : N_EMPTY);
 	TT_GROW(ps->kids, ps->capkids, ps->nkids + n);
-	memcpy(ps->kids + ps->nkids, v, n * sizeof(*v));
+	if (n) /* (an empty list: v may be NULL) */
+		memcpy(ps->kids + ps->nkids, v, n * sizeof(*v));
 	ps->nodes[x].first = (uint32_t)ps->nkids;
 	ps->nodes[x].n = (uint32_t)n;
 	ps->nkids += n;
