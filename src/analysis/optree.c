@@ -157,7 +157,7 @@ void tt_optree_build(const struct tt_rank *r, struct tt_optree *t, bool python)
 			continue;
 		ops.n = py.n = 0;
 		struct walk w;
-		walk_init(&w, r, ti, &xp, xs + nxs);
+		walk_init(&w, r, ti, &xp, nxs ? xs + nxs : xs); /* (xs: NULL when none) */
 		for (uint32_t i; (i = walk_next(&w)) != TT_NONE;) {
 			const struct tt_event *e = &r->ev[i];
 			if (e->flags & TT_EF_MARKER)
@@ -407,7 +407,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 			continue;
 		st.n = 0;
 		struct walk w;
-		walk_init(&w, r, ti, &xp, xs + nxs);
+		walk_init(&w, r, ti, &xp, nxs ? xs + nxs : xs); /* (xs: NULL when none) */
 		for (uint32_t i; (i = walk_next(&w)) != TT_NONE;) {
 			const struct tt_event *e = &r->ev[i];
 			if (e->flags & TT_EF_MARKER)
