@@ -172,9 +172,17 @@ static void rank_work(size_t ri, void *arg)
 			else
 				hi = mid;
 		}
+		/* past the last (searched too: one id on every row would make a
+		 * walk quadratic) */
 		size_t end = lo;
-		while (end < ngpu && gpu[end].corr == a->corr)
-			end++;
+		hi = ngpu;
+		while (end < hi) {
+			size_t mid = end + (hi - end) / 2;
+			if (gpu[mid].corr <= a->corr)
+				end = mid + 1;
+			else
+				hi = mid;
+		}
 		if (a->n > 1) {
 			lo += a->k;
 			end = lo < end ? lo + 1 : lo;
