@@ -3,6 +3,7 @@
 #include "tracetop/err.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,19 @@ void tt_err_format(const struct tt_err *e, char *buf, size_t n)
 }
 
 static void (*die_hook)(void);
+static void (*_Atomic die_signal_hook)(void);
+
+void tt_set_die_signal_hook(void (*hook)(void))
+{
+	atomic_store(&die_signal_hook, hook);
+}
+
+void tt_run_die_signal_hook(void)
+{
+	void (*hook)(void) = atomic_exchange(&die_signal_hook, NULL);
+	if (hook)
+		hook();
+}
 
 void tt_set_die_hook(void (*hook)(void))
 {

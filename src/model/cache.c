@@ -444,7 +444,9 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 	size_t n = atomic_load(&nmaps);
 	for (size_t i = 0; m && i < n; i++) {
 		if (m[i].p && a >= m[i].p && a < m[i].p + m[i].n) {
-			tt_run_die_hook();
+			/* (async-signal-safe only: this may interrupt curses or
+			 * malloc, on any thread) */
+			tt_run_die_signal_hook();
 			tt_output_cleanup();
 			put_str("tracetop: ");
 			put_str(m[i].path);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <termkey.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -117,8 +118,73 @@ static void mouse_enable(bool on)
 	mouse_on = on;
 }
 
+/* ---- the terminal put back from a fatal signal ----
+ * A signal handler may interrupt curses itself (or malloc, on another
+ * thread): endwin() and stdio are out.  What it needs is prepared while
+ * curses starts: the terminal modes from before, and the bytes that leave
+ * the alternate screen, show the cursor and stop the mouse reports.  The
+ * handler writes those, sets the modes, and gives stderr back (what was
+ * logged while curses ran copied out with read/write). */
+static struct termios sig_tio;
+static bool sig_have_tio;
+static char sig_seq[256];
+static size_t sig_len;
+static int sig_log_fd = -1;
+
+static void sig_add(const char *s)
+{
+	if (!s || s == (const char *)-1)
+		return;
+	size_t n = strlen(s);
+	if (sig_len + n < sizeof(sig_seq)) {
+		memcpy(sig_seq + sig_len, s, n);
+		sig_len += n;
+	}
+}
+
+/* (after newterm: the terminal's own sequences) */
+static void sig_prepare(void)
+{
+	sig_len = 0;
+	sig_add("\033[?1000l"); /* (mouse reports off) */
+	sig_add(tigetstr("sgr0"));
+	sig_add(tigetstr("cnorm"));
+	sig_add(tigetstr("rmcup"));
+	sig_add("\r\n");
+	sig_log_fd = stderr_log ? fileno(stderr_log) : -1;
+}
+
+static void sig_write(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k <= 0)
+			return;
+		p += k;
+		n -= (size_t)k;
+	}
+}
+
+/* async-signal-safe: write, tcsetattr, dup2, lseek, read */
+static void restore_terminal_from_signal(void)
+{
+	sig_write(1, sig_seq, sig_len);
+	if (sig_have_tio)
+		tcsetattr(0, TCSADRAIN, &sig_tio);
+	if (saved_stderr >= 0) {
+		dup2(saved_stderr, 2);
+		if (sig_log_fd >= 0 && lseek(sig_log_fd, 0, SEEK_SET) == 0) {
+			char buf[512];
+			ssize_t k;
+			while ((k = read(sig_log_fd, buf, sizeof(buf))) > 0)
+				sig_write(2, buf, (size_t)k);
+		}
+	}
+}
+
 static void restore_terminal(void)
 {
+	tt_set_die_signal_hook(NULL); /* (from here on the ordinary way) */
 	if (curses_on)
 		mouse_enable(false);
 	if (curses_on) {
@@ -329,6 +395,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		return 2;
 	}
 	a->async = true; /* (a pane computing its results does not hold the keys) */
+	sig_have_tio = tcgetattr(0, &sig_tio) == 0; /* (the modes before curses) */
 	stderr_to_file();
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
@@ -351,6 +418,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	}
 	curses_on = true;
 	tt_set_die_hook(restore_terminal);
+	sig_prepare();
+	tt_set_die_signal_hook(restore_terminal_from_signal);
 	cbreak();
 	noecho();
 	nonl();
@@ -453,6 +522,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	}
 	delscreen(scr);
 	tt_set_die_hook(NULL);
+	tt_set_die_signal_hook(NULL);
 	if (got_term) {
 		/* ended by a signal: say so by the status, as its default
 		 * action would have (no temporary output left behind) */
