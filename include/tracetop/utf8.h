@@ -10,6 +10,7 @@
 #ifndef TRACETOP_UTF8_H
 #define TRACETOP_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,5 +42,27 @@ size_t tt_utf8_width(const char *s);
  * width characters after the last one that fits are kept with it; a wide
  * character never is cut in half); *used (optional) gets its columns. */
 size_t tt_utf8_cut(const char *s, size_t cols, size_t *used);
+
+/* ---- the terminal's own widths ----
+ * curses advances the cursor by the running libc's wcwidth(3), which on
+ * another Unicode version than the table above may give a character
+ * another width: a run of cells drawn at once would then shift.  The TUI
+ * compares the two when it starts and draws a character they measure
+ * differently by itself, in the cells the grid gave it. */
+
+/* Note every code point from U+00A0 (surrogates left out) that tt_cp_width
+ * gives a cell (width 1 or 2) and libc_width (wcwidth, or a stand-in in
+ * tests) measures otherwise; returns how many.  Call once, before drawing
+ * (not thread-safe); a later call replaces the set. */
+size_t tt_width_check(int (*libc_width)(uint32_t cp));
+/* Is cp one of them? */
+bool tt_width_differs(uint32_t cp);
+/* What to draw for cp in the tt_cp_width(cp) cells the grid gave it, on a
+ * terminal whose libc gives it width libc_w: out[] gets code points whose
+ * widths by that libc fill those cells exactly: cp itself when the two
+ * agree, cp and a space when the libc makes it narrower, else a '?' per
+ * cell (a wide glyph would not fit, an unprintable one would not move the
+ * cursor).  Returns their count (1 or 2). */
+int tt_width_plan(uint32_t cp, int libc_w, uint32_t out[2]);
 
 #endif

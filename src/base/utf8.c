@@ -4,6 +4,9 @@
 #include "tracetop/utf8.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
+
+#include "tracetop/util.h"
 
 size_t tt_utf8_decode(const char *s, size_t n, uint32_t *cp)
 {
@@ -276,4 +279,56 @@ size_t tt_utf8_cut(const char *s, size_t cols, size_t *used)
 	if (used)
 		*used = w;
 	return (size_t)(p - s);
+}
+
+/* ---- the terminal's own widths ---- */
+
+static struct cprange *differ; /* sorted, disjoint */
+static size_t ndiffer;
+
+size_t tt_width_check(int (*libc_width)(uint32_t cp))
+{
+	free(differ);
+	differ = NULL;
+	ndiffer = 0;
+	size_t cap = 0, n = 0;
+	for (uint32_t cp = 0xA0; cp <= 0x10FFFF; cp++) {
+		if (cp == 0xD800)
+			cp = 0xE000; /* (surrogates are no characters) */
+		int ours = tt_cp_width(cp);
+		if (!ours || libc_width(cp) == ours)
+			continue;
+		n++;
+		if (ndiffer && differ[ndiffer - 1].hi + 1 == cp) {
+			differ[ndiffer - 1].hi = cp;
+			continue;
+		}
+		TT_GROW(differ, cap, ndiffer + 1);
+		differ[ndiffer++] = (struct cprange){cp, cp};
+	}
+	return n;
+}
+
+bool tt_width_differs(uint32_t cp)
+{
+	return ndiffer && in(differ, ndiffer, cp);
+}
+
+int tt_width_plan(uint32_t cp, int libc_w, uint32_t out[2])
+{
+	int ours = tt_cp_width(cp);
+	if (ours < 1)
+		ours = 1;
+	if (libc_w == ours) {
+		out[0] = cp;
+		return 1;
+	}
+	if (ours == 2 && libc_w == 1) {
+		out[0] = cp;
+		out[1] = ' ';
+		return 2;
+	}
+	out[0] = '?';
+	out[1] = '?';
+	return ours;
 }

@@ -256,6 +256,28 @@ static void setup_colors(const struct tt_theme *theme)
 
 /* ---- drawing ---- */
 
+static int libc_width(uint32_t cp)
+{
+	return wcwidth((wchar_t)cp);
+}
+
+/* A character this libc measures otherwise than the grid did, drawn alone
+ * in the cells the grid gave it (tt_width_plan). */
+static int blit_alone(const struct tt_gcell *c, int x, int y)
+{
+	int cells = tt_cp_width(c->cp);
+	if (cells < 1)
+		cells = 1;
+	uint32_t out[2];
+	int k = tt_width_plan(c->cp, wcwidth((wchar_t)c->cp), out);
+	wchar_t w[3] = {(wchar_t)out[0], (wchar_t)(k > 1 ? out[1] : 0), 0};
+	attrset(role_attr[c->role]);
+	/* (the bottom-right cell cannot be written without scrolling) */
+	if (!(y == LINES - 1 && x + cells >= COLS))
+		mvaddnwstr(y, x, w, k);
+	return cells;
+}
+
 static void blit(const struct tt_grid *g)
 {
 	wchar_t run[512];
@@ -264,11 +286,17 @@ static void blit(const struct tt_grid *g)
 		while (x < g->w && x < COLS) {
 			const struct tt_gcell *c = &g->c[(size_t)y * (size_t)g->w + (size_t)x];
 			uint8_t role = c->role;
+			if (c->cp && tt_width_differs(c->cp)) {
+				x += blit_alone(c, x, y);
+				continue;
+			}
 			int n = 0, x0 = x;
 			while (x < g->w && x < COLS && n < (int)TT_ARRAY_SIZE(run) - 1) {
 				const struct tt_gcell *d = &g->c[(size_t)y * (size_t)g->w + (size_t)x];
 				if (d->role != role)
 					break;
+				if (d->cp && tt_width_differs(d->cp))
+					break; /* (drawn alone: the run ends before it) */
 				if (d->cp) /* (0: the right half of a wide character) */
 					run[n++] = (wchar_t)d->cp;
 				x++;
@@ -420,6 +448,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	tt_set_die_hook(restore_terminal);
 	sig_prepare();
 	tt_set_die_signal_hook(restore_terminal_from_signal);
+	/* where this libc's widths differ from the grid's: drawn cell by cell */
+	tt_width_check(libc_width);
 	cbreak();
 	noecho();
 	nonl();

@@ -1,7 +1,7 @@
 /* Inputs written to make the tool slow, wrong or unsafe: regular
  * expressions in bounded time, sums that saturate, duplicates at one time
  * found in one pass, commands to paste safe for any file name, caches true
- * to the bytes read. */
+ * to the bytes read, cells drawn to size whatever the libc's widths. */
 #include "config.h"
 
 #include <check.h>
@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "testlib.h"
 #include "tracetop/checked.h"
 #include "tracetop/model.h"
 #include "tracetop/regex.h"
 #include "tracetop/source.h"
+#include "tracetop/utf8.h"
 #include "tracetop/util.h"
 #include "tracetop/warn.h"
 
@@ -458,6 +460,72 @@ START_TEST(test_cache_identity)
 }
 END_TEST
 
+/* ---- the terminal's widths ---- */
+
+static int this_libc(uint32_t cp)
+{
+	return wcwidth((wchar_t)cp);
+}
+
+/* a libc of another Unicode version: U+2600 wide, U+1F600 narrow, U+0378
+ * unprintable, U+0301 (a mark) wide; the rest as ours */
+static int other_libc(uint32_t cp)
+{
+	switch (cp) {
+	case 0x2600:
+		return 2;
+	case 0x1F600:
+		return 1;
+	case 0x0378:
+		return -1;
+	case 0x0301:
+		return 2;
+	default:
+		return tt_cp_width(cp);
+	}
+}
+
+START_TEST(test_widths)
+{
+	/* (the mark has no cell in the grid: it never differs there) */
+	ck_assert_uint_eq(tt_width_check(other_libc), 3);
+	static const uint32_t differ[] = {0x2600, 0x1F600, 0x0378};
+	static const uint32_t same[] = {'A', 0xE9, 0x4E2D, 0x1F601, 0x0301, 0x2601};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(differ); i++)
+		ck_assert_msg(tt_width_differs(differ[i]), "U+%04X", differ[i]);
+	for (size_t i = 0; i < TT_ARRAY_SIZE(same); i++)
+		ck_assert_msg(!tt_width_differs(same[i]), "U+%04X", same[i]);
+	/* what is drawn fills the grid's cells exactly, by the terminal's libc */
+	static const uint32_t all[] = {0x2600, 0x1F600, 0x0378, 'A', 0x4E2D};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(all); i++) {
+		uint32_t out[2];
+		int k = tt_width_plan(all[i], other_libc(all[i]), out), w = 0;
+		for (int j = 0; j < k; j++)
+			w += other_libc(out[j]);
+		ck_assert_msg(w == tt_cp_width(all[i]), "U+%04X: %d cells drawn for %d", all[i], w,
+			      tt_cp_width(all[i]));
+	}
+	uint32_t out[2];
+	ck_assert_int_eq(tt_width_plan(0x1F600, 1, out), 2); /* narrower: it, then a space */
+	ck_assert(out[0] == 0x1F600 && out[1] == ' ');
+	ck_assert_int_eq(tt_width_plan(0x2600, 2, out), 1); /* wider: a '?' */
+	ck_assert(out[0] == '?');
+	ck_assert_int_eq(tt_width_plan('A', 1, out), 1);
+	ck_assert(out[0] == 'A');
+	/* this machine's libc: counted, and every difference drawn to size */
+	setlocale(LC_ALL, "C.UTF-8");
+	size_t n = tt_width_check(this_libc);
+	printf("widths: this libc measures %zu code points otherwise than the table\n", n);
+	for (uint32_t cp = 0xA0; cp < 0x30000; cp++)
+		if (tt_width_differs(cp)) {
+			int k = tt_width_plan(cp, this_libc(cp), out), w = 0;
+			for (int j = 0; j < k; j++)
+				w += this_libc(out[j]);
+			ck_assert_msg(w == tt_cp_width(cp), "U+%04X", cp);
+		}
+}
+END_TEST
+
 static Suite *bounds_suite(void)
 {
 	Suite *s = suite_create("bounds");
@@ -475,6 +543,9 @@ static Suite *bounds_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cache");
 	tcase_add_test(tc, test_cache_identity);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("widths");
+	tcase_add_test(tc, test_widths);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("paste");
 	tcase_add_test(tc, test_editor_command_hostile);
