@@ -46,6 +46,15 @@ static inline int64_t tt_sat_128(__int128 v)
 	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
 }
 
+/* sum / n as a double; NaN (an empty cell) when n is 0 or the sum
+ * saturated: a mean taken from a saturated sum would be wrong */
+static inline double tt_sat_mean(int64_t sum, uint64_t n)
+{
+	if (!n || sum == INT64_MAX || sum == INT64_MIN)
+		return __builtin_nan("");
+	return (double)sum / (double)n;
+}
+
 /* *acc += v, saturated: the accumulator of a sum of times or bytes */
 static inline void tt_sat_acc(int64_t *acc, int64_t v)
 {

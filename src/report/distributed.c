@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/grid.h"
 #include "tracetop/distributed.h"
 #include "tracetop/overview.h"
@@ -126,9 +127,9 @@ static struct tt_table *coll_table(const struct tt_dist *d)
 			tt_tb_set_bytes(t, k, 4, 5, mean);
 		}
 		tt_table_set_int(t, k, 6, c->total_ns);
-		tt_table_set_num(t, k, 7, (double)c->total_ns / (double)c->calls);
+		tt_table_set_num(t, k, 7, tt_sat_mean(c->total_ns, c->calls));
 		tt_table_set_int(t, k, 8, c->transfer_ns);
-		tt_table_set_num(t, k, 9, (double)c->transfer_ns / (double)c->calls);
+		tt_table_set_num(t, k, 9, tt_sat_mean(c->transfer_ns, c->calls));
 		tt_table_set_int(t, k, 10, c->sync_ns);
 		tt_table_set_num(t, k, 11, c->sync_pct);
 		tt_table_set_int(t, k, 12, (int64_t)c->matched);
@@ -197,7 +198,7 @@ static struct tt_table *coll_rank_table(const struct tt_dist *d)
 		if (x->with_bytes)
 			tt_tb_set_bytes(t, k, 3, 4, x->bytes);
 		tt_table_set_int(t, k, 5, x->total_ns);
-		tt_table_set_num(t, k, 6, (double)x->total_ns / (double)x->calls);
+		tt_table_set_num(t, k, 6, tt_sat_mean(x->total_ns, x->calls));
 		tt_table_set_int(t, k, 7, x->transfer_ns);
 		tt_table_set_int(t, k, 8, x->sync_ns);
 		tt_table_set_num(t, k, 9, x->sync_pct);
@@ -378,13 +379,13 @@ static struct tt_table *tb_ops_table(const struct tt_dist *d)
 		tt_table_set_int(t, k, 2, (int64_t)op->calls);
 		if (op->bytes >= 0) {
 			tt_tb_set_bytes(t, k, 3, 4, op->bytes);
-			tt_table_set_num(t, k, 5, (double)op->bytes / (double)op->calls);
+			tt_table_set_num(t, k, 5, tt_sat_mean(op->bytes, op->calls));
 		}
 		tt_table_set_int(t, k, 6, op->latency_ns);
-		tt_table_set_num(t, k, 7, (double)op->latency_ns / (double)op->calls);
+		tt_table_set_num(t, k, 7, tt_sat_mean(op->latency_ns, op->calls));
 		if (op->transfer_ns >= 0) {
 			tt_table_set_int(t, k, 8, op->transfer_ns);
-			tt_table_set_num(t, k, 9, (double)op->transfer_ns / (double)op->calls);
+			tt_table_set_num(t, k, 9, tt_sat_mean(op->transfer_ns, op->calls));
 		}
 		tt_table_set_int(t, k, 10, op->nkernels);
 	}

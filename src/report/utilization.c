@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/grid.h"
 #include "tracetop/utilization.h"
 #include "tracetop/results.h"
@@ -180,7 +181,7 @@ static struct tt_table *util_kernel_table(const struct tt_util *u, const struct 
 		tt_table_set_str(t, r, 1, k->tc ? "yes" : "no");
 		tt_table_set_int(t, r, 2, (int64_t)k->count);
 		tt_table_set_int(t, r, 3, k->sum_ns);
-		tt_table_set_num(t, r, 4, (double)k->sum_ns / (double)k->count);
+		tt_table_set_num(t, r, 4, tt_sat_mean(k->sum_ns, k->count));
 		tt_table_set_int(t, r, 5, k->max_ns);
 		tt_table_set_int(t, r, 6, k->min_ns);
 		tt_table_set_num(t, r, 7, k->time_pct);
@@ -264,7 +265,7 @@ static struct tt_table *util_kop_table(const struct tt_util *u, const struct tt_
 		tt_table_set_int(t, r, 5, k->shmem);
 		tt_table_set_int(t, r, 6, (int64_t)k->count);
 		tt_table_set_int(t, r, 7, k->sum_ns);
-		tt_table_set_num(t, r, 8, (double)k->sum_ns / (double)k->count);
+		tt_table_set_num(t, r, 8, tt_sat_mean(k->sum_ns, k->count));
 		tt_table_set_int(t, r, 9, k->max_ns);
 		tt_table_set_int(t, r, 10, k->min_ns);
 		tt_table_set_num(t, r, 11, k->mean_bps);
