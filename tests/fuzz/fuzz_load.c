@@ -17,6 +17,10 @@
  *       (a) did, with the same events; and when (a) loaded, the rank is saved
  *       as .tts and reopened, which must give the same rank back.
  *
+ * An input that is a recipe (tests/tools/advgen.h) stands for the
+ * generated adversarial trace it names (up to 60,000 events, edited here
+ * and there): the 64 KiB inputs of a fuzzer reach big traces that way.
+ *
  * The same file builds without libFuzzer (FUZZ_REPLAY): main() then runs
  * every file named on the command line once, so the regression inputs run
  * under `make check` with the ordinary compiler. */
@@ -32,6 +36,7 @@
 
 #include "tracetop/model.h"
 #include "tracetop/util.h"
+#include "advgen.h"
 #include "tts_fix.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -258,6 +263,16 @@ static void fuzz_file_paths(const uint8_t *data, size_t size, const uint8_t *gz,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* a recipe (tests/tools/advgen.h): its generated files, each through
+	 * all of the below (the first few of a job of many ranks) */
+	struct adv_file *f;
+	size_t nf = adv_recipe(data, size, 60000, &f);
+	if (nf) {
+		for (size_t i = 0; i < nf && i < 3; i++)
+			LLVMFuzzerTestOneInput((const uint8_t *)f[i].text, f[i].len);
+		adv_free(f, nf);
+		return 0;
+	}
 	struct tt_load_opts o = {.verify = true, .threads = 1, .max_memory = 256 << 20,
 				 .max_events = 200000};
 

@@ -375,3 +375,25 @@ void adv_free(struct adv_file *f, size_t n)
 		free(f[i].text);
 	free(f);
 }
+
+size_t adv_recipe(const uint8_t *data, size_t size, size_t max_n, struct adv_file **out)
+{
+	size_t head = ADV_MAGIC_LEN + 5;
+	if (size < head || memcmp(data, ADV_MAGIC, ADV_MAGIC_LEN) != 0 || max_n < 8)
+		return 0;
+	const uint8_t *p = data + ADV_MAGIC_LEN;
+	enum adv_shape s = (enum adv_shape)(p[0] % ADV_NSHAPES);
+	size_t n = 8 + ((size_t)p[1] | (size_t)p[2] << 8 | (size_t)p[3] << 16) % (max_n - 7);
+	size_t nf = adv_make(s, n, p[4], out);
+	/* the edits, spread over the files in turn */
+	size_t k = 0;
+	for (const uint8_t *e = data + head; e + 4 <= data + size; e += 4, k++) {
+		struct adv_file *f = &(*out)[k % nf];
+		if (!f->len)
+			continue;
+		uint32_t frac = (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16;
+		size_t at = (size_t)((uint64_t)frac * f->len >> 24);
+		f->text[at] = (char)e[3];
+	}
+	return nf;
+}

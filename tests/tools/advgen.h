@@ -46,4 +46,18 @@ struct adv_file {
 size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out);
 void adv_free(struct adv_file *f, size_t n);
 
+/* ---- recipes: large traces from small fuzz inputs ----
+ * A fuzz input that starts with ADV_MAGIC is a recipe rather than a trace:
+ * the byte after the magic picks the shape, the next three the size (at
+ * most max_n events), the next the seed; each following 4 bytes are an
+ * edit: a position (3 bytes, a fraction of the text) and the byte written
+ * there.  So a fuzzer whose inputs are capped at 64 KiB reaches traces of
+ * tens of thousands of events, valid or broken in a few places. */
+#define ADV_MAGIC "TTADV"
+#define ADV_MAGIC_LEN 5
+
+/* The files of the recipe in data[0..size) (see above), or 0 when it is
+ * not one. */
+size_t adv_recipe(const uint8_t *data, size_t size, size_t max_n, struct adv_file **out);
+
 #endif
