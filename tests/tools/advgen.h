@@ -9,15 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ADV_SHAPES(_)                                                                          \
-	_(IDENTICAL, "identical", "n events at one (ts, dur) on one track: ops, launches, kernels") \
-	_(STREAMS, "streams", "n/2 GPU streams, one kernel and its launch each")              \
-	_(STEPS, "steps", "n/4 ProfilerSteps: an op, a launch, one of 5 kernels; an all-reduce every 4th") \
-	_(NAMES, "names", "n/3 distinct op and kernel names of ~32 characters")               \
-	_(RANKS, "ranks", "n/24 ranks of 4 steps with an all-reduce each, one file a rank")   \
-	_(NESTING, "nesting", "n/2 operators nested each in the one before, and python frames") \
-	_(CORR, "corr", "n/2 launches and n/2 kernels that all share correlation id 1")       \
-	_(OVERFLOW, "overflow", "n overlapping 7-day kernels (sums past int64 ns)")
+#define ADV_SHAPES(_)                                                                       \
+	_(IDENTICAL, "identical", "n/2 CPU ops and n/4 launch, kernel pairs at one (ts, dur)") \
+	_(STREAMS, "streams", "n/2 GPU streams, one kernel and its launch each")           \
+	_(STEPS, "steps", "n/4 steps: op, launch, one of 5 kernels; an all-reduce every 4th") \
+	_(NAMES, "names", "n/3 distinct op and kernel names of ~32 characters")            \
+	_(RANKS, "ranks", "n/24 ranks of 4 steps with an all-reduce each, a file a rank")  \
+	_(NESTING, "nesting", "n/4 python frames and n/4 ops, each nested in the one before") \
+	_(CORR, "corr", "n/5 ops, launches, kernels and flows, all on correlation id 1")   \
+	_(OVERFLOW, "overflow", "n overlapping 7-day kernels, n/8 copies of 9e15 bytes")
 
 enum adv_shape {
 #define _(id, name, help) ADV_##id,
