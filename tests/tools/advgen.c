@@ -69,6 +69,8 @@ static void ev(struct buf *b)
 static void begin(struct buf *b, long rank, long world)
 {
 	memset(b, 0, sizeof(*b));
+	b->cap = 1 << 16; /* (never a NULL buffer plus an offset) */
+	b->p = tt_malloc(b->cap);
 	put(b, "{\"schemaVersion\": 1,\n\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %ld, "
 	       "\"world_size\": %ld},\n",
 	    rank, world);
