@@ -95,6 +95,8 @@ void cli_usage(FILE *out)
 	      "      --what-if NAME*F    critical-path: scale ops/kernels named *NAME* by F;\n"
 	      "                          also launch-overhead*F, kernel-gaps*F (repeatable)\n"
 	      "      --data-load NAME    critical-path: ops named *NAME* load data (repeatable)\n"
+	      "      --model M           critical-path: tracetop (default: the whole step, waits\n"
+	      "                          for other ranks named) or hta (HTA's path exactly)\n"
 	      "      --from T, --to T    range, critical-path: the times (12.5ms, 1.2s, 800us;\n"
 	      "                          a bare number is ms) from the job's first event, as\n"
 	      "                          the timeline shows them (default: the start and the\n"
@@ -179,6 +181,7 @@ enum {
 	O_INSTANCE,
 	O_WHATIF,
 	O_DATALOAD,
+	O_MODEL,
 	O_FROM,
 	O_TO,
 	O_NOMOUSE,
@@ -240,6 +243,7 @@ static const struct option longopts[] = {
 	{"instance", required_argument, NULL, O_INSTANCE},
 	{"what-if", required_argument, NULL, O_WHATIF},
 	{"data-load", required_argument, NULL, O_DATALOAD},
+	{"model", required_argument, NULL, O_MODEL},
 	{"from", required_argument, NULL, O_FROM},
 	{"to", required_argument, NULL, O_TO},
 	{"no-mouse", no_argument, NULL, O_NOMOUSE},
@@ -681,6 +685,14 @@ int cli_parse(struct cli *c, int argc, char **argv)
 				return bad("bad --data-load '%s' (a name, at most %zu)", optarg,
 					   TT_ARRAY_SIZE(c->ropts.data_load));
 			c->ropts.data_load[c->ropts.ndata_load++] = optarg;
+			break;
+		case O_MODEL:
+			if (strcmp(optarg, "hta") == 0)
+				c->ropts.cp_model = TT_CPM_HTA;
+			else if (strcmp(optarg, "tracetop") == 0)
+				c->ropts.cp_model = TT_CPM_TRACETOP;
+			else
+				return bad("bad --model '%s' (tracetop or hta)", optarg);
 			break;
 		case O_NOMOUSE:
 			c->no_mouse = true;

@@ -41,7 +41,7 @@ for ref in "$SHARED"/reference-cpa/*/; do
 		awk -F, 'NR > 1 && !seen[$1]++ { print $1 "," $2 "," $3 }' \
 			"$ref/critical_path_summary.csv" >"$D/windows"
 		while IFS=, read -r rank annot inst; do
-			"$TRACETOP" report critical-path -q -f csv --ranks "$rank" \
+			"$TRACETOP" report critical-path -q --model hta -f csv --ranks "$rank" \
 				--annotation "$annot" --instance "$inst" "$dir" >"$D/all.csv" 2>"$D/err"
 			if ! check_rc "$name rank $rank" 0 $?; then
 				cat "$D/err"
@@ -81,7 +81,7 @@ for ref in "$SHARED"/reference-cpa/*/; do
 		rank=${rank%.error.txt}
 		grep -q "Queue length time series is required" "$err" ||
 			{ fail "$name rank $rank: HTA failed otherwise than expected"; continue; }
-		"$TRACETOP" report critical-path -q --ranks "$rank" "$dir" >"$D/text" 2>"$D/err"
+		"$TRACETOP" report critical-path -q --model hta --ranks "$rank" "$dir" >"$D/text" 2>"$D/err"
 		check_rc "$name rank $rank (HTA raises)" 0 $? || { cat "$D/err"; continue; }
 		grep -q "rank $rank: no GPU work in the window: the path runs through CPU ops only" \
 			"$D/text" && grep -q 'HTA raises here: "Queue length time series is required"' \
@@ -89,7 +89,7 @@ for ref in "$SHARED"/reference-cpa/*/; do
 			fail "$name rank $rank: no note about the missing GPU work: $(cat "$D/text")"
 		# the whole trace has CPU ops (cpu-only's one step holds only gloo
 		# annotations: that window has no op and no path, as its note says)
-		"$TRACETOP" report critical-path -q -f csv --table critical_path_summary \
+		"$TRACETOP" report critical-path -q --model hta -f csv --table critical_path_summary \
 			--annotation '' --ranks "$rank" "$dir" >"$D/s.csv" 2>"$D/err"
 		python3 - "$D/s.csv" <<'PY' >"$D/cmp" 2>&1 && pass "$name rank $rank: $(cat "$D/cmp")" || fail "$name rank $rank: $(cat "$D/cmp")"
 import csv, sys
@@ -111,7 +111,7 @@ done
 if [ -f "$SHARED/reference-cpa/diff-control/critical_path_summary.csv" ]; then
 	want=$(awk -F, '$5 == "critical_path_length" { print $6 }' \
 		"$SHARED/reference-cpa/diff-control/critical_path_summary.csv")
-	got=$("$TRACETOP" report critical-path -q -f csv --table critical_path_summary \
+	got=$("$TRACETOP" report critical-path -q --model hta -f csv --table critical_path_summary \
 		--from 75.55ms --to 152.491ms "$SHARED/traces/diff-control" |
 		awk -F, '$5 == "critical_path_length" { print $6 }')
 	[ -n "$want" ] && [ "$got" = "$want" ] && pass "--from/--to over step 1's span: length $got" ||

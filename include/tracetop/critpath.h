@@ -43,15 +43,19 @@
  * a stream is not a kernel-to-kernel delay */
 #define TT_CP_KK_CUT_NS (1500 * INT64_C(1000))
 
-/* edge types (HTA CPEdgeType) */
+/* edge types (HTA CPEdgeType; the last two: tracetop's model only) */
 enum tt_cp_etype {
 	TT_CPE_OPERATOR = 0, /* inside a CPU op or a kernel */
 	TT_CPE_DEPENDENCY,   /* between top-level ops, runtime lock (weight 0) */
 	TT_CPE_LAUNCH,       /* launch call start -> kernel start */
 	TT_CPE_KK,           /* previous kernel end -> kernel start, same stream */
 	TT_CPE_SYNC,         /* synchronisation (weight 0) */
+	TT_CPE_GAP,          /* a thread between top-level ops, or from the step's
+			      * start to its first op (weight: that time) */
+	TT_CPE_WAIT,         /* a collective kernel waiting for the last rank */
 	TT_CPE_COUNT
 };
+#define TT_CPE_HTA_COUNT 5 /* HTA's types: the first five */
 /* "critical_path_operator", ... */
 const char *tt_cp_etype_name(enum tt_cp_etype t);
 
@@ -64,11 +68,15 @@ enum tt_cp_cat {
 	TT_CPC_KK,      /* kernel_kernel_delay */
 	TT_CPC_SYNC,    /* sync_dependency */
 	TT_CPC_DEP,     /* dependency */
+	TT_CPC_GAP,     /* gap (tracetop's model) */
+	TT_CPC_WAIT,    /* wait (tracetop's model) */
 	TT_CPC_COUNT
 };
+#define TT_CPC_HTA_COUNT 6
 const char *tt_cp_cat_name(enum tt_cp_cat c);
 
-/* what bounds an edge (HTA BoundType; NONE = HTA's "") */
+/* what bounds an edge (HTA BoundType; NONE = HTA's ""; those after NONE:
+ * tracetop's model only) */
 enum tt_cp_bound {
 	TT_CPB_CPU = 0, /* cpu_bound */
 	TT_CPB_DATA,    /* data_loading */
@@ -77,8 +85,15 @@ enum tt_cp_bound {
 	TT_CPB_KK,      /* gpu_kernel_kernel_overhead */
 	TT_CPB_LAUNCH,  /* gpu_kernel_launch_overhead */
 	TT_CPB_NONE,    /* none: dependency and sync edges (weight 0) */
+	TT_CPB_MEM,     /* gpu_memory_bound: memcpy, memset */
+	TT_CPB_OUTSIDE, /* cpu_outside_ops: a thread between its top-level ops
+			 * (Python, waiting) */
+	TT_CPB_START,   /* before_first_op: the step's start to its first op */
+	TT_CPB_WAIT,    /* waiting_for_rank: a collective waiting for the last
+			 * rank to arrive (the edge's peer_rank) */
 	TT_CPB_COUNT
 };
+#define TT_CPB_HTA_COUNT 7 /* HTA's classes and none */
 /* HTA's name ("cpu_bound", ..., "none") */
 const char *tt_cp_bound_name(enum tt_cp_bound b);
 /* a short label for screens ("CPU", "GPU compute", "launch overhead", ...) */
@@ -121,6 +136,31 @@ int tt_cp_whatif_parse(const char *s, struct tt_cp_whatif *out, char *why, size_
 
 /* ---- options ---- */
 
+/* Which path.
+ * HTA: HTA's graph and classes, exactly (critical-path.md).
+ * TRACETOP: the same graph, plus: a step's window starts at the step's
+ * start (an edge from there to the first op of the step's thread, class
+ * "before the first op"); the time a thread spends between its top-level
+ * ops is an edge of its own ("CPU outside ops": Python, waiting) where HTA
+ * has a dependency of weight 0; the TensorBoard plugin's DataLoader spans
+ * (enumerate(DataLoader)#...) are data loading ops; copies and memsets are
+ * GPU memory, not GPU compute; and with collectives (opts.coll) a
+ * collective kernel's wait for the last rank to arrive is an edge of its
+ * own ("waiting for rank N") before the rest of the kernel.  A kernel that
+ * gets no edge in HTA's graph (no launch delay, no kernel-kernel delay, no
+ * sync) but starts within 50 µs of an op of another stream of its GPU
+ * ending, after its launch, waited for that op: a sync edge from it (an
+ * event wait HTA's graph misses, e.g. one issued on another thread).  On
+ * a step bound by its host the path then spans the step. */
+enum tt_cp_model {
+	TT_CPM_HTA = 0,
+	TT_CPM_TRACETOP,
+};
+/* "HTA's" / "tracetop's" */
+const char *tt_cp_model_name(enum tt_cp_model m);
+
+struct tt_coll;
+
 struct tt_cp_opts {
 	const struct tt_aopts *a;        /* HTA's view (iteration filter, µs
 					  * rounding) or exact; may be NULL */
@@ -131,6 +171,9 @@ struct tt_cp_opts {
 	size_t nwhatif;
 	bool graph_kernels;              /* every GPU op of a launch with several
 					  * (cudaGraphLaunch); HTA keeps the last */
+	enum tt_cp_model model;          /* HTA (0) or tracetop's */
+	const struct tt_coll *coll;      /* tracetop's model: the collectives
+					  * matched across ranks (waits), or NULL */
 };
 
 /* ---- the result ---- */
@@ -139,8 +182,13 @@ struct tt_cp_opts {
 struct tt_cp_node {
 	uint32_t ev;  /* event index (rank->ev) */
 	bool start;   /* start or end of the event */
+	uint8_t mid;  /* tracetop's model: 0 an event's start or end; TT_CPN_STEP
+		       * the step's start (ev: its annotation); TT_CPN_ARRIVAL the
+		       * last rank's arrival inside a collective kernel (ev) */
 	int64_t ts;   /* ns (HTA's view of the time) */
 };
+#define TT_CPN_STEP 1
+#define TT_CPN_ARRIVAL 2
 
 /* an edge on the path */
 struct tt_cp_edge {
@@ -154,11 +202,27 @@ struct tt_cp_edge {
 	uint32_t attr;          /* attributed event (operator and kernel-kernel
 				 * edges) or TT_NONE */
 	int64_t attr_stream;    /* args.stream of attr, -1 for CPU events */
+	int64_t peer_rank;      /* TT_CPB_WAIT: the rank waited for; else -1 */
+	uint32_t coll_part;     /* TT_CPB_WAIT: the part (tt_coll.parts) */
+	uint32_t gu;            /* (internal: u's node in the graph) */
 };
 
 struct tt_cp_sum {
 	int64_t dur;    /* ns */
 	uint32_t count; /* edges */
+};
+
+/* a node of a result's tree of paths (tt_cp_result.tnodes): the node, and
+ * the edge into it from its parent (edge.u, edge.v unused) */
+struct tt_cp_tnode {
+	struct tt_cp_node node;
+	struct tt_cp_edge edge;  /* valid when parent != TT_NONE */
+	uint32_t parent;         /* index into tnodes, TT_NONE: the path's start */
+};
+
+struct tt_cp_target {
+	uint32_t part;  /* tt_coll.parts: this rank's part, last to arrive */
+	uint32_t tnode; /* its arrival (its kernel's start) in tnodes */
 };
 
 /* time on the path by attributed event name */
@@ -201,6 +265,8 @@ struct tt_cp_stats {
 	uint32_t zeroed;                 /* weights <= -1 µs set to 0 */
 	uint32_t no_edge;                /* kernels that got no incoming edge
 					  * (HTA: "No edge was added") */
+	uint32_t implicit_waits;         /* tracetop's model: kernels that waited
+					  * for another stream's op (below) */
 	uint32_t ends;                   /* nodes at the longest distance */
 	uint32_t several_best;           /* path nodes with two best predecessors */
 	uint32_t kernels;                /* kernel rows in the window */
@@ -226,16 +292,37 @@ struct tt_cp_result {
 	struct tt_cp_edge *edges; /* nnodes - 1 of them (0 without a path) */
 	size_t nedges;
 
+	enum tt_cp_model model;
 	int64_t length;        /* sum of the path's weights (HTA's denominator) */
 	int64_t length_graph;  /* sum of graph weights (what was maximised) */
 	int64_t span;          /* last node's ts - first node's */
+	/* what the path covers (ANNOT windows of one instance, both models):
+	 * the step from its annotation's start to the end of the last GPU op
+	 * it launched (or its own end, if later) */
+	bool has_step;
+	int64_t step_t0, step_t1;
+	int64_t not_before;    /* the step's start to the path's first node */
+	int64_t not_after;     /* the path's last node to the step's end */
+	int64_t not_inside;    /* span - length: time the path's edges do not
+				* weigh (dependencies, syncs, overlaps) */
 	uint32_t critical_events; /* distinct events of the path's nodes */
 	struct tt_cp_sum by_type[TT_CPE_COUNT];
 	struct tt_cp_sum by_cat[TT_CPC_COUNT];
 	struct tt_cp_sum by_bound[TT_CPB_COUNT];
+	int64_t wait_rank;     /* the rank waited for longest on the path, -1 */
 	struct tt_cp_top *top; /* by dur, largest first (ties: name) */
 	size_t ntop;
 	struct tt_cp_stats st;
+
+	/* tracetop's model with collectives: the longest paths from the
+	 * window's start to this rank's arrivals in the collectives it
+	 * arrived last in while others waited -- what the job's path follows
+	 * on this rank (tt_cp_job) -- as one tree: a target's node, then
+	 * tnodes[].parent back to the start */
+	struct tt_cp_tnode *tnodes;
+	size_t ntnodes;
+	struct tt_cp_target *targets;
+	size_t ntargets;
 
 	/* what-if (when options named some) */
 	bool has_whatif;
@@ -298,6 +385,8 @@ struct tt_cp_step {
 			       * whole trace instead (as HTA) */
 	bool longest;         /* the longest path among the ranks' windows of
 			       * the same instances (several ranks only) */
+	bool bounds_job;      /* tracetop's model: this rank bounds the job in
+			       * this step (tt_cp_job.rank_step) */
 };
 
 /* across ranks, per instance: the rank whose path is longest */
@@ -308,15 +397,18 @@ struct tt_cp_straggler {
 	double over_pct;  /* (longest - median) / median * 100 */
 };
 
-/* the groups of the bar: what bounds a path, in four */
+/* the groups of the bar: what bounds a path, in six */
 enum tt_cp_group {
-	TT_CPG_CPU = 0,  /* CPU work and data loading */
-	TT_CPG_GPU,      /* GPU compute */
+	TT_CPG_DATA = 0, /* data loading */
+	TT_CPG_CPU,      /* CPU work: in ops, outside them, before the first */
+	TT_CPG_GPU,      /* GPU compute and memory */
 	TT_CPG_COMM,     /* communication */
+	TT_CPG_WAIT,     /* waiting for another rank */
 	TT_CPG_OVERHEAD, /* launch overhead and kernel-to-kernel gaps */
 	TT_CPG_COUNT
 };
-/* "CPU", "GPU compute", "communication", "launch overhead, kernel gaps" */
+/* "data loading", "CPU", "GPU", "communication", "waiting for ranks",
+ * "launch overhead, kernel gaps" */
 const char *tt_cp_group_label(enum tt_cp_group g);
 /* the bound_by sums of res in the four groups, ns */
 void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT]);
@@ -324,6 +416,71 @@ void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT]);
  * empty ones left out; ties: the first), or -1 when there are fewer.  by is
  * a result's by_bound, or its wi_bound for the what-if path. */
 int tt_cp_bound_rank(const struct tt_cp_sum by[TT_CPB_COUNT], int k);
+
+/* ---- the job's path per step, across ranks (tracetop's model) ----
+ *
+ * For each step number N (ProfilerStep#N) of the ranks: the path starts
+ * at the end of the rank whose step ends last (on the job's clock,
+ * collectives.h) and runs back along that rank's path.  Where it meets a
+ * wait for another rank (TT_CPB_WAIT: a collective this rank reached
+ * before the last rank did), the time before that rank's arrival is
+ * explained by what that rank did: the path continues on the late rank,
+ * along its longest path to its arrival (tt_cp_result.targets), and so
+ * on back to a step's start.  The rank the path spends most time on
+ * bounds the job; the class that bounds it is the one in which its path
+ * exceeds the median of the other ranks' paths most (what makes it late),
+ * or, with no excess or no other rank, its largest class. */
+
+/* an edge of the job's path */
+struct tt_cp_jedge {
+	size_t ri;
+	int64_t rank;
+	int64_t offset;          /* the rank's clock offset (collectives.h):
+				  * job time = ts - offset */
+	struct tt_cp_node u, v;  /* its nodes (the rank's clock) */
+	struct tt_cp_edge e;     /* u, v unused */
+};
+
+struct tt_cp_job {
+	int64_t step;            /* N */
+	uint32_t nranks;         /* ranks with a path for step N */
+	int64_t t0, t1;          /* the step on the job's clock: the first rank's
+				  * start to the last rank's end */
+	int64_t length;          /* the job path's weights, summed */
+	size_t end_ri;           /* the rank whose step ends last */
+	int64_t end_rank;
+	size_t ri;               /* the rank that bounds the job */
+	int64_t rank;
+	int64_t rank_ns;         /* the job path's time on it */
+	size_t rank_step;        /* its window: index into tt_cp_steps.steps */
+	uint8_t bound;           /* enum tt_cp_bound that bounds it */
+	int64_t bound_ns;        /* that class on its own path */
+	int64_t excess_ns;       /* ... over the other ranks' median (0: none) */
+	int64_t wait_caused;     /* the other ranks' waits for it in step N */
+	uint32_t nwaiting;       /* ranks that waited for it */
+	char coll[64];           /* the operation most of that wait was in */
+	uint32_t nsegs;          /* stretches on one rank the path is made of */
+	bool cut;                /* a late rank's path to its arrival was not
+				  * found: the path starts there */
+	struct tt_cp_sum by_bound[TT_CPB_COUNT]; /* the job path's breakdown */
+	size_t first, n;         /* its edges: tt_cp_steps.jedges[first .. +n) */
+};
+
+/* what bounds the job over its steps: the rank that bounds most of them */
+struct tt_cp_verdict {
+	bool has;
+	size_t ri;
+	int64_t rank;
+	uint32_t nsteps;         /* steps with a job path */
+	uint32_t nbound;         /* ... bound by this rank */
+	uint8_t bound;           /* its class in most of them */
+	int64_t bound_ns;        /* mean of that class on its path per step */
+	int64_t excess_ns;       /* mean excess over the median rank */
+	int64_t wait_ns;         /* mean of the others' waits for it per step */
+	uint32_t nwaiting;       /* most ranks that waited for it in a step */
+	char coll[64];
+	bool one_rank;           /* a job of one rank: nobody waits */
+};
 
 struct tt_cp_steps {
 	struct tt_cp_step *steps; /* by rank (model order), then window */
@@ -334,6 +491,12 @@ struct tt_cp_steps {
 					* in the order first met */
 	size_t nstrag;
 	size_t nranks;            /* ranks analysed */
+	/* tracetop's model: the job's path per step number, across ranks */
+	struct tt_cp_job *jobs;   /* by step number */
+	size_t njobs;
+	struct tt_cp_jedge *jedges;
+	size_t njedges;
+	struct tt_cp_verdict verdict;
 };
 
 void tt_cp_steps_opts_init(struct tt_cp_steps_opts *o);

@@ -47,6 +47,7 @@ struct tt_report_opts {
 	int64_t inst_first, inst_last; /* instances (HTA numbering); -1: each one */
 	struct tt_cp_whatif whatif[8];
 	size_t nwhatif;
+	enum tt_cp_model cp_model; /* tracetop's (default) or HTA's */
 	const char *data_load[8]; /* data-loading op names (substrings) */
 	size_t ndata_load;
 	/* range: [from, to) in ns from the job's origin (tt_model_origin);
@@ -271,6 +272,9 @@ int tt_report_advice(struct tt_results *res, const struct tt_report_opts *o,
 		     struct tt_table ***out, size_t *n, struct tt_err *err);
 /* the columns of critical_path_steps (row i is step i of tt_cp_steps) */
 enum {
+	TT_CPS_MARK, /* text only: "*" on the row of the rank that bounds the job's
+		      * step (tracetop's model), or of the step's longest path
+		      * (HTA's) */
 	TT_CPS_RANK,
 	TT_CPS_ANNOTATION,
 	TT_CPS_INSTANCE,
@@ -278,20 +282,26 @@ enum {
 	TT_CPS_LENGTH,
 	TT_CPS_BOUND_1,
 	TT_CPS_BOUND_2,
-	TT_CPS_BY_BOUND, /* + enum tt_cp_bound, up to TT_CPB_NONE */
-	TT_CPS_EDGES = TT_CPS_BY_BOUND + TT_CPB_NONE,
+	TT_CPS_BY_BOUND, /* + enum tt_cp_bound (the NONE column shows nowhere) */
+	TT_CPS_EDGES = TT_CPS_BY_BOUND + TT_CPB_COUNT,
 	TT_CPS_NO_GPU,
 	TT_CPS_STATUS,
 	TT_CPS_RANK_INDEX,
 	TT_CPS_WINDOW_EVENT,
+	TT_CPS_SPAN,       /* the step: its start to the end of its last GPU op */
+	TT_CPS_COVER,      /* length / span, % */
+	TT_CPS_NOT_BEFORE, /* tt_cp_result.not_before, not_after, not_inside */
+	TT_CPS_NOT_AFTER,
+	TT_CPS_NOT_INSIDE,
+	TT_CPS_MODEL,      /* "tracetop" or "hta" */
 	TT_CPS_GROUP, /* + enum tt_cp_group: the pane's bar */
 	TT_CPS_NCOLS = TT_CPS_GROUP + TT_CPG_COUNT
 };
-/* Critical path per rank and step (report/critpath.c), from the typed
- * result tt_res_critpath; the Critical path pane draws the same. */
 /* collectives matched across ranks (report/collectives.c) */
 int tt_report_collectives(struct tt_results *res, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err);
+/* Critical path per rank and step (report/critpath.c), from the typed
+ * result tt_res_critpath; the Critical path pane draws the same. */
 int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 		       struct tt_table ***out, size_t *n, struct tt_err *err);
 /* What a window is, in words: the step's name, "whole trace", or
@@ -304,6 +314,39 @@ struct tt_table *tt_report_cp_top(const struct tt_model *m, const struct tt_cp_s
 /* "GPU compute 26.8%" (a share under 0.05 % reads "<0.1%"): the k-th
  * largest bound of res, or "-" */
 void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t n);
+/* What the path covers, in words: "path 56.1 ms of a 86.7 ms step; not on
+ * HTA's path: 30.6 ms before its first event" (buf "" when the window is
+ * not one step). */
+void tt_report_cp_cover(const struct tt_cp_result *res, char *buf, size_t n);
+/* The label of an edge's class: "waiting for rank 5" for a wait, else
+ * tt_cp_bound_label. */
+void tt_report_cp_edge_label(const struct tt_cp_edge *e, char *buf, size_t n);
+/* critical_path_job: one row per step number (row i is jobs[i]) */
+enum {
+	TT_CPJ_STEP,
+	TT_CPJ_RANK,
+	TT_CPJ_BOUND_BY,
+	TT_CPJ_BOUND,
+	TT_CPJ_EXCESS,
+	TT_CPJ_WAIT,
+	TT_CPJ_NWAIT,
+	TT_CPJ_COLL,
+	TT_CPJ_LENGTH,
+	TT_CPJ_SPAN,
+	TT_CPJ_COVER,
+	TT_CPJ_END_RANK,
+	TT_CPJ_SEGS,
+	TT_CPJ_RANKS,
+	TT_CPJ_RANK_INDEX,
+	TT_CPJ_NCOLS
+};
+/* The what-if of s (computed with whatif[0..n)): per rank and step the
+ * length now and then, and the new main bound (critical_path_what_if). */
+struct tt_table *tt_report_cp_whatif(const struct tt_model *m, const struct tt_cp_steps *s,
+				     const struct tt_cp_whatif *whatif, size_t n);
+/* The job's verdict in one line: "bound by rank 5: data loading 30.2 ms a
+ * step; 7 ranks wait for it in allreduce" (buf "" without one). */
+void tt_report_cp_verdict(const struct tt_cp_steps *s, char *buf, size_t n);
 
 /* What ran between two times (report/range.c): per rank, per GPU stream,
  * by name, and the idle gaps, from the typed result of tt_range_compute

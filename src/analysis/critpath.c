@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tracetop/util.h"
+#include "optree.h"
 
 /* ---- names ---- */
 
@@ -441,6 +442,7 @@ struct tt_cp *tt_cp_prepare(const struct tt_model *m, size_t ri, const struct tt
 	if (o)
 		c->o = *o;
 	c->exact = c->o.a && c->o.a->exact;
+	c->tt = c->o.model == TT_CPM_TRACETOP;
 	tt_sel_init(&c->s, m, ri, c->o.a);
 
 	c->sf = tt_calloc((size_t)r->strs.n + 1, 1);
@@ -455,6 +457,13 @@ struct tt_cp *tt_cp_prepare(const struct tt_model *m, size_t ri, const struct tt
 			c->sf[id] |= SF_AUTOGRAD;
 		for (size_t k = 0; k < c->o.ndata_load; k++)
 			if (c->o.data_load[k] && *c->o.data_load[k] && strstr(s, c->o.data_load[k]))
+				c->sf[id] |= SF_DATA;
+	}
+	/* tracetop's model: the plugin's DataLoader spans load data */
+	if (c->tt) {
+		const uint16_t *nf = tt_tb_name_flags(r);
+		for (uint32_t id = 0; id < r->strs.n; id++)
+			if (nf[id] & TT_NF_DATALOADER)
 				c->sf[id] |= SF_DATA;
 	}
 	c->id_event_sync = find_str(r, "Event Sync");

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/collectives.h"
 #include "tracetop/util.h"
 
 /* ---- the graph of one window ---- */
@@ -32,6 +33,14 @@ struct build {
 	size_t ncpu, ccpu;
 	struct crow *gpu;      /* clipped GPU rows (launched in the window) */
 	size_t ngpu, cgpu;
+	size_t nlaunched;      /* gpu[0 .. nlaunched): launched in the window (the
+				* rest: Stream Wait Event rows of any time) */
+	/* tracetop's model */
+	uint32_t win_ev;       /* the step's annotation, TT_NONE */
+	int64_t t0;            /* the window's start */
+	uint32_t step_k;       /* graph event of the step's start, TT_NONE */
+	struct tt_hmap arr_of; /* kernel -> graph event of its last arrival */
+	uint32_t *kpart;       /* [nne] the collective part of an arrival */
 };
 
 static inline uint32_t node_k(const struct build *b, uint32_t ev)
@@ -52,6 +61,8 @@ static void add_edge(struct build *b, uint32_t u, uint32_t v, enum tt_cp_etype t
 	e->type = (uint8_t)type;
 	e->phase = (uint8_t)phase;
 	e->dead = 0;
+	e->fixed = 0;
+	e->part = TT_NONE;
 	if (g->nx[u] == UINT32_MAX) {
 		g->nx[u] = g->nnx;
 		g->nx_node[g->nnx++] = u;
@@ -165,6 +176,7 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 			b->gpu[b->ngpu++] = (struct crow){gi, e->track, ev_ts(c, gi), ev_end(c, gi)};
 		}
 	}
+	b->nlaunched = b->ngpu;
 	/* every Stream Wait Event row, whatever its time (1875-1890) */
 	for (size_t k = 0; k < c->nswe; k++) {
 		uint32_t gi = c->swe[k];
@@ -185,8 +197,12 @@ static void make_nodes(struct build *b)
 	const struct tt_rank *r = b->r;
 	struct cp_graph *g = b->g;
 	size_t n = 0;
-	uint32_t *ev = tt_malloc((b->ncpu + b->ngpu + 1) * sizeof(*ev));
-	int64_t *ts = tt_malloc((2 * (b->ncpu + b->ngpu) + 1) * sizeof(*ts));
+	/* (room for tracetop's points: the step's start, one arrival per
+	 * kernel at most) */
+	size_t cap = b->ncpu + 2 * b->ngpu + 2;
+	uint32_t *ev = tt_malloc(cap * sizeof(*ev));
+	int64_t *ts = tt_malloc(2 * cap * sizeof(*ts));
+	uint8_t *kind = tt_calloc(cap, sizeof(*kind));
 	map_init(&b->node_of, b->ncpu + b->ngpu);
 	for (size_t k = 0; k < b->ncpu; k++) {
 		const struct tt_event *e = &r->ev[b->cpu[k].ev];
@@ -208,9 +224,61 @@ static void make_nodes(struct build *b)
 		ts[2 * n + 1] = b->gpu[k].end;
 		n++;
 	}
+	/* tracetop's model: the step's start; in each collective kernel that
+	 * waited, the last rank's arrival (its wait after the kernel's start,
+	 * within the kernel; collectives.h) */
+	b->step_k = TT_NONE;
+	if (c->tt && b->win_ev != TT_NONE) {
+		b->step_k = (uint32_t)n;
+		ev[n] = b->win_ev;
+		kind[n] = CPK_STEP;
+		ts[2 * n] = ts[2 * n + 1] = b->t0;
+		n++;
+	}
+	b->kpart = tt_malloc(cap * sizeof(*b->kpart));
+	const struct tt_coll *cl = c->tt ? c->o.coll : NULL;
+	size_t ntg = 0;
+	for (size_t k = 0; cl && k < b->ngpu; k++) {
+		uint32_t gi = b->gpu[k].ev;
+		uint32_t pi = tt_coll_part_of(cl, c->ri, gi);
+		uint32_t gk = map_get(&b->node_of, gi);
+		if (pi == TT_NONE || gk == TT_NONE)
+			continue;
+		const struct tt_coll_part *pt = &cl->parts[pi];
+		if (pt->kernel != gi || pt->coll == TT_NONE || cl->colls[pt->coll].last == TT_NONE)
+			continue;
+		const struct tt_coll_op *co = &cl->colls[pt->coll];
+		if (co->last == pi && co->wait_sum > 0) {
+			/* this rank arrived last and others waited: the job's
+			 * path may come to its arrival */
+			if (!g->tgt_node) {
+				g->tgt_node = tt_malloc((b->ngpu + 1) * sizeof(*g->tgt_node));
+				g->tgt_part = tt_malloc((b->ngpu + 1) * sizeof(*g->tgt_part));
+			}
+			g->tgt_node[ntg] = 2 * gk;
+			g->tgt_part[ntg++] = pi;
+		}
+		if (pt->wait <= 0)
+			continue;
+		int64_t at = b->gpu[k].ts + pt->wait;
+		if (at > b->gpu[k].end)
+			at = b->gpu[k].end;
+		/* (this rank arrived last: the job's path may come here) */
+		map_put(&b->arr_of, gi, (uint32_t)n);
+		b->kpart[n] = pi;
+		ev[n] = gi;
+		kind[n] = CPK_ARRIVAL;
+		ts[2 * n] = b->gpu[k].ts;
+		ts[2 * n + 1] = at;
+		n++;
+	}
+	g->ntgt = ntg;
 	g->nne = (uint32_t)n;
 	g->ev = ev;
 	g->ts = ts;
+	g->kind = kind;
+	g->tt = c->tt;
+	g->coll = cl;
 	g->nx = tt_malloc((2 * n + 1) * sizeof(*g->nx));
 	memset(g->nx, 0xff, (2 * n + 1) * sizeof(*g->nx));
 	g->nx_node = tt_malloc((2 * n + 1) * sizeof(*g->nx_node));
@@ -337,6 +405,8 @@ struct walk {
 	uint32_t last;   /* last node touched */
 	uint32_t lparent; /* the stack parent of the event last touched */
 	int depth;       /* open events with nodes */
+	uint32_t step;   /* tracetop's model, the step's thread: the node of the
+			  * step's start, TT_NONE */
 };
 
 static void walk_enter(struct walk *w, uint32_t ev, uint32_t parent)
@@ -346,8 +416,15 @@ static void walk_enter(struct walk *w, uint32_t ev, uint32_t parent)
 	if (k == TT_NONE)
 		return;
 	uint32_t sn = 2 * k;
-	if (w->last != TT_NONE && !shares_lock(b, w->last, sn)) {
-		enum tt_cp_etype t = w->depth == 0 ? TT_CPE_DEPENDENCY : TT_CPE_OPERATOR;
+	if (w->last == TT_NONE && w->step != TT_NONE) {
+		/* tracetop's model: from the step's start to its first op */
+		add_edge(b, w->step, sn, TT_CPE_GAP, 1, false, TT_NONE);
+	} else if (w->last != TT_NONE && !shares_lock(b, w->last, sn)) {
+		/* between top-level ops: HTA's dependency weighs 0, tracetop's
+		 * gap weighs the time the thread spent outside ops */
+		enum tt_cp_etype t = w->depth != 0 ? TT_CPE_OPERATOR :
+				     b->c->tt	   ? TT_CPE_GAP :
+						     TT_CPE_DEPENDENCY;
 		uint32_t attr = t == TT_CPE_OPERATOR ? attribute(b->g, w->last, sn, w->lparent) :
 						       TT_NONE;
 		add_edge(b, w->last, sn, t, 1, false, attr);
@@ -377,10 +454,12 @@ static void walk_exit(struct walk *w, uint32_t ev, uint32_t parent)
 /* One thread: events in start order; an end pops the top of the stack
  * whatever it is (call_stack.py 230-262), and that pop is the depth-first
  * walk's exit of the popped event (413-431). */
-static void walk_thread(struct build *b, struct srow *v, size_t n)
+static void walk_thread(struct build *b, struct srow *v, size_t n, bool step_thread)
 {
 	tt_msort(v, n, sizeof(*v), srow_cmp, NULL);
-	struct walk w = {b, TT_NONE, TT_NONE, 0};
+	struct walk w = {b, TT_NONE, TT_NONE, 0, TT_NONE};
+	if (step_thread && b->step_k != TT_NONE)
+		w.step = 2 * b->step_k;
 	struct heap h = {0};
 	uint32_t *stack = tt_malloc(2 * (n + 1) * sizeof(*stack)); /* (event, parent) */
 	size_t sp = 0;
@@ -470,10 +549,13 @@ static void phase_stacks(struct build *b)
 		first[b->cpu[k].track] = (uint32_t)k;
 	struct srow *v = NULL;
 	size_t cap = 0;
+	uint32_t step_track = b->win_ev != TT_NONE ? r->ev[b->win_ev].track : TT_NONE;
 	for (size_t i = 0; i < nt;) {
 		size_t j = i, n = 0;
+		bool step_thread = false;
 		while (j < nt && tk[j].pid == tk[i].pid && tk[j].tid == tk[i].tid) {
 			uint32_t t = tk[j].track;
+			step_thread |= t == step_track;
 			TT_GROW(v, cap, n + rows_of[t]);
 			for (uint32_t k = first[t]; k < first[t] + rows_of[t]; k++) {
 				const struct crow *cr = &b->cpu[k];
@@ -481,7 +563,7 @@ static void phase_stacks(struct build *b)
 			}
 			j++;
 		}
-		walk_thread(b, v, n);
+		walk_thread(b, v, n, step_thread);
 		i = j;
 	}
 	free(v);
@@ -565,6 +647,56 @@ static uint32_t runtime_end(struct build *b, uint32_t sync_ev)
 	return k == TT_NONE ? TT_NONE : 2 * k + 1;
 }
 
+/* tracetop's model: a kernel that starts within this long of another
+ * stream's op ending, launched before that op ended, with no other edge
+ * into it, waited for that op (a stream's event wait the graph has no
+ * edge for, e.g. one recorded on another thread) */
+#define CP_IMPLICIT_WAIT_NS (50 * INT64_C(1000))
+
+/* a GPU op's end, by device and time */
+struct gend {
+	int64_t dev, end;
+	uint32_t track; /* its stream */
+	uint32_t k;     /* its graph event */
+};
+
+static int gend_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct gend *x = a, *y = b;
+	(void)ctx;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The graph event of the op that kernel k (of track tr, starting at ts,
+ * launched at lts) waited for, or TT_NONE: the op of another stream of
+ * its device that ended last at or before ts, within CP_IMPLICIT_WAIT_NS,
+ * after lts. */
+static uint32_t implicit_wait(const struct build *b, const struct gend *v, size_t n,
+			      const struct tt_track *tr, uint32_t track, int64_t ts, int64_t lts)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].dev < tr->pid || (v[mid].dev == tr->pid && v[mid].end <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* back over the ops of its own stream (a few: it runs one at a time) */
+	for (size_t i = lo, steps = 0; i-- > 0 && steps < 64; steps++) {
+		const struct gend *x = &v[i];
+		if (x->dev != tr->pid || ts - x->end > CP_IMPLICIT_WAIT_NS || x->end <= lts)
+			return TT_NONE;
+		if (x->track != track && b->g->ts[2 * x->k] < ts)
+			return x->k;
+	}
+	return TT_NONE;
+}
+
 static void phase_kernels(struct build *b)
 {
 	struct tt_cp *c = b->c;
@@ -588,6 +720,20 @@ static void phase_kernels(struct build *b)
 		v[n++] = (struct krow){b->cpu[k].end, b->cpu[k].ev, b->cpu[k].track, 1, {0}};
 	}
 	tt_msort(v, n, sizeof(*v), krow_cmp, NULL);
+	/* tracetop's model: the ops' ends for implicit waits */
+	struct gend *ge = NULL;
+	size_t nge = 0;
+	if (c->tt) {
+		ge = tt_malloc((b->ngpu + 1) * sizeof(*ge));
+		for (size_t k = 0; k < b->ngpu; k++) {
+			uint32_t gk = node_k(b, b->gpu[k].ev);
+			if (gk == TT_NONE)
+				continue;
+			ge[nge++] = (struct gend){r->tracks[b->gpu[k].track].pid, b->gpu[k].end,
+						  b->gpu[k].track, gk};
+		}
+		tt_msort(ge, nge, sizeof(*ge), gend_cmp, NULL);
+	}
 
 	struct lasts last = {0};
 	struct tt_hmap ksync = {0}; /* kernel -> the kernel it waits for */
@@ -635,7 +781,23 @@ static void phase_kernels(struct build *b)
 			continue;
 		b->out->st.kernels++;
 		uint32_t sn = 2 * k, en = 2 * k + 1;
-		add_edge(b, sn, en, TT_CPE_OPERATOR, 2, false, ev);
+		uint32_t aj = c->tt ? map_get(&b->arr_of, ev) : TT_NONE;
+		if (aj != TT_NONE) {
+			/* tracetop's model: waiting for the last rank, then the
+			 * collective itself */
+			add_edge(b, sn, 2 * aj + 1, TT_CPE_WAIT, 2, false, ev);
+			g->e[g->ne - 1].part = b->kpart[aj];
+			add_edge(b, 2 * aj + 1, en, TT_CPE_OPERATOR, 2, false, ev);
+			/* the arrival is not before the late rank's: weight 0 here,
+			 * its time in a what-if (whatif(), critpath_path.c) */
+			if (b->step_k != TT_NONE) {
+				add_edge(b, 2 * b->step_k, 2 * aj + 1, TT_CPE_WAIT, 2, true, ev);
+				g->e[g->ne - 1].part = b->kpart[aj];
+				g->e[g->ne - 1].fixed = 1;
+			}
+		} else {
+			add_edge(b, sn, en, TT_CPE_OPERATOR, 2, false, ev);
+		}
 		bool added = false, has_sync = false;
 		int64_t sync_ts = 0;
 		uint32_t src = map_get(&ksync, ev);
@@ -672,10 +834,19 @@ static void phase_kernels(struct build *b)
 			add_edge(b, l->node, sn, TT_CPE_KK, 2, false, g->ev[l->node >> 1]);
 			added = true;
 		}
+		if (!added && c->tt && launch != TT_NONE) {
+			uint32_t wk = implicit_wait(b, ge, nge, tr, v[i].track, g->ts[sn], launch_ts);
+			if (wk != TT_NONE) {
+				add_edge(b, 2 * wk + 1, sn, TT_CPE_SYNC, 2, false, TT_NONE);
+				added = true;
+				b->out->st.implicit_waits++;
+			}
+		}
 		if (!added)
 			b->out->st.no_edge++;
 		last_set(&last, tr->pid, tr->stream, en);
 	}
+	free(ge);
 	map_free(&ksync);
 	free(last.v);
 	tt_hmap_free(&last.ix);
@@ -753,7 +924,10 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 	out->t1 = t1;
 
 	struct cp_graph g = {.r = r, .sf = c->sf};
-	struct build b = {.c = c, .r = r, .g = &g, .out = out};
+	struct build b = {.c = c, .r = r, .g = &g, .out = out, .t0 = t0};
+	/* tracetop's model: a step (one instance) starts at its start */
+	b.win_ev = w->kind == TT_CPW_ANNOT && out->first == out->last ? out->win_ev : TT_NONE;
+	out->model = c->tt ? TT_CPM_TRACETOP : TT_CPM_HTA;
 	clip(&b, t0, t1);
 	out->st.clipped = (uint32_t)(b.ncpu + b.ngpu);
 	make_nodes(&b);
@@ -764,8 +938,28 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 	for (size_t i = 0; i < g.ne; i++)
 		out->st.by_phase[g.e[i].phase]++;
 	cp_path(&g, &c->o, out);
+	/* what the path covers of the step: from its start to the end of the
+	 * last GPU op it launched */
+	if (b.win_ev != TT_NONE) {
+		out->has_step = true;
+		out->step_t0 = t0;
+		out->step_t1 = t1;
+		for (size_t k = 0; k < b.nlaunched; k++)
+			if (b.gpu[k].end > out->step_t1)
+				out->step_t1 = b.gpu[k].end;
+		if (out->status == TT_CP_OK) {
+			out->not_before = out->nodes[0].ts - out->step_t0;
+			out->not_after = out->step_t1 - out->nodes[out->nnodes - 1].ts;
+			out->not_inside = out->span - out->length;
+		}
+	}
 
 	map_free(&b.node_of);
+	map_free(&b.arr_of);
+	free(b.kpart);
+	free(g.kind);
+	free(g.tgt_node);
+	free(g.tgt_part);
 	free(b.cpu);
 	free(b.gpu);
 	free(g.ev);

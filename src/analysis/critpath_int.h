@@ -54,6 +54,7 @@ struct tt_cp {
 	const struct tt_rank *r;
 	struct tt_sel s;
 	bool exact;
+	bool tt;           /* tracetop's model (critpath.h) */
 	struct tt_cp_opts o;
 	uint8_t *sf; /* flags per string id */
 	uint32_t id_event_sync, id_context_sync, id_stream_sync, id_swe, id_record, id_swe_call;
@@ -90,8 +91,17 @@ struct cp_edge {
 	uint8_t type;  /* enum tt_cp_etype */
 	uint8_t phase; /* 0, 1, 2 */
 	uint8_t dead;  /* merged into an earlier edge with the same (u, v) */
-	uint8_t pad;
+	uint8_t fixed; /* TT_CPE_WAIT from the step's start to a last arrival:
+			* weight 0, and in a what-if the arrival's time (the
+			* late rank comes when it comes) */
+	uint32_t part; /* TT_CPE_WAIT: the collective part (tt_coll.parts) */
 };
+
+/* what the nodes 2k, 2k+1 of graph event k stand for: an event, or (in
+ * tracetop's model) a point inside one -- the step's start (k's event: the
+ * step's annotation; both nodes at its start), a collective kernel's last
+ * arrival (k's event: the kernel; node 2k+1 at the arrival) */
+enum { CPK_EVENT = 0, CPK_STEP = TT_CPN_STEP, CPK_ARRIVAL = TT_CPN_ARRIVAL };
 
 struct cp_graph {
 	const struct tt_rank *r;
@@ -105,6 +115,13 @@ struct cp_graph {
 	uint32_t *nx_node;  /* [nnx] node by insertion order */
 	uint32_t nnx;
 	const uint8_t *sf;  /* SF_* flags per string id */
+	uint8_t *kind;      /* [nne] CPK_* */
+	bool tt;            /* tracetop's model */
+	const struct tt_coll *coll;
+	/* nodes whose longest paths the result keeps (tt_cp_result.targets),
+	 * and their collective parts */
+	uint32_t *tgt_node, *tgt_part;
+	size_t ntgt;
 };
 
 /* The longest path of g and everything the result reports about it. */

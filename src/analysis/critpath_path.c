@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/collectives.h"
 #include "tracetop/diff.h"
 #include "tracetop/util.h"
 
@@ -27,15 +28,19 @@ const char *tt_cp_etype_name(enum tt_cp_etype t)
 	static const char *const n[] = {
 		"critical_path_operator",	     "critical_path_dependency",
 		"critical_path_kernel_launch_delay", "critical_path_kernel_kernel_delay",
-		"critical_path_sync_dependency",
+		"critical_path_sync_dependency",     "critical_path_gap",
+		"critical_path_wait",
 	};
+	_Static_assert(TT_ARRAY_SIZE(n) == TT_CPE_COUNT, "a name per edge type");
 	return (unsigned)t < TT_CPE_COUNT ? n[t] : "?";
 }
 
 const char *tt_cp_cat_name(enum tt_cp_cat c)
 {
 	static const char *const n[] = {"cpu_op",	       "gpu_kernel",	  "kernel_launch_delay",
-					"kernel_kernel_delay", "sync_dependency", "dependency"};
+					"kernel_kernel_delay", "sync_dependency", "dependency",
+					"gap",		       "wait"};
+	_Static_assert(TT_ARRAY_SIZE(n) == TT_CPC_COUNT, "a name per category");
 	return (unsigned)c < TT_CPC_COUNT ? n[c] : "?";
 }
 
@@ -44,17 +49,26 @@ const char *tt_cp_bound_name(enum tt_cp_bound b)
 	static const char *const n[] = {
 		"cpu_bound",		      "data_loading",		   "gpu_compute_bound",
 		"gpu_communication_bound",    "gpu_kernel_kernel_overhead", "gpu_kernel_launch_overhead",
-		"none",
+		"none",			      "gpu_memory_bound",	   "cpu_outside_ops",
+		"before_first_op",	      "waiting_for_rank",
 	};
+	_Static_assert(TT_ARRAY_SIZE(n) == TT_CPB_COUNT, "a name per class");
 	return (unsigned)b < TT_CPB_COUNT ? n[b] : "?";
 }
 
 const char *tt_cp_bound_label(enum tt_cp_bound b)
 {
-	static const char *const n[] = {"CPU",	       "data loading",	  "GPU compute",
-					"communication", "kernel gaps",	  "launch overhead",
-					"dependency"};
+	static const char *const n[] = {"CPU",		   "data loading",	"GPU compute",
+					"communication",   "kernel gaps",	"launch overhead",
+					"dependency",	   "GPU memory",	"CPU outside ops",
+					"before first op", "waiting for a rank"};
+	_Static_assert(TT_ARRAY_SIZE(n) == TT_CPB_COUNT, "a label per class");
 	return (unsigned)b < TT_CPB_COUNT ? n[b] : "?";
+}
+
+const char *tt_cp_model_name(enum tt_cp_model m)
+{
+	return m == TT_CPM_HTA ? "HTA's" : "tracetop's";
 }
 
 int tt_cp_whatif_parse(const char *s, struct tt_cp_whatif *out, char *why, size_t n)
@@ -267,6 +281,14 @@ static void classify_edge(struct classify *cl, const struct cp_edge *e, uint8_t 
 		*cat = TT_CPC_KK;
 		*bound = TT_CPB_KK;
 		return;
+	case TT_CPE_GAP:
+		*cat = TT_CPC_GAP;
+		*bound = cl->g->kind[e->u >> 1] == CPK_STEP ? TT_CPB_START : TT_CPB_OUTSIDE;
+		return;
+	case TT_CPE_WAIT:
+		*cat = TT_CPC_WAIT;
+		*bound = TT_CPB_WAIT;
+		return;
 	default:
 		break;
 	}
@@ -277,6 +299,11 @@ static void classify_edge(struct classify *cl, const struct cp_edge *e, uint8_t 
 		return;
 	}
 	*cat = TT_CPC_GPU;
+	enum tt_cat_kind k = tt_ev_kind(r, &r->ev[e->attr]);
+	if (cl->g->tt && (k == TT_K_MEMCPY || k == TT_K_MEMSET)) {
+		*bound = TT_CPB_MEM;
+		return;
+	}
 	const char *name = tt_ev_name(r, &r->ev[e->attr]);
 	size_t len = strlen(name);
 	TT_GROW(cl->buf, cl->cap, len + 1);
@@ -349,6 +376,16 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 	for (size_t i = 0; i < g->ne; i++) {
 		const struct cp_edge *e = &g->e[i];
 		int64_t x = e->w;
+		if (e->type == TT_CPE_WAIT) {
+			/* the late rank arrives when it arrives, whatever this rank
+			 * does: its arrival's time from the step's start, and no
+			 * wait of its own beyond that */
+			x = e->fixed ? g->ts[e->v] - g->ts[e->u] : 0;
+			if (x != e->w && !e->dead)
+				out->wi_edges++;
+			w[i] = graph_weight(x);
+			continue;
+		}
 		for (size_t k = 0; k < nw; k++) {
 			const struct tt_cp_whatif *q = &o->whatif[k];
 			bool hit = q->kind == TT_CPWI_LAUNCH ? e->type == TT_CPE_LAUNCH :
@@ -381,6 +418,79 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 	free(from);
 	free(w);
 	free(match);
+}
+
+/* by the first int64 (a rank) */
+static int i64_first_cmp(const void *a, const void *b, void *ctx)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	(void)ctx;
+	return x < y ? -1 : x > y;
+}
+
+/* ---- the paths to the targets ---- */
+
+/* out->tnodes: the longest paths from the window's start to g's targets,
+ * as a tree (each walk back stops at a node already in it) */
+static void make_tree(const struct cp_graph *g, const struct adj *pred, const uint32_t *from,
+		      const int64_t *w, struct classify *cl, struct tt_cp_result *out)
+{
+	const struct tt_rank *r = g->r;
+	(void)pred;
+	struct tt_hmap at = {0}; /* graph node -> tree node */
+	size_t cap = 0;
+	out->targets = tt_malloc(g->ntgt * sizeof(*out->targets));
+	for (size_t t = 0; t < g->ntgt; t++) {
+		uint32_t v = g->tgt_node[t];
+		if (g->nx[v] == UINT32_MAX)
+			continue; /* (not in the graph) */
+		out->targets[out->ntargets++] = (struct tt_cp_target){g->tgt_part[t], TT_NONE};
+		/* walk back until a node already in the tree; link the chain */
+		uint32_t child = TT_NONE;
+		for (;;) {
+			uint32_t have = map_get(&at, v);
+			uint32_t me;
+			if (have != TT_NONE) {
+				me = have;
+			} else {
+				TT_GROW(out->tnodes, cap, out->ntnodes + 1);
+				me = (uint32_t)out->ntnodes++;
+				struct tt_cp_tnode *x = &out->tnodes[me];
+				memset(x, 0, sizeof(*x));
+				x->node = (struct tt_cp_node){g->ev[v >> 1], !(v & 1), g->kind[v >> 1],
+							      g->ts[v]};
+				x->parent = TT_NONE;
+				map_put(&at, v, me);
+			}
+			if (child != TT_NONE)
+				out->tnodes[child].parent = me;
+			else
+				out->targets[out->ntargets - 1].tnode = me;
+			if (have != TT_NONE || from[v] == UINT32_MAX)
+				break;
+			/* the edge into me, from its tail */
+			const struct cp_edge *ge = &g->e[from[v]];
+			struct tt_cp_edge *pe = &out->tnodes[me].edge;
+			pe->weight = ge->w;
+			pe->graph_weight = w[from[v]];
+			pe->type = ge->type;
+			pe->attr = ge->attr;
+			pe->attr_stream = ev_stream(r, ge->attr);
+			pe->gu = ge->u;
+			pe->peer_rank = -1;
+			pe->coll_part = TT_NONE;
+			pe->u = pe->v = TT_NONE;
+			if (ge->type == TT_CPE_WAIT && g->coll && ge->part != TT_NONE) {
+				const struct tt_coll_part *pt = &g->coll->parts[ge->part];
+				pe->coll_part = ge->part;
+				pe->peer_rank = g->coll->parts[g->coll->colls[pt->coll].last].rank;
+			}
+			classify_edge(cl, ge, &pe->cat, &pe->bound);
+			child = me;
+			v = ge->u;
+		}
+	}
+	map_free(&at);
 }
 
 /* ---- the path ---- */
@@ -452,7 +562,8 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 	out->edges = tt_malloc((np ? np : 1) * sizeof(*out->edges));
 	uint32_t v = end;
 	for (size_t i = np; i-- > 0;) {
-		out->nodes[i] = (struct tt_cp_node){g->ev[v >> 1], !(v & 1), g->ts[v]};
+		out->nodes[i] = (struct tt_cp_node){g->ev[v >> 1], !(v & 1), g->kind[v >> 1],
+						    g->ts[v]};
 		if (i == 0)
 			break;
 		uint32_t e = from[v];
@@ -471,12 +582,20 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		pe->type = ge->type;
 		pe->attr = ge->attr;
 		pe->attr_stream = ev_stream(r, ge->attr);
+		pe->gu = ge->u;
+		pe->peer_rank = -1;
+		pe->coll_part = TT_NONE;
+		if (ge->type == TT_CPE_WAIT && g->coll && ge->part != TT_NONE) {
+			const struct tt_coll_part *pt = &g->coll->parts[ge->part];
+			pe->coll_part = ge->part;
+			pe->peer_rank = g->coll->parts[g->coll->colls[pt->coll].last].rank;
+		}
 		v = ge->u;
 	}
 	struct classify cl = {g, NULL, 0};
 	for (size_t i = 0; i < out->nedges; i++) {
 		struct tt_cp_edge *pe = &out->edges[i];
-		struct cp_edge tmp = {.type = pe->type, .attr = pe->attr};
+		struct cp_edge tmp = {.type = pe->type, .attr = pe->attr, .u = pe->gu};
 		classify_edge(&cl, &tmp, &pe->cat, &pe->bound);
 		tt_sat_acc(&out->length, pe->weight);
 		tt_sat_acc(&out->length_graph, pe->graph_weight);
@@ -488,11 +607,40 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		out->by_bound[pe->bound].count++;
 	}
 	out->span = out->nodes[np - 1].ts - out->nodes[0].ts;
+	/* the rank waited for longest: the wait edges by peer, summed */
+	out->wait_rank = -1;
+	{
+		struct pw {
+			int64_t rank, w;
+		} *pv = NULL;
+		size_t n = 0, cap = 0;
+		for (size_t i = 0; i < out->nedges; i++) {
+			const struct tt_cp_edge *e = &out->edges[i];
+			if (e->bound != TT_CPB_WAIT || e->peer_rank < 0)
+				continue;
+			TT_GROW(pv, cap, n + 1);
+			pv[n++] = (struct pw){e->peer_rank, e->weight};
+		}
+		tt_msort(pv, n, sizeof(*pv), i64_first_cmp, NULL);
+		int64_t best = 0;
+		for (size_t i = 0; i < n;) {
+			size_t j = i;
+			int64_t sum = 0;
+			for (; j < n && pv[j].rank == pv[i].rank; j++)
+				sum += pv[j].w;
+			if (sum > best) {
+				best = sum;
+				out->wait_rank = pv[i].rank;
+			}
+			i = j;
+		}
+		free(pv);
+	}
 	/* distinct events of the path's nodes (an event's nodes are 2k, 2k+1) */
 	uint64_t *seen = tt_calloc((size_t)g->nne / 64 + 1, sizeof(*seen));
 	for (uint32_t v2 = end;; v2 = g->e[from[v2]].u) {
 		uint32_t k = v2 >> 1;
-		if (!(seen[k >> 6] >> (k & 63) & 1)) {
+		if (g->kind[k] == CPK_EVENT && !(seen[k >> 6] >> (k & 63) & 1)) {
 			seen[k >> 6] |= UINT64_C(1) << (k & 63);
 			out->critical_events++;
 		}
@@ -501,6 +649,8 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 	}
 	free(seen);
 	make_top(out);
+	if (g->ntgt)
+		make_tree(g, &pred, from, w, &cl, out);
 	if (o && o->nwhatif)
 		whatif(g, o, &pred, topo, nt, &cl, out);
 	free(cl.buf);
@@ -520,7 +670,11 @@ void tt_cp_result_free(struct tt_cp_result *res)
 	free(res->nodes);
 	free(res->edges);
 	free(res->top);
+	free(res->tnodes);
+	free(res->targets);
 	res->nodes = NULL;
 	res->edges = NULL;
 	res->top = NULL;
+	res->tnodes = NULL;
+	res->targets = NULL;
 }

@@ -224,8 +224,13 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		return v;
 	}
 	case TT_RES_CRITPATH: {
+		/* tracetop's model: the collectives' waits (computed here or
+		 * waited for) */
+		struct tt_cp_steps_opts co = o->cp;
+		if (co.cp.model == TT_CPM_TRACETOP)
+			co.cp.coll = tt_res_collectives(r);
 		struct tt_cp_steps *v = tt_calloc(1, sizeof(*v));
-		tt_cp_steps_compute(m, &o->cp, v);
+		tt_cp_steps_compute(m, &co, v);
 		return v;
 	}
 	case TT_RES_COUNT:

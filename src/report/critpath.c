@@ -51,25 +51,77 @@ void tt_report_cp_step(const struct tt_model *m, const struct tt_cp_step *s, cha
 	snprintf(buf, n, "%s to %s", a, b);
 }
 
+/* a class's label; a wait names the rank waited for (wait_rank >= 0) */
+static void class_label(int b, int64_t wait_rank, char *buf, size_t n)
+{
+	if (b == TT_CPB_WAIT && wait_rank >= 0)
+		snprintf(buf, n, "waiting for rank %lld", (long long)wait_rank);
+	else
+		snprintf(buf, n, "%s", tt_cp_bound_label((enum tt_cp_bound)b));
+}
+
 /* "GPU compute 26.8%": the k-th largest of the sums by[] as a share of len */
-static void bound_text(const struct tt_cp_sum by[TT_CPB_COUNT], int64_t len, int k, char *buf,
-		       size_t n)
+static void bound_text(const struct tt_cp_sum by[TT_CPB_COUNT], int64_t len, int k,
+		       int64_t wait_rank, char *buf, size_t n)
 {
 	int b = tt_cp_bound_rank(by, k);
 	if (b < 0) {
 		snprintf(buf, n, "-");
 		return;
 	}
+	char label[48];
+	class_label(b, wait_rank, label, sizeof(label));
 	double pc = pct(by[b].dur, len);
 	if (pc < 0.05) /* (not 0.0%: it is there) */
-		snprintf(buf, n, "%s <0.1%%", tt_cp_bound_label((enum tt_cp_bound)b));
+		snprintf(buf, n, "%s <0.1%%", label);
 	else
-		snprintf(buf, n, "%s %.1f%%", tt_cp_bound_label((enum tt_cp_bound)b), pc);
+		snprintf(buf, n, "%s %.1f%%", label, pc);
 }
 
 void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t n)
 {
-	bound_text(res->by_bound, res->length, k, buf, n);
+	bound_text(res->by_bound, res->length, k, res->wait_rank, buf, n);
+}
+
+void tt_report_cp_edge_label(const struct tt_cp_edge *e, char *buf, size_t n)
+{
+	class_label(e->bound, e->peer_rank, buf, n);
+}
+
+void tt_report_cp_cover(const struct tt_cp_result *res, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!res->has_step || res->status != TT_CP_OK)
+		return;
+	char len[32], span[32], a[32], b[32], c[32];
+	int64_t sp = res->step_t1 - res->step_t0;
+	tt_fmt_dur(len, sizeof(len), res->length);
+	tt_fmt_dur(span, sizeof(span), sp);
+	int w = snprintf(buf, n, "path %s of a %s step", len, span);
+	/* the pieces the path leaves out, the big ones (over 0.5 % of the step) */
+	int64_t floor_ = sp / 200;
+	bool any = false;
+	const char *who = res->model == TT_CPM_HTA ? "HTA's" : "the";
+	if (w < 0 || (size_t)w >= n)
+		return;
+	if (res->not_before > floor_) {
+		tt_fmt_dur(a, sizeof(a), res->not_before);
+		w += snprintf(buf + w, n - (size_t)w, "; not on %s path: %s before its first event",
+			      who, a);
+		any = true;
+	}
+	if ((size_t)w < n && res->not_after > floor_) {
+		tt_fmt_dur(b, sizeof(b), res->not_after);
+		w += snprintf(buf + w, n - (size_t)w, "%s%s after its last", any ? ", " : "; not on "
+									       "the path: ",
+			      b);
+		any = true;
+	}
+	if ((size_t)w < n && res->not_inside > floor_) {
+		tt_fmt_dur(c, sizeof(c), res->not_inside);
+		snprintf(buf + w, n - (size_t)w, "%s%s between its events (edges of weight 0)",
+			 any ? ", " : "; not on the path: ", c);
+	}
 }
 
 /* ---- tables ---- */
@@ -77,6 +129,8 @@ void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t
 static struct tt_table *steps_table(const struct ctx *x)
 {
 	static const struct tt_col cols[] = {
+		[TT_CPS_MARK] = {.name = "mark", .title = " ", .type = TT_C_STR, .width = 1,
+				 .hidden_csv = true, .free_text = true},
 		[TT_CPS_RANK] = {.name = "rank", .type = TT_C_INT},
 		[TT_CPS_ANNOTATION] = {.name = "annotation", .type = TT_C_STR, .hidden_text = true},
 		[TT_CPS_INSTANCE] = {.name = "instance_id", .title = "inst", .type = TT_C_STR,
@@ -100,25 +154,52 @@ static struct tt_table *steps_table(const struct ctx *x)
 						 .type = TT_C_DUR, .hidden_text = true},
 		[TT_CPS_BY_BOUND + TT_CPB_LAUNCH] = {.name = "gpu_kernel_launch_overhead",
 						     .type = TT_C_DUR, .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_NONE] = {.name = "none", .type = TT_C_DUR,
+						   .hidden_text = true, .hidden_csv = true},
+		[TT_CPS_BY_BOUND + TT_CPB_MEM] = {.name = "gpu_memory_bound", .type = TT_C_DUR,
+						  .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_OUTSIDE] = {.name = "cpu_outside_ops", .type = TT_C_DUR,
+						      .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_START] = {.name = "before_first_op", .type = TT_C_DUR,
+						    .hidden_text = true},
+		[TT_CPS_BY_BOUND + TT_CPB_WAIT] = {.name = "waiting_for_rank", .type = TT_C_DUR,
+						   .hidden_text = true},
 		[TT_CPS_EDGES] = {.name = "path_edges", .type = TT_C_INT, .hidden_text = true},
 		[TT_CPS_NO_GPU] = {.name = "no_gpu", .type = TT_C_INT, .hidden_text = true},
 		[TT_CPS_STATUS] = {.name = "status", .type = TT_C_STR, .hidden_text = true},
 		[TT_CPS_RANK_INDEX] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		[TT_CPS_WINDOW_EVENT] = {.name = "window_event", .type = TT_C_INT,
 					 .hidden_text = true},
-		/* the four groups of the pane's bar (tt_cp_groups) */
+		[TT_CPS_SPAN] = {.name = "step_span", .title = "of step", .type = TT_C_DUR},
+		[TT_CPS_COVER] = {.name = "covers_pct", .title = "covers", .type = TT_C_PCT,
+				  .prec = 0},
+		[TT_CPS_NOT_BEFORE] = {.name = "not_before_path", .type = TT_C_DUR,
+				       .hidden_text = true},
+		[TT_CPS_NOT_AFTER] = {.name = "not_after_path", .type = TT_C_DUR,
+				      .hidden_text = true},
+		[TT_CPS_NOT_INSIDE] = {.name = "not_inside_path", .type = TT_C_DUR,
+				       .hidden_text = true},
+		[TT_CPS_MODEL] = {.name = "model", .type = TT_C_STR, .hidden_text = true},
+		/* the groups of the pane's bar (tt_cp_groups) */
+		[TT_CPS_GROUP + TT_CPG_DATA] = {.name = "bar_data", .type = TT_C_DUR,
+						.hidden_text = true, .hidden_csv = true},
 		[TT_CPS_GROUP + TT_CPG_CPU] = {.name = "bar_cpu", .type = TT_C_DUR,
 					       .hidden_text = true, .hidden_csv = true},
 		[TT_CPS_GROUP + TT_CPG_GPU] = {.name = "bar_gpu", .type = TT_C_DUR,
 					       .hidden_text = true, .hidden_csv = true},
 		[TT_CPS_GROUP + TT_CPG_COMM] = {.name = "bar_comm", .type = TT_C_DUR,
 						.hidden_text = true, .hidden_csv = true},
+		[TT_CPS_GROUP + TT_CPG_WAIT] = {.name = "bar_wait", .type = TT_C_DUR,
+						.hidden_text = true, .hidden_csv = true},
 		[TT_CPS_GROUP + TT_CPG_OVERHEAD] = {.name = "bar_overhead", .type = TT_C_DUR,
 						    .hidden_text = true, .hidden_csv = true},
 	};
 	_Static_assert(TT_ARRAY_SIZE(cols) == TT_CPS_NCOLS, "one title per column");
 	struct tt_table *t = tt_table_new("critical_path_steps", cols, (int)TT_ARRAY_SIZE(cols));
-	tt_table_set_title(t, "Critical path per rank and step: its length, and what bounds it");
+	bool hta = x->o->cp_model == TT_CPM_HTA;
+	tt_table_set_title(t, "Critical path per rank and step (%s model): its length, the step "
+			      "it covers, and what bounds it",
+			   hta ? "HTA's" : "tracetop's");
 	const struct tt_model *m = x->m;
 	for (size_t i = 0; i < x->s->n; i++) {
 		const struct tt_cp_step *p = &x->s->steps[i];
@@ -126,6 +207,8 @@ static struct tt_table *steps_table(const struct ctx *x)
 		size_t k = tt_table_add_row(t); /* (row i is step i) */
 		char buf[96];
 		tt_table_set_int(t, k, TT_CPS_RANK, res->rank);
+		if (hta ? p->longest : p->bounds_job)
+			tt_table_set_str(t, k, TT_CPS_MARK, "*");
 		tt_table_set_str(t, k, TT_CPS_ANNOTATION, p->annotation);
 		tt_table_set_str(t, k, TT_CPS_INSTANCE, p->inst);
 		tt_report_cp_step(m, p, buf, sizeof(buf));
@@ -134,6 +217,9 @@ static struct tt_table *steps_table(const struct ctx *x)
 		if (res->win_ev != TT_NONE)
 			tt_table_set_int(t, k, TT_CPS_WINDOW_EVENT, res->win_ev);
 		tt_table_set_str(t, k, TT_CPS_STATUS, tt_cp_status_text(res->status));
+		tt_table_set_str(t, k, TT_CPS_MODEL, res->model == TT_CPM_HTA ? "hta" : "tracetop");
+		if (res->has_step)
+			tt_table_set_int(t, k, TT_CPS_SPAN, res->step_t1 - res->step_t0);
 		if (res->status != TT_CP_OK) {
 			static const char *const why[] = {
 				"", "no such rows", "no such instance", "no op in it", "a cycle",
@@ -146,8 +232,15 @@ static struct tt_table *steps_table(const struct ctx *x)
 		tt_table_set_str(t, k, TT_CPS_BOUND_1, buf);
 		tt_report_cp_bound(res, 1, buf, sizeof(buf));
 		tt_table_set_str(t, k, TT_CPS_BOUND_2, buf);
-		for (int b = 0; b < TT_CPB_NONE; b++)
+		for (int b = 0; b < (hta ? TT_CPB_NONE : TT_CPB_COUNT); b++)
 			tt_table_set_int(t, k, TT_CPS_BY_BOUND + b, res->by_bound[b].dur);
+		if (res->has_step) {
+			tt_table_set_num(t, k, TT_CPS_COVER,
+					 pct(res->length, res->step_t1 - res->step_t0));
+			tt_table_set_int(t, k, TT_CPS_NOT_BEFORE, res->not_before);
+			tt_table_set_int(t, k, TT_CPS_NOT_AFTER, res->not_after);
+			tt_table_set_int(t, k, TT_CPS_NOT_INSIDE, res->not_inside);
+		}
 		tt_table_set_int(t, k, TT_CPS_EDGES, (int64_t)res->nedges);
 		tt_table_set_int(t, k, TT_CPS_NO_GPU, res->no_gpu);
 		int64_t g[TT_CPG_COUNT];
@@ -164,6 +257,141 @@ static struct tt_table *steps_table(const struct ctx *x)
 		tt_table_add_note(t, "longest path: rank %lld, %s, %s, bound most by %s",
 				  (long long)p->res.rank, step, len, buf);
 	}
+	if (hta ? x->s->nstrag > 0 : x->s->njobs > 0)
+		tt_table_add_note(t, hta ? "*: the longest path of the step across ranks" :
+					   "*: the rank that bounds the job's step (critical_path_job)");
+	/* what "covers" means, and what the model leaves out */
+	tt_table_add_note(t, "of step: from the step's start to the end of the last GPU op it "
+			     "launched; covers: the path's length as a share of it");
+	if (hta)
+		tt_table_add_note(t, "HTA's model: the path starts at the first op, runtime call or "
+				     "kernel it reaches; time before it, and between top-level "
+				     "ops, is not on the path (tracetop's model, the default, "
+				     "counts both)");
+	else
+		tt_table_add_note(t, "tracetop's model: HTA's graph, plus the time from the step's "
+				     "start to its first op, the time outside ops on each thread, "
+				     "DataLoader spans as data loading, copies as GPU memory and "
+				     "each collective's wait for the last rank (--model hta: HTA's "
+				     "path)");
+	return t;
+}
+
+/* ---- the job ---- */
+
+void tt_report_cp_verdict(const struct tt_cp_steps *s, char *buf, size_t n)
+{
+	const struct tt_cp_verdict *v = &s->verdict;
+	buf[0] = '\0';
+	if (!v->has)
+		return;
+	char b[32], w[32], label[48];
+	class_label(v->bound, -1, label, sizeof(label));
+	tt_fmt_dur(b, sizeof(b), v->bound_ns);
+	int k = snprintf(buf, n, "bound by rank %lld: %s %s a step", (long long)v->rank, label, b);
+	if (k < 0 || (size_t)k >= n)
+		return;
+	if (v->nbound < v->nsteps)
+		k += snprintf(buf + k, n - (size_t)k, " (%u of %u steps)", v->nbound, v->nsteps);
+	if ((size_t)k >= n || v->one_rank)
+		return;
+	if (v->nwaiting && v->wait_ns > 0) {
+		/* (the wait of one of them, on average) */
+		tt_fmt_dur(w, sizeof(w), v->wait_ns / v->nwaiting);
+		snprintf(buf + k, n - (size_t)k, "; %u rank%s for it%s%s, %s each a step",
+			 v->nwaiting, v->nwaiting == 1 ? " waits" : "s wait", v->coll[0] ? " in " : "",
+			 v->coll, w);
+	} else {
+		snprintf(buf + k, n - (size_t)k, "; no rank waits for it");
+	}
+}
+
+static struct tt_table *job_table(const struct ctx *x)
+{
+	static const struct tt_col cols[] = {
+		[TT_CPJ_STEP] = {.name = "step", .type = TT_C_INT},
+		[TT_CPJ_RANK] = {.name = "rank", .type = TT_C_INT},
+		[TT_CPJ_BOUND_BY] = {.name = "bound_by", .title = "bound by", .type = TT_C_STR,
+				     .width = 15},
+		[TT_CPJ_BOUND] = {.name = "bound(us)", .title = "time", .type = TT_C_DUR,
+				  .unit_group = 1},
+		[TT_CPJ_EXCESS] = {.name = "over_median(us)", .title = "excess", .type = TT_C_DUR,
+				   .unit_group = 1},
+		[TT_CPJ_WAIT] = {.name = "wait_caused(us)", .title = "waited", .type = TT_C_DUR,
+				 .unit_group = 1},
+		[TT_CPJ_NWAIT] = {.name = "ranks_waiting", .title = "ranks", .type = TT_C_INT},
+		[TT_CPJ_COLL] = {.name = "collective", .type = TT_C_STR, .width = 14},
+		[TT_CPJ_LENGTH] = {.name = "job_path_length(us)", .title = "path",
+				   .type = TT_C_DUR, .unit_group = 2},
+		[TT_CPJ_SPAN] = {.name = "job_step(us)", .title = "of step", .type = TT_C_DUR,
+				 .unit_group = 2},
+		[TT_CPJ_COVER] = {.name = "covers_pct", .title = "covers", .type = TT_C_PCT,
+				  .prec = 0},
+		[TT_CPJ_END_RANK] = {.name = "end_rank", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPJ_SEGS] = {.name = "ranks_on_path", .type = TT_C_STR, .hidden_text = true},
+		[TT_CPJ_RANKS] = {.name = "ranks", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPJ_RANK_INDEX] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+	};
+	_Static_assert(TT_ARRAY_SIZE(cols) == TT_CPJ_NCOLS, "one title per column");
+	struct tt_table *t = tt_table_new("critical_path_job", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "The job's critical path per step, across ranks: the rank that "
+			      "bounds it, what bounds that rank, the wait it caused");
+	const struct tt_cp_steps *s = x->s;
+	for (size_t i = 0; i < s->njobs; i++) {
+		const struct tt_cp_job *j = &s->jobs[i];
+		size_t k = tt_table_add_row(t);
+		char buf[160];
+		tt_table_set_int(t, k, TT_CPJ_STEP, j->step);
+		tt_table_set_int(t, k, TT_CPJ_RANK, j->rank);
+		class_label(j->bound, -1, buf, sizeof(buf));
+		tt_table_set_str(t, k, TT_CPJ_BOUND_BY, buf);
+		tt_table_set_int(t, k, TT_CPJ_BOUND, j->bound_ns);
+		tt_table_set_int(t, k, TT_CPJ_EXCESS, j->excess_ns);
+		tt_table_set_int(t, k, TT_CPJ_WAIT, j->wait_caused);
+		tt_table_set_int(t, k, TT_CPJ_NWAIT, j->nwaiting);
+		tt_table_set_str(t, k, TT_CPJ_COLL, j->coll);
+		tt_table_set_int(t, k, TT_CPJ_LENGTH, j->length);
+		tt_table_set_int(t, k, TT_CPJ_SPAN, j->t1 - j->t0);
+		tt_table_set_num(t, k, TT_CPJ_COVER, pct(j->length, j->t1 - j->t0));
+		tt_table_set_int(t, k, TT_CPJ_END_RANK, j->end_rank);
+		/* the ranks the path crosses, in order */
+		size_t w = 0;
+		int64_t prev = INT64_MIN;
+		buf[0] = '\0';
+		for (size_t e = j->first; e < j->first + j->n && w + 24 < sizeof(buf); e++) {
+			int64_t r = s->jedges[e].rank;
+			if (r == prev)
+				continue;
+			int c = snprintf(buf + w, sizeof(buf) - w, "%s%lld", w ? " " : "", (long long)r);
+			if (c < 0)
+				break;
+			w += (size_t)c;
+			prev = r;
+		}
+		tt_table_set_str(t, k, TT_CPJ_SEGS, buf);
+		tt_table_set_int(t, k, TT_CPJ_RANKS, j->nranks);
+		tt_table_set_int(t, k, TT_CPJ_RANK_INDEX, (int64_t)j->ri);
+	}
+	char v[300];
+	tt_report_cp_verdict(s, v, sizeof(v));
+	if (v[0])
+		tt_table_add_note(t, "%s", v);
+	tt_table_add_note(t, "the path starts at the end of the rank whose step ends last; where "
+			     "that rank waited in a collective for a later rank, it goes on along "
+			     "the late rank's path to its arrival; rank: the one the path spends "
+			     "most time on; bound by: the class in which that rank's path to the "
+			     "first collective the others waited in exceeds the other ranks' paths "
+			     "there most (excess: over their median), or its largest; time: that "
+			     "class on its path; waited: the other ranks' waits for it in the "
+			     "step's collectives, summed; ranks: how many waited; covers: the "
+			     "path's length as a share of the job's step (the first rank's start "
+			     "to the last rank's end)");
+	bool cut = false;
+	for (size_t i = 0; i < s->njobs; i++)
+		cut |= s->jobs[i].cut;
+	if (cut)
+		tt_table_add_note(t, "some paths stop at a late rank's arrival whose path was not "
+				     "found (its step is not analysed)");
 	return t;
 }
 
@@ -248,14 +476,16 @@ do {                                                                            
 		    pct(res->span, len));
 		ROW("count", "path_nodes", 0, false, (int64_t)res->nnodes, NAN);
 		ROW("count", "critical_events", 0, false, res->critical_events, NAN);
-		for (int k = 0; k < TT_CPE_COUNT; k++)
+		/* HTA's model: HTA's rows only */
+		bool hta = res->model == TT_CPM_HTA;
+		for (int k = 0; k < (hta ? TT_CPE_HTA_COUNT : TT_CPE_COUNT); k++)
 			ROW("edge_type", tt_cp_etype_name((enum tt_cp_etype)k),
 			    res->by_type[k].dur, true, res->by_type[k].count,
 			    pct(res->by_type[k].dur, len));
-		for (int k = 0; k < TT_CPC_COUNT; k++)
+		for (int k = 0; k < (hta ? TT_CPC_HTA_COUNT : TT_CPC_COUNT); k++)
 			ROW("category", tt_cp_cat_name((enum tt_cp_cat)k), res->by_cat[k].dur,
 			    true, res->by_cat[k].count, pct(res->by_cat[k].dur, len));
-		for (int k = 0; k < TT_CPB_COUNT; k++)
+		for (int k = 0; k < (hta ? TT_CPB_HTA_COUNT : TT_CPB_COUNT); k++)
 			ROW("bound_by", tt_cp_bound_name((enum tt_cp_bound)k),
 			    res->by_bound[k].dur, true, res->by_bound[k].count,
 			    pct(res->by_bound[k].dur, len));
@@ -267,7 +497,8 @@ do {                                                                            
 static const char *short_type(uint8_t type)
 {
 	static const char *const n[] = {"operator", "dependency", "launch", "kernel-kernel",
-					"sync"};
+					"sync",	    "gap",	  "wait"};
+	_Static_assert(TT_ARRAY_SIZE(n) == TT_CPE_COUNT, "a name per edge type");
 	return type < TT_CPE_COUNT ? n[type] : "?";
 }
 
@@ -333,7 +564,9 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 					 e->bound == TT_CPB_NONE ?
 						 "" :
 						 tt_cp_bound_name((enum tt_cp_bound)e->bound));
-			tt_table_set_str(t, k, 17, tt_cp_bound_label((enum tt_cp_bound)e->bound));
+			char lab[48];
+			tt_report_cp_edge_label(e, lab, sizeof(lab));
+			tt_table_set_str(t, k, 17, lab);
 			tt_table_set_str(t, k, 18, tt_cp_cat_name((enum tt_cp_cat)e->cat));
 			tt_table_set_int(t, k, 19, (int64_t)p->ri);
 			tt_table_set_int(t, k, 20, u->ev);
@@ -413,12 +646,12 @@ static struct tt_table *top_table(const struct ctx *x, size_t top)
 	return t;
 }
 
-static void whatif_desc(const struct tt_report_opts *o, char *buf, size_t n)
+static void whatif_desc(const struct tt_cp_whatif *whatif, size_t nwhatif, char *buf, size_t n)
 {
 	size_t w = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < o->nwhatif && w < n; i++) {
-		const struct tt_cp_whatif *q = &o->whatif[i];
+	for (size_t i = 0; i < nwhatif && w < n; i++) {
+		const struct tt_cp_whatif *q = &whatif[i];
 		int k = q->kind == TT_CPWI_LAUNCH ? snprintf(buf + w, n - w, "%slaunch delays x%g",
 							     i ? ", " : "", q->factor) :
 			q->kind == TT_CPWI_GAPS	  ? snprintf(buf + w, n - w, "%skernel gaps x%g",
@@ -432,6 +665,12 @@ static void whatif_desc(const struct tt_report_opts *o, char *buf, size_t n)
 }
 
 static struct tt_table *whatif_table(const struct ctx *x)
+{
+	return tt_report_cp_whatif(x->m, x->s, x->o->whatif, x->o->nwhatif);
+}
+
+struct tt_table *tt_report_cp_whatif(const struct tt_model *m, const struct tt_cp_steps *s,
+				     const struct tt_cp_whatif *whatif, size_t nwhatif)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -449,8 +688,8 @@ static struct tt_table *whatif_table(const struct ctx *x)
 	};
 	struct tt_table *t = tt_table_new("critical_path_what_if", cols, (int)TT_ARRAY_SIZE(cols));
 	int64_t most = 0;
-	for (size_t i = 0; i < x->s->n; i++) {
-		const struct tt_cp_result *res = &x->s->steps[i].res;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct tt_cp_result *res = &s->steps[i].res;
 		if (res->status == TT_CP_OK && res->has_whatif)
 			most = TT_MAX(most, TT_MAX(res->length_graph, res->wi_length));
 	}
@@ -462,11 +701,10 @@ static struct tt_table *whatif_table(const struct ctx *x)
 	t->cols[4].title = titles;
 	t->cols[5].title = titles + 32;
 	char desc[600];
-	whatif_desc(x->o, desc, sizeof(desc));
+	whatif_desc(whatif, nwhatif, desc, sizeof(desc));
 	tt_table_set_title(t, "What if %s: the longest path again", desc);
-	const struct tt_model *m = x->m;
-	for (size_t i = 0; i < x->s->n; i++) {
-		const struct tt_cp_step *p = &x->s->steps[i];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct tt_cp_step *p = &s->steps[i];
 		const struct tt_cp_result *res = &p->res;
 		if (res->status != TT_CP_OK || !res->has_whatif)
 			continue;
@@ -488,13 +726,16 @@ static struct tt_table *whatif_table(const struct ctx *x)
 					 NAN);
 		if (tt_cp_bound_rank(res->wi_bound, 0) >= 0) {
 			char buf[64];
-			bound_text(res->wi_bound, res->wi_length, 0, buf, sizeof(buf));
+			bound_text(res->wi_bound, res->wi_length, 0, res->wait_rank, buf, sizeof(buf));
 			tt_table_set_str(t, k, 7, buf);
 		}
 		tt_table_set_int(t, k, 8, res->wi_edges);
 	}
 	tt_table_add_note(t, "assumes the graph's dependencies stay as recorded (only times "
-			     "change)");
+			     "change)%s",
+			  s->njobs ? "; other ranks arrive in the collectives when they did: a "
+				     "rank that waited for one still waits for it" :
+				     "");
 	return t;
 }
 
@@ -516,6 +757,8 @@ static struct tt_table *graph_table(const struct ctx *x, int64_t base)
 		{.name = "launch_delay", .title = "launch", .type = TT_C_INT},
 		{.name = "kernel_kernel_delay", .title = "kk", .type = TT_C_INT},
 		{.name = "sync_dependency", .title = "sync", .type = TT_C_INT},
+		{.name = "gap", .type = TT_C_INT, .hidden_text = true},
+		{.name = "wait", .type = TT_C_INT, .hidden_text = true},
 		{.name = "phase_1_runtime_lock", .type = TT_C_INT, .hidden_text = true},
 		{.name = "phase_2_call_stacks", .type = TT_C_INT, .hidden_text = true},
 		{.name = "phase_3_kernels_and_syncs", .type = TT_C_INT, .hidden_text = true},
@@ -544,15 +787,16 @@ static struct tt_table *graph_table(const struct ctx *x, int64_t base)
 		tt_table_set_int(t, k, 6, st->kernels);
 		tt_table_set_int(t, k, 7, st->nodes);
 		tt_table_set_int(t, k, 8, st->edges);
+		_Static_assert(TT_CPE_COUNT == 7, "the graph table's edge types");
 		for (int j = 0; j < TT_CPE_COUNT; j++)
 			tt_table_set_int(t, k, 9 + j, st->by_type[j]);
 		for (int j = 0; j < 3; j++)
-			tt_table_set_int(t, k, 14 + j, st->by_phase[j]);
-		tt_table_set_int(t, k, 17, st->reinserted);
-		tt_table_set_int(t, k, 18, st->zeroed);
-		tt_table_set_int(t, k, 19, st->no_edge);
-		tt_table_set_int(t, k, 20, st->ends);
-		tt_table_set_int(t, k, 21, st->several_best);
+			tt_table_set_int(t, k, 16 + j, st->by_phase[j]);
+		tt_table_set_int(t, k, 19, st->reinserted);
+		tt_table_set_int(t, k, 20, st->zeroed);
+		tt_table_set_int(t, k, 21, st->no_edge);
+		tt_table_set_int(t, k, 22, st->ends);
+		tt_table_set_int(t, k, 23, st->several_best);
 	}
 	return t;
 }
@@ -624,7 +868,7 @@ int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 
 	bool text = o->format == TT_FMT_TABLE;
 	size_t top = o->top > 0 ? (size_t)o->top : 10;
-	struct tt_table **t = tt_malloc(8 * sizeof(*t));
+	struct tt_table **t = tt_malloc(10 * sizeof(*t));
 	size_t k = 0;
 	/* one table when one is asked for by name (the path can be long) */
 	const char *one = o->table;
@@ -633,6 +877,8 @@ int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 		t[k++] = steps_table(&x);
 		add_notes(t[k - 1], &x);
 	}
+	if (x.s->njobs && WANT("critical_path_job"))
+		t[k++] = job_table(&x);
 	if (x.s->nstrag && WANT("critical_path_ranks"))
 		t[k++] = ranks_table(&x);
 	if (o->nwhatif && WANT("critical_path_what_if"))

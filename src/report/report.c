@@ -121,6 +121,7 @@ void tt_report_opts_init(struct tt_report_opts *o)
 	o->diff_threshold = TT_DIFF_THRESHOLD;
 	o->diff_floor_ns = TT_DIFF_FLOOR_NS;
 	o->inst_first = o->inst_last = -1;
+	o->cp_model = TT_CPM_TRACETOP;
 }
 
 void tt_tables_free(struct tt_table **t, size_t n)
@@ -154,6 +155,7 @@ void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_op
 	ro->cp.cp.ndata_load = o->ndata_load;
 	ro->cp.cp.whatif = o->whatif;
 	ro->cp.cp.nwhatif = o->nwhatif;
+	ro->cp.cp.model = o->cp_model;
 	ro->cp.annotation = o->annotation;
 	ro->cp.inst_first = o->inst_first;
 	ro->cp.inst_last = o->inst_last;

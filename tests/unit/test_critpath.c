@@ -557,13 +557,16 @@ END_TEST
 
 /* ---- the report ----
  *
- * launch_trace has no step: the whole trace, with a note; the summary has
- * HTA's 23 rows and its length; the what-if table says what it assumes. */
+ * launch_trace has no step: the whole trace, with a note; with --model hta
+ * the summary has HTA's 23 rows and its length; the what-if table says
+ * what it assumes. */
 START_TEST(report)
 {
 	struct tt_model *m = load1(launch_trace);
 	struct tt_report_opts o;
 	tt_report_opts_init(&o);
+	ck_assert_int_eq(o.cp_model, TT_CPM_TRACETOP); /* (the default) */
+	o.cp_model = TT_CPM_HTA;
 	o.format = TT_FMT_CSV;
 	char why[200];
 	ck_assert_int_eq(tt_cp_whatif_parse("launch-overhead*0", &o.whatif[0], why, sizeof(why)),
@@ -588,10 +591,10 @@ START_TEST(report)
 	ck_assert_uint_eq(sum->nrows, 23);
 	ck_assert_str_eq(tt_table_cell(sum, 0, 4)->v.s, "critical_path_length");
 	ck_assert_int_eq(tt_table_cell(sum, 0, 5)->v.i, 25 * US);
-	ck_assert_str_eq(tt_table_cell(steps, 0, 3)->v.s, "whole trace");
+	ck_assert_str_eq(tt_table_cell(steps, 0, TT_CPS_STEP)->v.s, "whole trace");
 	/* (GPU compute and launch overhead 10 µs each: ties go in bound_by order) */
-	ck_assert_str_eq(tt_table_cell(steps, 0, 5)->v.s, "GPU compute 40.0%");
-	ck_assert_str_eq(tt_table_cell(steps, 0, 6)->v.s, "launch overhead 40.0%");
+	ck_assert_str_eq(tt_table_cell(steps, 0, TT_CPS_BOUND_1)->v.s, "GPU compute 40.0%");
+	ck_assert_str_eq(tt_table_cell(steps, 0, TT_CPS_BOUND_2)->v.s, "launch overhead 40.0%");
 	bool said = false;
 	for (size_t i = 0; i < steps->nnotes; i++)
 		said |= strstr(steps->notes[i], "no row named *ProfilerStep*") != NULL;
