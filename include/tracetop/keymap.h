@@ -71,6 +71,8 @@
 	_(DIFF_VIEW, "diff-view", "diff: show Control, Test, or both side by side")   \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \
 	_(WARNINGS, "warnings", "the load warnings and keymap/theme errors")            \
+	_(JOB_PATH, "job-path", "critical path: the job's path of the step across ranks, on the timeline") \
+	_(WHAT_IF, "what-if", "critical path: the path again if an op took F times as long (NAME*F)") \
 	_(HELP, "help", "show the help of this pane")                                   \
 	_(REDRAW, "redraw", "redraw the screen")                                        \
 	_(QUIT, "quit", "quit")

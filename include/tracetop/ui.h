@@ -72,6 +72,11 @@ struct tt_pane_ops {
 	const struct tt_pane_diff *diff;
 	/* the pane shows both sides of a diff (its title says so) */
 	bool both_sides;
+	/* NULL, or called before each draw of the opened pane: update what
+	 * shows results computed after open() (a head line); it keeps
+	 * p->pending set while it waits for them (the terminal then draws
+	 * again ten times a second) */
+	void (*refresh)(struct tt_pane *p);
 };
 #define TT_NEED(kind) (1u << (kind))
 
@@ -118,6 +123,7 @@ struct tt_pane {
 	void *state;
 	bool opened;
 	bool waiting;        /* not opened: its results are being computed */
+	bool pending;        /* opened, waiting for results ops->refresh shows */
 	char subtitle[200];  /* what this view is: "rank 3, stream 7" */
 	char msg[300];       /* why there is nothing to show */
 	struct tt_head_line *head; /* lines above the table */

@@ -120,7 +120,10 @@ const char tt_keymap_defaults[] =
 	"bind timeline w         last-arrival\n"
 	"bind timeline J         rank-down\n"
 	"bind timeline K         rank-up\n"
-	"bind timeline D         split\n";
+	"bind timeline D         split\n"
+	"bind critical-path J    job-path\n"
+	"bind critical-path x    what-if\n"
+	"bind critical-path-events x what-if\n";
 
 struct binding {
 	char section[24];

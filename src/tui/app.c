@@ -42,6 +42,11 @@ static void results_start(struct tt_app *a)
 		enum tt_rkind k[TT_RES_COUNT];
 		size_t n = 0;
 		k[n++] = TT_RES_BYRANK; /* and the four it joins */
+		if (ro.cp.cp.model == TT_CPM_TRACETOP) {
+			/* the Overview's verdict */
+			k[n++] = TT_RES_COLL;
+			k[n++] = TT_RES_CRITPATH;
+		}
 		k[n++] = TT_RES_IDLE;
 		k[n++] = TT_RES_LAUNCH;
 		k[n++] = TT_RES_COUNTERS;
@@ -227,7 +232,8 @@ struct tt_pane *tt_app_pane(struct tt_app *a)
 
 bool tt_app_waiting(struct tt_app *a)
 {
-	return tt_app_pane(a)->waiting;
+	const struct tt_pane *p = tt_app_pane(a);
+	return p->waiting || p->pending;
 }
 
 const char *tt_app_section(struct tt_app *a)

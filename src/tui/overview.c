@@ -20,6 +20,8 @@ static int overview_open(struct tt_pane *p)
 		return -1;
 	const struct tt_byrank *v = tt_res_byrank(a->res); /* (kept: no work) */
 	size_t n = t->nrows;
+	/* first: what bounds the job (the critical path across ranks) */
+	pane_verdict_head(p);
 	tt_pane_head(p, TT_ROLE_DIM, "%s", tt_byrank_span_words(&a->ropts.a));
 	for (size_t i = 0; i < v->nflags && i < 3; i++) {
 		const struct tt_br_flag *f = &v->flags[i];
@@ -82,5 +84,6 @@ const struct tt_pane_ops tt_overview_ops = {
 	.open = overview_open,
 	.drill = overview_drill,
 	.needs = TT_NEED(TT_RES_BYRANK),
+	.refresh = pane_verdict_refresh,
 	.diff = &overview_diff,
 };

@@ -562,6 +562,59 @@ int tt_pane_report(struct tt_pane *p, const char *name, const char *table)
 	return 0;
 }
 
+/* ---- the job's verdict ---- */
+
+/* (the text of a verdict head while the critical path is computed) */
+static const char verdict_wait[] = "what bounds the job: finding its critical path across ranks…";
+
+void pane_verdict_head(struct tt_pane *p)
+{
+	struct tt_app *a = p->app;
+	if (a->ropts.cp_model != TT_CPM_TRACETOP)
+		return;
+	if (!a->async || tt_results_ready(a->res, TT_RES_CRITPATH)) {
+		char v[300];
+		tt_report_cp_verdict(tt_res_critpath(a->res), v, sizeof(v));
+		if (v[0])
+			tt_pane_head(p, TT_ROLE_MARKED, "%s", v);
+		return;
+	}
+	tt_pane_head(p, TT_ROLE_DIM, "%s", verdict_wait);
+	p->pending = true;
+}
+
+void pane_verdict_refresh(struct tt_pane *p)
+{
+	struct tt_app *a = p->app;
+	if (!p->pending || !tt_results_ready(a->res, TT_RES_CRITPATH))
+		return;
+	p->pending = false;
+	for (size_t i = 0; i < p->nhead; i++) {
+		if (strcmp(p->head[i].text, verdict_wait) != 0)
+			continue;
+		char v[300];
+		tt_report_cp_verdict(tt_res_critpath(a->res), v, sizeof(v));
+		free(p->head[i].text);
+		if (v[0]) {
+			p->head[i].text = tt_strdup(v);
+			p->head[i].role = TT_ROLE_MARKED;
+		} else {
+			memmove(p->head + i, p->head + i + 1, (p->nhead - i - 1) * sizeof(*p->head));
+			p->nhead--;
+		}
+		return;
+	}
+}
+
+void pane_set_head(struct tt_pane *p, size_t i, enum tt_role role, const char *text)
+{
+	if (i >= p->nhead)
+		return;
+	free(p->head[i].text);
+	p->head[i].text = tt_strdup(text);
+	p->head[i].role = (uint8_t)role;
+}
+
 /* ---- the generic list's keys ---- */
 
 int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
@@ -756,6 +809,8 @@ static int put_wrapped(struct tt_grid *g, int x, int y, enum tt_role role, const
 
 void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 {
+	if (p->opened && p->ops->refresh)
+		p->ops->refresh(p);
 	/* the lines above the table wrap when the table keeps enough rows */
 	int want = 0;
 	for (size_t i = 0; i < p->nhead; i++)

@@ -151,6 +151,14 @@ void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt
 		  double max);
 /* A pane's close when its state is one malloc'd block. */
 void pane_free_state(struct tt_pane *p);
+/* The job's verdict (tt_report_cp_verdict: what bounds the job, from the
+ * critical path across ranks) as a head line of p, in tracetop's model;
+ * while the critical path is computed in the background, a line saying so
+ * that pane_verdict_refresh (a pane's ops->refresh) replaces. */
+void pane_verdict_head(struct tt_pane *p);
+void pane_verdict_refresh(struct tt_pane *p);
+/* Replace head line i of p. */
+void pane_set_head(struct tt_pane *p, size_t i, enum tt_role role, const char *text);
 /* Index in m->ranks of rank number `rank`, or SIZE_MAX. */
 size_t pane_rank_index(const struct tt_model *m, int64_t rank);
 
@@ -247,5 +255,6 @@ extern const struct tt_pane_ops tt_steptime_ops, tt_util_ops, tt_dist_ops, tt_op
 	tt_memory_ops, tt_source_ops, tt_steps_ops, tt_advice_ops;
 /* the critical path per rank and step (critpath.c) */
 extern const struct tt_pane_ops tt_critpath_ops;
+extern const struct tt_pane_ops tt_cpjob_ops;
 
 #endif

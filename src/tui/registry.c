@@ -37,6 +37,9 @@ static const struct tt_view views[] = {
 	{0, "Step", "step durations across ranks; the slowest steps", &tt_steps_ops},
 	{0, "Advc", "findings with their numbers, and where to look", &tt_advice_ops},
 	{0, "Crit", "the longest path through each step, and what bounds it", &tt_critpath_ops},
+	{0, "Job", "the job's path per step across ranks: the rank that bounds it, the wait it "
+		   "caused",
+	 &tt_cpjob_ops},
 	{0, "Heat", "one cell per rank shaded by a metric, the outliers first", &tt_heatmap_ops},
 	{0, "Load", "load warnings of every file, keymap and theme errors (key W)", &tt_load_ops},
 	{0, "DStp", "two traces: each step both have, its time on each side, Δ",

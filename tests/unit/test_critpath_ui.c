@@ -115,8 +115,9 @@ START_TEST(path_drawn)
 	ck_assert_str_eq(tt_app_pane(u->a)->ops->name, "timeline");
 	ck_assert_int_gt(marked_cells(u), 0);
 	/* the edges are drawn, not only where the events start: the time
-	 * inside the event opened at (a kernel of tens of cells) is */
-	int y = find_row(u, ">r0 GPU 0 stream 7");
+	 * inside the event opened at (the all-reduce kernel that waits for
+	 * rank 5: tens of cells) is */
+	int y = find_row(u, ">r0 GPU 0 stream 20");
 	ck_assert_int_ge(y, 0);
 	int on_row = 0;
 	for (int x = 0; x < u->g.w; x++)
