@@ -146,12 +146,14 @@ int tt_cp_whatif_parse(const char *s, struct tt_cp_whatif *out, char *why, size_
  * (enumerate(DataLoader)#...) are data loading ops; copies and memsets are
  * GPU memory, not GPU compute; and with collectives (opts.coll) a
  * collective kernel's wait for the last rank to arrive is an edge of its
- * own ("waiting for rank N") before the rest of the kernel.  A kernel that
- * gets no edge in HTA's graph (no launch delay, no kernel-kernel delay, no
- * sync) but starts within 50 µs of an op of another stream of its GPU
- * ending, after its launch, waited for that op: a sync edge from it (an
- * event wait HTA's graph misses, e.g. one issued on another thread).  On
- * a step bound by its host the path then spans the step. */
+ * own ("waiting for rank N") before the rest of the kernel.  A kernel
+ * without a sync in HTA's graph that starts within 50 µs of an op of
+ * another stream of its GPU ending, after its launch and after its own
+ * stream's previous kernel, waited for that op: a sync edge from it (an
+ * event wait HTA's graph misses: one issued on another thread, or a trace
+ * without Stream Wait Event rows), and so no launch delay or kernel gap
+ * for that time.  On a step bound by its host the path then spans the
+ * step. */
 enum tt_cp_model {
 	TT_CPM_HTA = 0,
 	TT_CPM_TRACETOP,

@@ -648,9 +648,10 @@ static uint32_t runtime_end(struct build *b, uint32_t sync_ev)
 }
 
 /* tracetop's model: a kernel that starts within this long of another
- * stream's op ending, launched before that op ended, with no other edge
- * into it, waited for that op (a stream's event wait the graph has no
- * edge for, e.g. one recorded on another thread) */
+ * stream's op ending, launched before that op ended and after its own
+ * stream's previous kernel ended, with no sync into it, waited for that op
+ * (an event wait the graph has no edge for, e.g. one issued on another
+ * thread, or no Stream Wait Event row in the trace) */
 #define CP_IMPLICIT_WAIT_NS (50 * INT64_C(1000))
 
 /* a GPU op's end, by device and time */
@@ -820,6 +821,18 @@ static void phase_kernels(struct build *b)
 		int64_t last_ts = l ? g->ts[l->node] : 0;
 		uint32_t launch = tt_launch_of(r, ev);
 		int64_t launch_ts = launch != TT_NONE ? ev_ts(c, launch) : 0;
+		/* tracetop's model: a wait for another stream's op the graph has
+		 * no sync for counts as one (then HTA's rules below add no launch
+		 * delay or kernel gap that it explains) */
+		if (!has_sync && c->tt && launch != TT_NONE) {
+			uint32_t wk = implicit_wait(b, ge, nge, tr, v[i].track, g->ts[sn], launch_ts);
+			if (wk != TT_NONE && (!l || g->ts[2 * wk + 1] > last_ts)) {
+				add_edge(b, 2 * wk + 1, sn, TT_CPE_SYNC, 2, false, TT_NONE);
+				added = has_sync = true;
+				sync_ts = g->ts[2 * wk + 1];
+				b->out->st.implicit_waits++;
+			}
+		}
 		if (launch != TT_NONE && c->qr[ev] == 1 && c->qk[ev] == 0 &&
 		    (!l || last_ts < launch_ts) && (!has_sync || sync_ts < launch_ts)) {
 			uint32_t lk = node_k(b, launch);
@@ -833,14 +846,6 @@ static void phase_kernels(struct build *b)
 			   (!has_sync || sync_ts < last_ts)) {
 			add_edge(b, l->node, sn, TT_CPE_KK, 2, false, g->ev[l->node >> 1]);
 			added = true;
-		}
-		if (!added && c->tt && launch != TT_NONE) {
-			uint32_t wk = implicit_wait(b, ge, nge, tr, v[i].track, g->ts[sn], launch_ts);
-			if (wk != TT_NONE) {
-				add_edge(b, 2 * wk + 1, sn, TT_CPE_SYNC, 2, false, TT_NONE);
-				added = true;
-				b->out->st.implicit_waits++;
-			}
 		}
 		if (!added)
 			b->out->st.no_edge++;

@@ -248,7 +248,9 @@ static struct tt_table *steps_table(const struct ctx *x)
 		for (int j = 0; j < TT_CPG_COUNT; j++)
 			tt_table_set_int(t, k, TT_CPS_GROUP + j, g[j]);
 	}
-	if (x->s->longest != SIZE_MAX && x->s->nranks > 1) {
+	/* (tracetop's model: every path spans its step; what bounds the job is
+	 * critical_path_job's) */
+	if (hta && x->s->longest != SIZE_MAX && x->s->nranks > 1) {
 		const struct tt_cp_step *p = &x->s->steps[x->s->longest];
 		char len[32], buf[64], step[96];
 		tt_fmt_dur(len, sizeof(len), p->res.length);
@@ -879,7 +881,7 @@ int tt_report_critpath(struct tt_results *res, const struct tt_report_opts *o,
 	}
 	if (x.s->njobs && WANT("critical_path_job"))
 		t[k++] = job_table(&x);
-	if (x.s->nstrag && WANT("critical_path_ranks"))
+	if (x.s->nstrag && o->cp_model == TT_CPM_HTA && WANT("critical_path_ranks"))
 		t[k++] = ranks_table(&x);
 	if (o->nwhatif && WANT("critical_path_what_if"))
 		t[k++] = whatif_table(&x);

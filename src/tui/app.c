@@ -563,7 +563,7 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 static bool opens_prompt(enum tt_action act)
 {
 	return act == TT_ACT_FILTER || act == TT_ACT_PICK_RANKS || act == TT_ACT_SEARCH ||
-	       act == TT_ACT_JUMP;
+	       act == TT_ACT_JUMP || act == TT_ACT_WHAT_IF;
 }
 
 static int prompt_key(struct tt_app *a, const char *key)
@@ -607,6 +607,10 @@ static int prompt_key(struct tt_app *a, const char *key)
 			else
 				tt_ui_status(a, TT_ROLE_ERROR, "not a rank list: %s", why);
 		}
+		return TT_R_REDRAW;
+	}
+	if (strcmp(key, "<C-u>") == 0) {
+		a->input[0] = '\0'; /* (all of it: to type anew over a suggestion) */
 		return TT_R_REDRAW;
 	}
 	if (strcmp(key, "<Backspace>") == 0) {

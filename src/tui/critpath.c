@@ -256,7 +256,7 @@ static struct tt_pane *whatif_pane(struct tt_app *a, size_t ri, const struct tt_
 static int ask_whatif(struct tt_pane *p, const char *init)
 {
 	tt_ui_prompt(p->app, TT_ACT_WHAT_IF,
-		     "what if (NAME*F, launch-overhead*F, kernel-gaps*F; 0.5 = twice as fast): ",
+		     "what if (NAME*F, launch-overhead*F, kernel-gaps*F; C-u clears): ",
 		     init);
 	return TT_R_REDRAW;
 }
