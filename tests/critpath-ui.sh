@@ -33,20 +33,20 @@ if screen "$CP"; then
 	has 'Overview > more views > Critical path' "it opens"
 	has 'bound by rank 5: data loading' "what bounds the job is named"
 	has "rank 0, ProfilerStep#100: path " "what the row's path covers is said"
-	has 'rank  step      length (ms)  bound most by             covers  the path' \
+	has 'rank  step              length (ms)  bound most by             covers  bar' \
 		"its columns fit 80 columns"
 	# every step of every rank: 8 ranks x 5 steps (the demo's last step is
 	# dropped, as HTA does)
 	n=$("$TRACETOP" report critical-path -q --demo -f csv --table critical_path_steps |
 		grep -c ',ProfilerStep#')
 	[ "$n" = 40 ] && pass "40 rank-steps in the report" || fail "$n rank-steps, expected 40"
-	grep -Eq '^>       0  step 100 +[0-9.]+  waiting for rank 5 [0-9.]+%  +[0-9.]+%  [%#=:~.]+' \
+	grep -Eq '^>       0  ProfilerStep#100 +[0-9.]+  waiting for rank 5 [0-9.]+%  +[0-9.]+%  [%#=:~.]+' \
 		"$D/screen" && pass "a row: rank, step, length, bound, covers and the bar" ||
 		fail "the first row: $(grep '^>' "$D/screen")"
 fi
 # rank 5's rows carry the mark, in the text itself
-if screen "$CP/step<Enter>G"; then
-	grep -Eq '^[> ] \*     5  step 104' "$D/screen" && pass "'*' on rank 5, which bounds the step" ||
+if screen "$CP/Step<Enter>G"; then
+	grep -Eq '^[> ] \*     5  ProfilerStep#104' "$D/screen" && pass "'*' on rank 5, which bounds the step" ||
 		fail "no '*' on rank 5: $(cat "$D/screen")"
 fi
 if screen "${CP}J<Wait>"; then

@@ -48,13 +48,14 @@ static void cover_line(struct tt_pane *p)
 		return;
 	st->row = row;
 	const struct tt_cp_step *c = &s->steps[row];
-	char step[96], cover[300], line[420];
+	char step[96], cover[300], line[600];
 	tt_report_cp_step(p->app->m, c, step, sizeof(step));
 	tt_report_cp_cover(&c->res, cover, sizeof(cover));
 	if (!cover[0])
 		snprintf(cover, sizeof(cover), "%s", tt_cp_status_text(c->res.status));
-	snprintf(line, sizeof(line), "rank %lld, %s: %s (%s model)", (long long)c->res.rank, step,
-		 cover, tt_cp_model_name(p->app->ropts.cp_model));
+	snprintf(line, sizeof(line), "rank %lld, %s: %s (the step: its start to its last GPU op's "
+				     "end; %s model)",
+		 (long long)c->res.rank, step, cover, tt_cp_model_name(p->app->ropts.cp_model));
 	pane_set_head(p, st->cover, TT_ROLE_DEFAULT, line);
 }
 
@@ -67,30 +68,20 @@ static int steps_open(struct tt_pane *p)
 	bool hta = p->app->ropts.cp_model == TT_CPM_HTA;
 	struct steps_state *st = tt_calloc(1, sizeof(*st));
 	p->state = st;
-	struct tt_col bar = {.name = "bound_bar", .title = "the path", .type = TT_C_STACK,
+	struct tt_col bar = {.name = "bound_bar", .title = "bar", .type = TT_C_STACK,
 			     .width = 20, .nstack = TT_CPG_COUNT, .glyphs = bar_glyphs,
 			     .hidden_csv = true};
 	for (int i = 0; i < TT_CPG_COUNT; i++) {
 		bar.stack[i] = TT_CPS_GROUP + i;
 		bar.role[i] = (uint8_t)bar_roles[i];
 	}
-	bar.width = 12;
 	tt_table_add_col(t, &bar);
 	/* room for the bar at 80 columns: the second bound, the instance
 	 * number (the step's name says it) and the step's span (the line
-	 * above says it of the row) go; "ProfilerStep#100" reads "step 100" */
+	 * above says it of the row) go */
 	t->cols[TT_CPS_BOUND_2].hidden_text = true;
 	t->cols[TT_CPS_INSTANCE].hidden_text = true;
 	t->cols[TT_CPS_SPAN].hidden_text = true;
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct tt_cell *c = tt_table_cell(t, i, TT_CPS_STEP);
-		int64_t num = c->kind == TT_CV_S ? tt_step_number(c->v.s) : -1;
-		if (num >= 0) {
-			char b[32];
-			snprintf(b, sizeof(b), "step %lld", (long long)num);
-			tt_table_set_str(t, i, TT_CPS_STEP, b);
-		}
-	}
 	tt_pane_set_table(p, t);
 	size_t marked = 0;
 	for (size_t i = 0; p->row_role && i < t->nrows && i < s->n; i++)

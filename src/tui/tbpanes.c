@@ -105,6 +105,7 @@ static int steptime_open(struct tt_pane *p)
 			tt_table_set_int(t, k, ST_CAT0 + c, s->cost[c]);
 	}
 	tt_pane_set_table(p, t);
+	pane_verdict_head(p);
 	/* the mean step of each rank, its largest parts */
 	for (size_t i = 0; i < v->nranks && i < 3; i++) {
 		const struct tt_ov_rank *w = &v->ranks[i];
@@ -185,6 +186,7 @@ const struct tt_pane_ops tt_steptime_ops = {
 	.drill = steptime_drill,
 	.needs = TT_NEED(TT_RES_TBOVERVIEW),
 	.diff = &steptime_diff,
+	.refresh = pane_verdict_refresh,
 };
 
 /* ---- Utilisation ---- */
@@ -384,6 +386,9 @@ static int dist_open(struct tt_pane *p)
 		tt_table_set_int(t, k, D_OTHER, w->other_ns);
 	}
 	tt_pane_set_table(p, t);
+	/* the job's verdict: the critical path across ranks says who makes
+	 * the others wait, and why */
+	pane_verdict_head(p);
 	for (size_t i = 0; i < d->nstragglers && i < 3; i++)
 		tt_pane_head(p, TT_ROLE_MARKED, "straggler: rank %lld: %s",
 			     (long long)d->stragglers[i].rank, d->stragglers[i].reason);
@@ -398,7 +403,7 @@ static int dist_open(struct tt_pane *p)
 		char lat[32];
 		tt_fmt_dur(lat, sizeof(lat), c->total_ns);
 		tt_pane_head(p, TT_ROLE_DEFAULT,
-			     "%.24s: %llu calls, latency %s, sync %.1f %% (waiting for the slowest)",
+			     "%.24s: %llu calls, latency %s, sync %.1f %% (waiting for the last rank)",
 			     c->name, (unsigned long long)c->calls, lat, c->sync_pct);
 	}
 	if (!d->tb_shown)
@@ -581,6 +586,7 @@ const struct tt_pane_ops tt_dist_ops = {
 	.drill = dist_drill,
 	.needs = TT_NEED(TT_RES_DIST),
 	.diff = &dist_diff,
+	.refresh = pane_verdict_refresh,
 };
 
 /* ---- Operators ---- */
