@@ -431,7 +431,10 @@ int tt_cp_bound_rank(const struct tt_cp_sum by[TT_CPB_COUNT], int k);
  * on back to a step's start.  The rank the path spends most time on
  * bounds the job; the class that bounds it is the one in which its path
  * exceeds the median of the other ranks' paths most (what makes it late),
- * or, with no excess or no other rank, its largest class. */
+ * or, with no excess or no other rank, its largest class; when its step
+ * started later than the others' by more than any class exceeds theirs,
+ * it was late from the step before: the class is the one that bound it
+ * there (carried). */
 
 /* an edge of the job's path */
 struct tt_cp_jedge {
@@ -458,6 +461,11 @@ struct tt_cp_job {
 	uint8_t bound;           /* enum tt_cp_bound that bounds it */
 	int64_t bound_ns;        /* that class on its own path */
 	int64_t excess_ns;       /* ... over the other ranks' median (0: none) */
+	int64_t late_ns;         /* its step started this much later than the other
+				  * ranks' (their median), on the job's clock */
+	bool carried;            /* the late start explains more than any class:
+				  * the class is the one that bound it in the
+				  * step before (its lateness carried over) */
 	int64_t wait_caused;     /* the other ranks' waits for it in step N */
 	uint32_t nwaiting;       /* ranks that waited for it */
 	char coll[64];           /* the operation most of that wait was in */

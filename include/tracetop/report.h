@@ -328,6 +328,7 @@ enum {
 	TT_CPJ_BOUND_BY,
 	TT_CPJ_BOUND,
 	TT_CPJ_EXCESS,
+	TT_CPJ_LATE,
 	TT_CPJ_WAIT,
 	TT_CPJ_NWAIT,
 	TT_CPJ_COLL,
@@ -338,6 +339,7 @@ enum {
 	TT_CPJ_SEGS,
 	TT_CPJ_RANKS,
 	TT_CPJ_RANK_INDEX,
+	TT_CPJ_CARRIED,
 	TT_CPJ_NCOLS
 };
 /* The what-if of s (computed with whatif[0..n)): per rank and step the

@@ -415,6 +415,17 @@ static void job_bound(const struct tt_cp_steps *s, const struct jbuild *j, struc
 			break; /* (compared: it exceeds them in nothing) */
 	}
 	free(tried);
+	/* how much later than the others its step started (job's clock) */
+	size_t k = 0;
+	int64_t mine = s->steps[job->rank_step].res.step_t0 - offset_of(j->cl, job->ri);
+	for (size_t i = 0; i < j->nw; i++)
+		if (j->w[i].ri != job->ri)
+			col[k++] = s->steps[j->w[i].idx].res.step_t0 - offset_of(j->cl, j->w[i].ri);
+	if (k) {
+		tt_msort(col, k, sizeof(*col), i64s_cmp, NULL);
+		int64_t med = k % 2 ? col[k / 2] : col[k / 2 - 1] + (col[k / 2] - col[k / 2 - 1]) / 2;
+		job->late_ns = TT_MAX(mine - med, 0);
+	}
 	free(col);
 	free(v);
 	if (best < 0) {
@@ -426,6 +437,12 @@ static void job_bound(const struct tt_cp_steps *s, const struct jbuild *j, struc
 	job->bound = (uint8_t)best;
 	job->bound_ns = res->by_bound[best].dur;
 	job->excess_ns = best_x;
+	/* late from the step before: what bound it there */
+	if (job->late_ns > best_x && job > s->jobs && job[-1].ri == job->ri) {
+		job->carried = true;
+		job->bound = job[-1].bound;
+		job->bound_ns = res->by_bound[job->bound].dur;
+	}
 }
 
 /* the other ranks' waits for rank ri in step num's collectives */

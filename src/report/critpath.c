@@ -138,10 +138,11 @@ static struct tt_table *steps_table(const struct ctx *x)
 		[TT_CPS_STEP] = {.name = "step", .type = TT_C_STR, .width = 20},
 		[TT_CPS_LENGTH] = {.name = "critical_path_length", .title = "length",
 				   .type = TT_C_DUR},
+		/* (the widest: "waiting for rank 1023 100.0%") */
 		[TT_CPS_BOUND_1] = {.name = "bound_1", .title = "bound most by", .type = TT_C_STR,
-				    .width = 24},
+				    .width = 28},
 		[TT_CPS_BOUND_2] = {.name = "bound_2", .title = "then by", .type = TT_C_STR,
-				    .width = 24},
+				    .width = 28},
 		[TT_CPS_BY_BOUND + TT_CPB_CPU] = {.name = "cpu_bound", .type = TT_C_DUR,
 						  .hidden_text = true},
 		[TT_CPS_BY_BOUND + TT_CPB_DATA] = {.name = "data_loading", .type = TT_C_DUR,
@@ -319,6 +320,8 @@ static struct tt_table *job_table(const struct ctx *x)
 				  .unit_group = 1},
 		[TT_CPJ_EXCESS] = {.name = "over_median(us)", .title = "excess", .type = TT_C_DUR,
 				   .unit_group = 1},
+		[TT_CPJ_LATE] = {.name = "late_start(us)", .title = "late", .type = TT_C_DUR,
+				 .unit_group = 1},
 		[TT_CPJ_WAIT] = {.name = "wait_caused(us)", .title = "waited", .type = TT_C_DUR,
 				 .unit_group = 1},
 		[TT_CPJ_NWAIT] = {.name = "ranks_waiting", .title = "ranks", .type = TT_C_INT},
@@ -333,6 +336,7 @@ static struct tt_table *job_table(const struct ctx *x)
 		[TT_CPJ_SEGS] = {.name = "ranks_on_path", .type = TT_C_STR, .hidden_text = true},
 		[TT_CPJ_RANKS] = {.name = "ranks", .type = TT_C_INT, .hidden_text = true},
 		[TT_CPJ_RANK_INDEX] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPJ_CARRIED] = {.name = "carried", .type = TT_C_INT, .hidden_text = true},
 	};
 	_Static_assert(TT_ARRAY_SIZE(cols) == TT_CPJ_NCOLS, "one title per column");
 	struct tt_table *t = tt_table_new("critical_path_job", cols, (int)TT_ARRAY_SIZE(cols));
@@ -349,6 +353,8 @@ static struct tt_table *job_table(const struct ctx *x)
 		tt_table_set_str(t, k, TT_CPJ_BOUND_BY, buf);
 		tt_table_set_int(t, k, TT_CPJ_BOUND, j->bound_ns);
 		tt_table_set_int(t, k, TT_CPJ_EXCESS, j->excess_ns);
+		tt_table_set_int(t, k, TT_CPJ_LATE, j->late_ns);
+		tt_table_set_int(t, k, TT_CPJ_CARRIED, j->carried);
 		tt_table_set_int(t, k, TT_CPJ_WAIT, j->wait_caused);
 		tt_table_set_int(t, k, TT_CPJ_NWAIT, j->nwaiting);
 		tt_table_set_str(t, k, TT_CPJ_COLL, j->coll);
@@ -383,8 +389,10 @@ static struct tt_table *job_table(const struct ctx *x)
 			     "the late rank's path to its arrival; rank: the one the path spends "
 			     "most time on; bound by: the class in which that rank's path to the "
 			     "first collective the others waited in exceeds the other ranks' paths "
-			     "there most (excess: over their median), or its largest; time: that "
-			     "class on its path; waited: the other ranks' waits for it in the "
+			     "there most (excess: over their median), or its largest; late: "
+			     "how much later than the others' its step started -- when that is "
+			     "more than any excess, the class is the one that bound it the step "
+			     "before; time: that class on its path; waited: the other ranks' waits for it in the "
 			     "step's collectives, summed; ranks: how many waited; covers: the "
 			     "path's length as a share of the job's step (the first rank's start "
 			     "to the last rank's end)");

@@ -518,18 +518,20 @@ static int job_open(struct tt_pane *p)
 	struct tt_table *t = tt_pane_table(p, "critical-path", "critical_path_job");
 	if (!t)
 		return -1;
-	/* at 80 columns: the collective (the line above names it), how many
-	 * ranks have the step, the path's and the step's lengths (covers says
-	 * how they compare) go */
+	/* at 80 columns: the collective and how many ranks waited (the line
+	 * above names them), the path's and the step's lengths and what it
+	 * covers (the timeline shows the path) go */
 	t->cols[TT_CPJ_COLL].hidden_text = true;
+	t->cols[TT_CPJ_NWAIT].hidden_text = true;
 	t->cols[TT_CPJ_LENGTH].hidden_text = true;
 	t->cols[TT_CPJ_SPAN].hidden_text = true;
+	t->cols[TT_CPJ_COVER].hidden_text = true;
 	pane_verdict_head(p);
-	tt_pane_head(p, TT_ROLE_DIM, "%s", t->title ? t->title : "");
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "rank: the one the path spends most time on; bound by: where its path "
 		     "exceeds the others' most before they waited for it (excess: over their "
-		     "median); waited: the other ranks' waits for it");
+		     "median), or, when it started late, what bound it the step before (late: "
+		     "after the others' start); waited: the other ranks' waits for it");
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the job's path on the timeline, across ranks (n/N "
 				     "step along it)");
 	tt_pane_set_table(p, t);

@@ -77,6 +77,8 @@ static int heat_open(struct tt_pane *p)
 	free(o);
 	/* the table behind the cells: 'w' writes every rank's metrics */
 	tt_pane_set_table(p, tt_ranks_table(st->s));
+	/* (the Overview of many ranks: what bounds the job first) */
+	pane_verdict_head(p);
 	if (st->s->by_node)
 		snprintf(p->subtitle, sizeof(p->subtitle), "%zu ranks on %zu nodes", st->s->n,
 			 st->s->nnodes);
@@ -484,6 +486,7 @@ const struct tt_pane_ops tt_heatmap_ops = {
 	.draw = heat_draw,
 	.key = heat_key,
 	.needs = TT_NEED(TT_RES_RANKS),
+	.refresh = pane_verdict_refresh,
 };
 
 struct tt_pane *tt_heatmap_new(struct tt_app *a)

@@ -1,6 +1,7 @@
 /* The Critical path view, headless on the demo job: its rows are the typed
- * result's windows, the marked rows the longest path of each step across
- * ranks, a step's path lists that step's events, and the timeline opened
+ * result's windows, the marked rows (a role and a '*' in the text) those of
+ * the rank that bounds each step's job path (rank 5, which loads its data
+ * slowly), a step's path lists that step's events, and the timeline opened
  * from it highlights the path's events (role MATCH) and steps along them. */
 #include "config.h"
 
@@ -49,23 +50,20 @@ START_TEST(rows_are_the_result)
 		ck_assert_int_eq(st->res.status, TT_CP_OK);
 		ck_assert_int_eq(cell_int(p->table, i, TT_CPS_LENGTH), st->res.length);
 		ck_assert_int_eq(cell_int(p->table, i, TT_CPS_RANK), st->res.rank);
-		/* marked: no rank's path of the same step is longer (the first
-		 * of equals) */
-		bool longest = true;
-		for (size_t j = 0; j < s->n; j++) {
-			const struct tt_cp_step *o = &s->steps[j];
-			if (j != i && !strcmp(o->inst, st->inst) &&
-			    (o->res.length > st->res.length ||
-			     (o->res.length == st->res.length && j < i)))
-				longest = false;
-		}
-		ck_assert_msg(longest == (p->row_role[i] == TT_ROLE_MARKED),
-			      "row %zu (rank %lld, %s): longest %d, marked %d", i,
-			      (long long)st->res.rank, st->step, longest, p->row_role[i]);
-		nmarked += longest;
+		/* marked: the rank that bounds the job's step, and only it */
+		bool bounds = false;
+		for (size_t j = 0; j < s->njobs; j++)
+			bounds |= s->jobs[j].rank_step == i;
+		ck_assert_msg(bounds == (p->row_role[i] == TT_ROLE_MARKED),
+			      "row %zu (rank %lld, %s): bounds %d, marked %d", i,
+			      (long long)st->res.rank, st->step, bounds, p->row_role[i]);
+		const struct tt_cell *mark = tt_table_cell(p->table, i, TT_CPS_MARK);
+		ck_assert(bounds == (mark->kind == TT_CV_S && !strcmp(mark->v.s, "*")));
+		ck_assert(!bounds || st->res.rank == 5);
+		nmarked += bounds;
 	}
 	ck_assert_uint_eq(nmarked, 5);
-	ck_assert_uint_eq(s->nstrag, 5);
+	ck_assert_uint_eq(s->njobs, 5);
 	ui_free(u);
 }
 END_TEST
@@ -115,9 +113,9 @@ START_TEST(path_drawn)
 	ck_assert_str_eq(tt_app_pane(u->a)->ops->name, "timeline");
 	ck_assert_int_gt(marked_cells(u), 0);
 	/* the edges are drawn, not only where the events start: the time
-	 * inside the event opened at (the all-reduce kernel that waits for
-	 * rank 5: tens of cells) is */
-	int y = find_row(u, ">r0 GPU 0 stream 20");
+	 * inside the event opened at (the path's top event, rank 0's
+	 * DataLoader span of 10 ms: tens of cells), on the cursor's row, is */
+	int y = find_row(u, ">r0 thread");
 	ck_assert_int_ge(y, 0);
 	int on_row = 0;
 	for (int x = 0; x < u->g.w; x++)
