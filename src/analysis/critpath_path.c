@@ -627,7 +627,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 			size_t j = i;
 			int64_t sum = 0;
 			for (; j < n && pv[j].rank == pv[i].rank; j++)
-				sum += pv[j].w;
+				tt_sat_acc(&sum, pv[j].w);
 			if (sum > best) {
 				best = sum;
 				out->wait_rank = pv[i].rank;

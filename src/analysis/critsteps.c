@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/collectives.h"
 #include "tracetop/util.h"
 
@@ -359,7 +360,7 @@ static size_t prefixes(const struct tt_cp_steps *s, const struct jbuild *j, size
 		int64_t *row = v + k * TT_CPB_COUNT;
 		memset(row, 0, TT_CPB_COUNT * sizeof(*row));
 		for (size_t e = 0; e < at; e++)
-			row[o->edges[e].bound] += o->edges[e].weight;
+			tt_sat_acc(&row[o->edges[e].bound], o->edges[e].weight);
 		k++;
 	}
 	return k;
@@ -398,7 +399,7 @@ static void job_bound(const struct tt_cp_steps *s, const struct jbuild *j, struc
 		int64_t mine[TT_CPB_COUNT] = {0};
 		for (uint32_t n = res->targets[t].tnode; res->tnodes[n].parent != TT_NONE;
 		     n = res->tnodes[n].parent)
-			mine[res->tnodes[n].edge.bound] += res->tnodes[n].edge.weight;
+			tt_sat_acc(&mine[res->tnodes[n].edge.bound], res->tnodes[n].edge.weight);
 		for (int b = 0; b < TT_CPB_COUNT; b++) {
 			if (b == TT_CPB_NONE || b == TT_CPB_WAIT)
 				continue;
@@ -454,7 +455,7 @@ static void job_waits(const struct tt_coll *cl, const uint32_t *cidx, size_t nc,
 		const struct tt_coll_op *co = &cl->colls[cidx[i]];
 		if (co->last == TT_NONE || cl->parts[co->last].ri != ri || co->wait_sum <= 0)
 			continue;
-		job->wait_caused += co->wait_sum;
+		tt_sat_acc(&job->wait_caused, co->wait_sum);
 		if (co->wait_sum > best) {
 			best = co->wait_sum;
 			snprintf(job->coll, sizeof(job->coll), "%s", co->name);
@@ -546,10 +547,10 @@ static void jobs(const struct tt_model *m, const struct tt_cp_steps_opts *o,
 		int64_t *on = tt_calloc(m->nranks + 1, sizeof(*on));
 		for (size_t i = job->first; i < job->first + job->n; i++) {
 			const struct tt_cp_jedge *x = &s->jedges[i];
-			job->length += x->e.weight;
-			job->by_bound[x->e.bound].dur += x->e.weight;
+			tt_sat_acc(&job->length, x->e.weight);
+			tt_sat_acc(&job->by_bound[x->e.bound].dur, x->e.weight);
 			job->by_bound[x->e.bound].count++;
-			on[x->ri] += x->e.weight;
+			tt_sat_acc(&on[x->ri], x->e.weight);
 		}
 		job->ri = job->end_ri;
 		for (size_t i = job->first; i < job->first + job->n; i++)
@@ -613,10 +614,10 @@ static void jobs(const struct tt_model *m, const struct tt_cp_steps_opts *o,
 		const struct tt_cp_job *job = &s->jobs[i];
 		if (job->ri != best)
 			continue;
-		sb += s->steps[job->rank_step].res.by_bound[bb].dur;
+		tt_sat_acc(&sb, s->steps[job->rank_step].res.by_bound[bb].dur);
 		if (job->bound == bb)
-			sx += job->excess_ns;
-		sw += job->wait_caused;
+			tt_sat_acc(&sx, job->excess_ns);
+		tt_sat_acc(&sw, job->wait_caused);
 		v->nwaiting = TT_MAX(v->nwaiting, job->nwaiting);
 		if (job->wait_caused > cw) {
 			cw = job->wait_caused;
