@@ -151,9 +151,10 @@ int tt_cp_whatif_parse(const char *s, struct tt_cp_whatif *out, char *why, size_
  * another stream of its GPU ending, after its launch and after its own
  * stream's previous kernel, waited for that op: a sync edge from it (an
  * event wait HTA's graph misses: one issued on another thread, or a trace
- * without Stream Wait Event rows), and so no launch delay or kernel gap
- * for that time.  On a step bound by its host the path then spans the
- * step. */
+ * without Stream Wait Event rows) where HTA's graph has no edge into it, or
+ * only a launch delay or kernel gap of 500 µs or more (a kernel held back,
+ * not launch overhead).  On a step bound by its host the path then spans
+ * the step. */
 enum tt_cp_model {
 	TT_CPM_HTA = 0,
 	TT_CPM_TRACETOP,

@@ -653,6 +653,10 @@ static uint32_t runtime_end(struct build *b, uint32_t sync_ev)
  * (an event wait the graph has no edge for, e.g. one issued on another
  * thread, or no Stream Wait Event row in the trace) */
 #define CP_IMPLICIT_WAIT_NS (50 * INT64_C(1000))
+/* ... and it replaces HTA's launch delay or kernel gap only when that
+ * would be this long (a launch takes microseconds, not a millisecond: the
+ * kernel was held back) */
+#define CP_IMPLICIT_STALL_NS (500 * INT64_C(1000))
 
 /* a GPU op's end, by device and time */
 struct gend {
@@ -823,9 +827,17 @@ static void phase_kernels(struct build *b)
 		int64_t launch_ts = launch != TT_NONE ? ev_ts(c, launch) : 0;
 		/* tracetop's model: a wait for another stream's op the graph has
 		 * no sync for counts as one (then HTA's rules below add no launch
-		 * delay or kernel gap that it explains) */
+		 * delay or kernel gap that it explains) -- when HTA's rules would
+		 * add nothing, or a delay or gap too long to be one */
 		if (!has_sync && c->tt && launch != TT_NONE) {
-			uint32_t wk = implicit_wait(b, ge, nge, tr, v[i].track, g->ts[sn], launch_ts);
+			bool hta_launch = c->qr[ev] == 1 && c->qk[ev] == 0 && (!l || last_ts < launch_ts);
+			int64_t hta_w = hta_launch ? g->ts[sn] - launch_ts :
+				      l && g->ts[sn] - last_ts < TT_CP_KK_CUT_NS ? g->ts[sn] - last_ts :
+										   -1;
+			uint32_t wk = hta_w < 0 || hta_w >= CP_IMPLICIT_STALL_NS ?
+					      implicit_wait(b, ge, nge, tr, v[i].track, g->ts[sn],
+							    launch_ts) :
+					      TT_NONE;
 			if (wk != TT_NONE && (!l || g->ts[2 * wk + 1] > last_ts)) {
 				add_edge(b, 2 * wk + 1, sn, TT_CPE_SYNC, 2, false, TT_NONE);
 				added = has_sync = true;
