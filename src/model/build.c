@@ -71,8 +71,11 @@ void builder_free(struct builder *b)
 	free(b->catmap);
 	free(b->be);
 	free(b->procs);
+	tt_hmap_free(&b->phash);
 	free(b->threads);
+	tt_hmap_free(&b->mthash);
 	free(b->counters);
+	tt_hmap_free(&b->chash);
 	free(b->cs);
 	if (b->r)
 		tt_rank_free(b->r);
@@ -447,6 +450,54 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 
 /* ---- metadata events ---- */
 
+/* A thread's metadata is keyed by (pid, tid), a process's by pid, whatever
+ * the kind of the track asking; both found through an index (a trace may
+ * name a thread or process per event). */
+static struct tkey meta_key(const struct tkey *k, bool proc)
+{
+	return (struct tkey){0, k->pid_is_str, proc ? false : k->tid_is_str, k->pid,
+			     proc ? 0 : k->tid};
+}
+
+struct mthread *builder_thread(struct builder *b, const struct tkey *k, bool add)
+{
+	struct tkey m = meta_key(k, false);
+	uint64_t h = tkey_hash(&m);
+	size_t pos;
+	for (uint32_t i = tt_hmap_first(&b->mthash, h, &pos); i != TT_HMAP_NONE;
+	     i = tt_hmap_next(&b->mthash, h, &pos))
+		if (tkey_eq(&b->threads[i].key, &m))
+			return &b->threads[i];
+	if (!add)
+		return NULL;
+	TT_GROW(b->threads, b->cthreads, b->nthreads + 1);
+	struct mthread *t = &b->threads[b->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->key = m;
+	tt_hmap_add(&b->mthash, h, (uint32_t)b->nthreads++);
+	return t;
+}
+
+struct mproc *builder_proc(struct builder *b, const struct tkey *k, bool add)
+{
+	struct tkey m = meta_key(k, true);
+	uint64_t h = tkey_hash(&m);
+	size_t pos;
+	for (uint32_t i = tt_hmap_first(&b->phash, h, &pos); i != TT_HMAP_NONE;
+	     i = tt_hmap_next(&b->phash, h, &pos))
+		if (tkey_eq(&b->procs[i].key, &m))
+			return &b->procs[i];
+	if (!add)
+		return NULL;
+	TT_GROW(b->procs, b->cprocs, b->nprocs + 1);
+	struct mproc *p = &b->procs[b->nprocs];
+	memset(p, 0, sizeof(*p));
+	p->key = m;
+	p->name = p->labels = TT_NONE;
+	tt_hmap_add(&b->phash, h, (uint32_t)b->nprocs++);
+	return p;
+}
+
 static void meta_event(struct builder *b, const struct tt_raw_event *ev)
 {
 	struct tkey k = {0};
@@ -456,16 +507,7 @@ static void meta_event(struct builder *b, const struct tt_raw_event *ev)
 	bool is_proc = nm.n > 8 && memcmp(nm.p, "process_", 8) == 0;
 	if (is_thread) {
 		id_key(b, &ev->tid, &k.tid_is_str, &k.tid, ev->offset);
-		struct mthread *t = NULL;
-		for (size_t i = 0; i < b->nthreads; i++)
-			if (tkey_eq(&b->threads[i].key, &k))
-				t = &b->threads[i];
-		if (!t) {
-			TT_GROW(b->threads, b->cthreads, b->nthreads + 1);
-			t = &b->threads[b->nthreads++];
-			memset(t, 0, sizeof(*t));
-			t->key = k;
-		}
+		struct mthread *t = builder_thread(b, &k, true);
 		if (nm.n == 11 && memcmp(nm.p, "thread_name", 11) == 0 &&
 		    (ev->have & TT_HAVE(TT_A_M_NAME))) {
 			struct tt_str v = ev->s_arg[TT_A_M_NAME];
@@ -481,17 +523,7 @@ static void meta_event(struct builder *b, const struct tt_raw_event *ev)
 			t->has_sort = true;
 		}
 	} else if (is_proc) {
-		struct mproc *p = NULL;
-		for (size_t i = 0; i < b->nprocs; i++)
-			if (tkey_eq(&b->procs[i].key, &k))
-				p = &b->procs[i];
-		if (!p) {
-			TT_GROW(b->procs, b->cprocs, b->nprocs + 1);
-			p = &b->procs[b->nprocs++];
-			memset(p, 0, sizeof(*p));
-			p->key = k;
-			p->name = p->labels = TT_NONE;
-		}
+		struct mproc *p = builder_proc(b, &k, true);
 		if (ev->have & TT_HAVE(TT_A_M_NAME)) {
 			struct tt_str v = ev->s_arg[TT_A_M_NAME];
 			if (p->name == TT_NONE)
@@ -510,14 +542,25 @@ static void meta_event(struct builder *b, const struct tt_raw_event *ev)
 
 /* ---- counters ---- */
 
+static uint64_t counter_hash(uint32_t name, const struct tkey *pk, uint32_t series)
+{
+	int64_t ns = (int64_t)((uint64_t)name << 32 | series);
+	struct tkey k = {0, pk->pid_is_str, false, pk->pid, ns};
+	return tkey_hash(&k);
+}
+
+/* (found through an index: a trace may hold a series per sample) */
 static uint32_t counter_get(struct builder *b, uint32_t name, const struct tkey *pk,
 			    uint32_t series)
 {
-	for (size_t i = b->ncounters; i-- > 0;) {
-		struct tt_counter *c = &b->counters[i];
+	uint64_t h = counter_hash(name, pk, series);
+	size_t pos;
+	for (uint32_t i = tt_hmap_first(&b->chash, h, &pos); i != TT_HMAP_NONE;
+	     i = tt_hmap_next(&b->chash, h, &pos)) {
+		const struct tt_counter *c = &b->counters[i];
 		if (c->name == name && c->series == series && c->pid == pk->pid &&
 		    (c->pid_str != TT_NONE) == pk->pid_is_str)
-			return (uint32_t)i;
+			return i;
 	}
 	TT_GROW(b->counters, b->ccounters, b->ncounters + 1);
 	struct tt_counter *c = &b->counters[b->ncounters];
@@ -527,6 +570,7 @@ static uint32_t counter_get(struct builder *b, uint32_t name, const struct tkey 
 	c->pid = pk->pid;
 	c->pid_str = pk->pid_is_str ? (uint32_t)pk->pid : TT_NONE;
 	c->first = c->count = 0;
+	tt_hmap_add(&b->chash, h, (uint32_t)b->ncounters);
 	return (uint32_t)b->ncounters++;
 }
 
@@ -909,13 +953,9 @@ void builder_merge(struct builder *b, struct builder *b2)
 			p.key.pid = S((uint32_t)p.key.pid);
 		p.name = S(p.name);
 		p.labels = S(p.labels);
-		struct mproc *q = NULL;
-		for (size_t j = 0; j < b->nprocs && !q; j++)
-			if (tkey_eq(&b->procs[j].key, &p.key))
-				q = &b->procs[j];
+		struct mproc *q = builder_proc(b, &p.key, false);
 		if (!q) {
-			TT_GROW(b->procs, b->cprocs, b->nprocs + 1);
-			b->procs[b->nprocs++] = p;
+			*builder_proc(b, &p.key, true) = p;
 			continue;
 		}
 		/* as if b2's metadata events came after b's: the first name,
@@ -936,13 +976,9 @@ void builder_merge(struct builder *b, struct builder *b2)
 		if (t.key.tid_is_str)
 			t.key.tid = S((uint32_t)t.key.tid);
 		t.name = t.has_name ? S(t.name) : 0;
-		struct mthread *q = NULL;
-		for (size_t j = 0; j < b->nthreads && !q; j++)
-			if (tkey_eq(&b->threads[j].key, &t.key))
-				q = &b->threads[j];
+		struct mthread *q = builder_thread(b, &t.key, false);
 		if (!q) {
-			TT_GROW(b->threads, b->cthreads, b->nthreads + 1);
-			b->threads[b->nthreads++] = t;
+			*builder_thread(b, &t.key, true) = t;
 			continue;
 		}
 		/* the first name (a different later one is a conflict), the

@@ -95,11 +95,14 @@ struct builder {
 
 	struct mproc *procs;
 	size_t nprocs, cprocs;
+	struct tt_hmap phash; /* key hash -> procs index */
 	struct mthread *threads;
 	size_t nthreads, cthreads;
+	struct tt_hmap mthash; /* key hash -> threads index */
 
 	struct tt_counter *counters;
 	size_t ncounters, ccounters;
+	struct tt_hmap chash; /* (name, series, pid) hash -> counters index */
 	struct csample *cs;
 	size_t ncs, ccs;
 
@@ -111,6 +114,12 @@ struct builder {
 	uint64_t nflows_total;
 	uint64_t since_check;
 };
+
+/* The metadata of thread k (its pid and tid; kind ignored) or process k
+ * (its pid), added (zeroed, no name) when add and missing, else NULL when
+ * missing.  The pointer is valid until the next one is added. */
+struct mthread *builder_thread(struct builder *b, const struct tkey *k, bool add);
+struct mproc *builder_proc(struct builder *b, const struct tkey *k, bool add);
 
 void free_chunks(struct stage_track *t);
 struct tt_event *track_push(struct stage_track *t);

@@ -95,27 +95,6 @@ static void pair_be(struct builder *b)
 
 /* ---- track order and names ---- */
 
-static const struct mthread *find_thread(const struct builder *b, const struct tkey *k)
-{
-	for (size_t i = 0; i < b->nthreads; i++) {
-		const struct tkey *m = &b->threads[i].key;
-		if (m->pid == k->pid && m->tid == k->tid && m->pid_is_str == k->pid_is_str &&
-		    m->tid_is_str == k->tid_is_str)
-			return &b->threads[i];
-	}
-	return NULL;
-}
-
-static const struct mproc *find_proc(const struct builder *b, const struct tkey *k)
-{
-	for (size_t i = 0; i < b->nprocs; i++) {
-		const struct tkey *m = &b->procs[i].key;
-		if (m->pid == k->pid && m->pid_is_str == k->pid_is_str)
-			return &b->procs[i];
-	}
-	return NULL;
-}
-
 static void name_tracks(struct builder *b)
 {
 	struct tt_rank *r = b->r;
@@ -137,10 +116,10 @@ static void name_tracks(struct builder *b)
 		t->sort_index = 0;
 		t->name = TT_NONE;
 		t->proc_name = TT_NONE;
-		const struct mthread *th = find_thread(b, k);
+		const struct mthread *th = builder_thread(b, k, false);
 		if (k->kind == TT_TRACK_GPU || k->kind == TT_TRACK_GPU_ANNOT) {
 			struct tkey mk = {0, false, false, k->pid, k->tid};
-			th = find_thread(b, &mk);
+			th = builder_thread(b, &mk, false);
 		}
 		if (th && th->has_name) {
 			/* "stream 7 " comes with a trailing space */
@@ -153,7 +132,7 @@ static void name_tracks(struct builder *b)
 		if (th && th->has_sort)
 			t->sort_index = th->sort;
 		struct tkey pk = {0, k->pid_is_str, false, k->pid, 0};
-		const struct mproc *pr = find_proc(b, &pk);
+		const struct mproc *pr = builder_proc(b, &pk, false);
 		if (pr)
 			t->proc_name = pr->name != TT_NONE ? pr->name : pr->labels;
 		char buf[96];
