@@ -351,6 +351,19 @@ static int postkey_cmp(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k;
 }
 
+struct thfirst {
+	int64_t first;
+	uint32_t th;
+};
+
+static int thfirst_cmp(const void *a, const void *b)
+{
+	const struct thfirst *x = a, *y = b;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->th < y->th ? -1 : x->th > y->th;
+}
+
 /* The plugin lists a thread's operators in post-order (children before
  * their parent), threads by their first node's start, and a grouped row
  * takes its tensor-core eligibility from the first call it meets.  The
@@ -380,12 +393,15 @@ static uint32_t *first_call(const struct tt_rank *r, const struct tt_tbtree *t,
 	for (uint32_t th = 0; th < r->ntracks; th++)
 		if (trank[th] != TT_NONE)
 			trank[nth++] = th; /* (reused: the threads with nodes) */
-	for (uint32_t a = 1; a < nth; a++) /* (threads are few) */
-		for (uint32_t b = a; b > 0 && tfirst[trank[b - 1]] > tfirst[trank[b]]; b--) {
-			uint32_t x = trank[b];
-			trank[b] = trank[b - 1];
-			trank[b - 1] = x;
-		}
+	/* (sorted: a trace may hold an operator per thread) */
+	struct thfirst *tf = tt_malloc(((size_t)nth + 1) * sizeof(*tf));
+	for (uint32_t i = 0; i < nth; i++)
+		tf[i] = (struct thfirst){tfirst[trank[i]], trank[i]};
+	if (nth > 1)
+		qsort(tf, nth, sizeof(*tf), thfirst_cmp);
+	for (uint32_t i = 0; i < nth; i++)
+		trank[i] = tf[i].th;
+	free(tf);
 	uint32_t *rank_of = tt_tb_none_array(r->ntracks);
 	for (uint32_t i = 0; i < nth; i++)
 		rank_of[trank[i]] = i;
