@@ -175,6 +175,22 @@ static void flow(struct buf *b, char ph, long tid, long pid, long long ts, long 
 	    ph, pid, tid, ts, id, ph == 'f' ? ", \"bp\": \"e\"" : "");
 }
 
+static void meta(struct buf *b, const char *what, long pid, long tid, const char *name, long i)
+{
+	ev(b);
+	put(b, "\"ph\": \"M\", \"name\": \"%s\", \"pid\": %ld, \"tid\": %ld, \"args\": "
+	       "{\"name\": \"%s %ld\"}}",
+	    what, pid, tid, name, i);
+}
+
+static void counter_ev(struct buf *b, long long ts, long series, long v)
+{
+	ev(b);
+	put(b, "\"ph\": \"C\", \"name\": \"Queue Length\", \"pid\": 0, \"tid\": 7, \"ts\": %lld, "
+	       "\"args\": {\"stream %ld\": %ld}}",
+	    ts, series, v);
+}
+
 /* ---- the shapes ---- */
 
 #define WEEK_US 604800000000LL /* the longest duration the loader takes */
@@ -326,6 +342,36 @@ static void shape_overflow(struct buf *b, size_t n)
 			  9000000000000000LL);
 }
 
+static void shape_threads(struct buf *b, size_t n)
+{
+	size_t k = n / 3;
+	step(b, 1, 0, 100 + 2 * (long long)k);
+	for (size_t i = 0; i < k; i++) {
+		long id = (long)i + 2;
+		meta(b, "thread_name", 1, id, "worker", id);
+		meta(b, "process_name", id, 0, "process", id);
+		/* half the ops on a named thread of pid 1, half in a named process */
+		long pid = i % 2 ? 1 : id;
+		ev(b);
+		put(b, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::op\", \"pid\": %ld, "
+		       "\"tid\": %ld, \"ts\": %lld, \"dur\": 1}",
+		    pid, id, 50 + 2 * (long long)i);
+	}
+}
+
+static void shape_counters(struct buf *b, size_t n)
+{
+	size_t k = n / 2, ns = n / 4 ? n / 4 : 1;
+	step(b, 1, 0, 100 + 2 * (long long)k);
+	long long total = 0;
+	for (size_t i = 0; i < k; i++) {
+		long long t = 50 + 2 * (long long)i;
+		counter_ev(b, t, (long)(i % ns), (long)(i % 5));
+		total += 4096;
+		memory_ev(b, t + 1, 4096, total); /* (never freed) */
+	}
+}
+
 size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out)
 {
 	size_t nf = 1;
@@ -356,6 +402,12 @@ size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out
 			break;
 		case ADV_CORR:
 			shape_corr(&b, n);
+			break;
+		case ADV_THREADS:
+			shape_threads(&b, n);
+			break;
+		case ADV_COUNTERS:
+			shape_counters(&b, n);
 			break;
 		case ADV_OVERFLOW:
 		case ADV_NSHAPES:

@@ -1,6 +1,8 @@
 /* Adversarial traces: valid Kineto JSON of shapes meant to make the tool
  * slow (identical timestamps, many streams, steps, names or ranks, deep
- * nesting, one correlation id for everything) or its sums overflow.  Used by
+ * nesting, one correlation id for everything, many named threads and
+ * processes, many counter series) or its sums overflow.  New shapes go at
+ * the end (a fuzz recipe names its shape by number).  Used by
  * the complexity check (tests/scaling.c), the fuzz targets (a fuzz input
  * can be a recipe for one of these) and the shell tests (tests/ttgen). */
 #ifndef TRACETOP_TESTS_ADVGEN_H
@@ -17,7 +19,9 @@
 	_(RANKS, "ranks", "n/24 ranks of 4 steps with an all-reduce each, a file a rank")  \
 	_(NESTING, "nesting", "n/4 python frames and n/4 ops, each nested in the one before") \
 	_(CORR, "corr", "n/5 ops, launches, kernels and flows, all on correlation id 1")   \
-	_(OVERFLOW, "overflow", "n overlapping 7-day kernels, n/8 copies of 9e15 bytes")
+	_(OVERFLOW, "overflow", "n overlapping 7-day kernels, n/8 copies of 9e15 bytes")    \
+	_(THREADS, "threads", "n/3 threads and n/3 processes, each named, an op on each")   \
+	_(COUNTERS, "counters", "n/2 samples of n/4 counter series, n/2 allocations alive")
 
 enum adv_shape {
 #define _(id, name, help) ADV_##id,
