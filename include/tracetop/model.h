@@ -273,6 +273,12 @@ struct tt_model {
 	size_t nranks;
 	struct tt_load_failure *failures;
 	size_t nfailures;
+	/* the profiling cycle it holds (tracetop/runs.h): from 1, 0 when its
+	 * files name no cycles; the run's cycles then; its time (ns since the
+	 * epoch, 0 unknown); its run's name in a log directory, or NULL */
+	int cycle, ncycles;
+	int64_t cycle_time;
+	char *run;
 };
 
 /* ---- loading ---- */

@@ -405,5 +405,6 @@ void tt_model_free(struct tt_model *m)
 	for (size_t i = 0; i < m->nfailures; i++)
 		free(m->failures[i].path);
 	free(m->failures);
+	free(m->run);
 	free(m);
 }

@@ -42,6 +42,10 @@ void rank_account(struct tt_rank *r);
 /* the report the builder counts its own warnings into */
 struct tt_load_report *builder_report(struct builder *b);
 
+/* Is a file name one a folder's listing takes as a trace (*.json,
+ * *.json.gz, *.gz, *.trace, *.tts; not hidden)? */
+bool tt_trace_like(const char *name);
+
 /* chunked, page-backed staging memory (returned to the system when freed) */
 void *stage_alloc(size_t n);
 void stage_free(void *p, size_t n);

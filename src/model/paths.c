@@ -12,7 +12,7 @@
 #include "model_int.h"
 #include "tracetop/util.h"
 
-static bool trace_like(const char *name)
+bool tt_trace_like(const char *name)
 {
 	size_t n = strlen(name);
 	if (name[0] == '.')
@@ -63,7 +63,7 @@ static void add_dir(struct plist *l, const char *dir, void (*bad)(void *, const 
 	size_t before = l->n;
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
-		if (!trace_like(de->d_name))
+		if (!tt_trace_like(de->d_name))
 			continue;
 		size_t n = strlen(dir) + strlen(de->d_name) + 2;
 		char *p = tt_malloc(n);
@@ -120,7 +120,7 @@ size_t tt_expand_paths(const char *const *paths, size_t n, char ***out, size_t *
 				}
 				int found = 0;
 				for (int k = 0; k < no; k++) {
-					if (trace_like(objs[k])) {
+					if (tt_trace_like(objs[k])) {
 						padd(&l, objs[k]);
 						found++;
 					}
