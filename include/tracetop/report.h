@@ -81,6 +81,22 @@ int tt_report_width(const struct tt_report_opts *o, FILE *out);
 /* Build and print. */
 int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,
 		  const struct tt_report_opts *o, FILE *out, struct tt_err *err);
+/* Reports of a profiling cycle (tracetop/runs.h) say which: CSV and JSON
+ * in a column "cycle" of every table ("control_cycle" and "test_cycle" in
+ * a diff), text in a line above the tables, which this writes into buf
+ * ("run r1, cycle 3 of 5 (12:03:05, steps 40-42)"; "" when neither model
+ * holds a cycle). */
+void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
+			  size_t n);
+/* Several cycles in one report (--cycle all): the tables of report name
+ * over model m, with its cycle in a column "cycle" (in text too), added to
+ * acc[0..*nacc): rows go into a table of the same name and columns there,
+ * else the table is appended.  Free acc with tt_tables_free. */
+int tt_report_collect(const char *name, const struct tt_model *m, const struct tt_report_opts *o,
+		      struct tt_table ***acc, size_t *nacc, struct tt_err *err);
+/* Print tables as tt_report_run does (o->format, o->table). */
+int tt_report_print(const char *name, struct tt_table **t, size_t n,
+		    const struct tt_report_opts *o, FILE *out, struct tt_err *err);
 
 /* ---- from results computed once (include/tracetop/results.h) ----
  * A report is an analysis (its typed result, kept in a struct tt_results)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tracetop/results.h"
+#include "tracetop/runs.h"
 #include "tracetop/util.h"
 
 /* a report formatted from results computed once (results.h) */
@@ -225,14 +226,52 @@ int tt_report_build(const char *name, const struct tt_model *m, const struct tt_
 	return unknown(name, err);
 }
 
-int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,
-		  const struct tt_report_opts *o, FILE *out, struct tt_err *err)
+/* The cycle a report describes (tracetop/runs.h), in CSV and JSON a
+ * column of every table: "cycle", or for a diff "control_cycle" and
+ * "test_cycle" (the number, from 1). */
+static void cycle_cols(struct tt_table **t, size_t n, const struct tt_model *m,
+		       const struct tt_model *m2, bool in_text)
 {
-	struct tt_table **t;
-	size_t n;
-	int rc = tt_report_build(name, m, m2, o, &t, &n, err);
-	if (rc)
-		return rc;
+	for (int s = 0; s < 2; s++) {
+		const struct tt_model *x = s ? m2 : m;
+		if (!x || !x->cycle)
+			continue;
+		struct tt_col c = {.name = !m2 ? "cycle" : s ? "test_cycle" : "control_cycle",
+				   .type = TT_C_INT,
+				   .hidden_text = !in_text};
+		for (size_t i = 0; i < n; i++) {
+			int k = tt_table_add_col(t[i], &c);
+			for (size_t r = 0; r < t[i]->nrows; r++)
+				tt_table_set_int(t[i], r, k, x->cycle);
+		}
+	}
+}
+
+/* the line above a text report of a cycle: "run r1, cycle 3 of 5 (12:03:05,
+ * steps 40-42)"; "" when no side holds a cycle */
+void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
+			  size_t n)
+{
+	buf[0] = '\0';
+	size_t len = 0;
+	for (int s = 0; s < 2; s++) {
+		const struct tt_model *x = s ? m2 : m;
+		if (!x || (!x->cycle && !x->run))
+			continue;
+		char cy[160];
+		tt_model_cycle_text(x, cy, sizeof(cy));
+		len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s%s%s", len ? "; " : "",
+					m2 ? (s ? "Test: " : "Control: ") : "", x->run ? "run " : "",
+					x->run ? x->run : "", x->run && cy[0] ? ", " : "", cy);
+		if (len >= n)
+			break;
+	}
+}
+
+int tt_report_print(const char *name, struct tt_table **t, size_t n,
+		    const struct tt_report_opts *o, FILE *out, struct tt_err *err)
+{
+	int rc = 0;
 	/* text fits a width: the terminal's; else $COLUMNS; else 80 columns
 	 * (--width N, or --wide: every text whole on one line) */
 	struct tt_print_opts popts = {0};
@@ -261,6 +300,71 @@ int tt_report_run(const char *name, const struct tt_model *m, const struct tt_mo
 		}
 	}
 	free(sel);
+	return rc;
+}
+
+int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,
+		  const struct tt_report_opts *o, FILE *out, struct tt_err *err)
+{
+	struct tt_table **t;
+	size_t n;
+	int rc = tt_report_build(name, m, m2, o, &t, &n, err);
+	if (rc)
+		return rc;
+	cycle_cols(t, n, m, m2, false);
+	char line[400];
+	tt_report_cycle_line(m, m2, line, sizeof(line));
+	if (line[0] && o->format == TT_FMT_TABLE)
+		fprintf(out, "%s\n\n", line);
+	rc = tt_report_print(name, t, n, o, out, err);
 	tt_tables_free(t, n);
 	return rc;
+}
+
+/* the same columns, by name and type */
+static bool same_cols(const struct tt_table *a, const struct tt_table *b)
+{
+	if (a->ncols != b->ncols || strcmp(a->name, b->name) != 0)
+		return false;
+	for (int c = 0; c < a->ncols; c++)
+		if (strcmp(a->cols[c].name, b->cols[c].name) != 0 || a->cols[c].type != b->cols[c].type)
+			return false;
+	return true;
+}
+
+int tt_report_collect(const char *name, const struct tt_model *m, const struct tt_report_opts *o,
+		      struct tt_table ***acc, size_t *nacc, struct tt_err *err)
+{
+	struct tt_table **t;
+	size_t n;
+	int rc = tt_report_build(name, m, NULL, o, &t, &n, err);
+	if (rc)
+		return rc;
+	cycle_cols(t, n, m, NULL, true);
+	for (size_t i = 0; i < n; i++) {
+		struct tt_table *into = NULL;
+		for (size_t j = 0; j < *nacc && !into; j++)
+			if (same_cols((*acc)[j], t[i]))
+				into = (*acc)[j];
+		if (!into) {
+			*acc = tt_realloc_array(*acc, *nacc + 1, sizeof(**acc));
+			(*acc)[(*nacc)++] = t[i];
+			t[i] = NULL;
+			continue;
+		}
+		for (size_t r = 0; r < t[i]->nrows; r++) {
+			size_t k = tt_table_add_row(into);
+			for (int c = 0; c < t[i]->ncols; c++) {
+				const struct tt_cell *x = tt_table_cell(t[i], r, c);
+				if (x->kind == TT_CV_S)
+					tt_table_set_str(into, k, c, x->v.s);
+				else if (x->kind == TT_CV_I)
+					tt_table_set_int(into, k, c, x->v.i);
+				else if (x->kind == TT_CV_D)
+					tt_table_set_num(into, k, c, x->v.d);
+			}
+		}
+	}
+	tt_tables_free(t, n);
+	return 0;
 }
