@@ -185,6 +185,10 @@ enum {
 	O_FROM,
 	O_TO,
 	O_NOMOUSE,
+	O_RUN,
+	O_CYCLE,
+	O_FOLLOW,
+	O_POLL,
 };
 
 static const struct option longopts[] = {
@@ -247,6 +251,10 @@ static const struct option longopts[] = {
 	{"from", required_argument, NULL, O_FROM},
 	{"to", required_argument, NULL, O_TO},
 	{"no-mouse", no_argument, NULL, O_NOMOUSE},
+	{"run", required_argument, NULL, O_RUN},
+	{"cycle", required_argument, NULL, O_CYCLE},
+	{"follow", no_argument, NULL, O_FOLLOW},
+	{"poll", no_argument, NULL, O_POLL},
 	{NULL, 0, NULL, 0},
 };
 
@@ -697,6 +705,30 @@ int cli_parse(struct cli *c, int argc, char **argv)
 		case O_NOMOUSE:
 			c->no_mouse = true;
 			break;
+		case O_RUN:
+			if (c->nrun == 2)
+				return bad("%s", "at most two --run (the second is the Test side of --diff)");
+			c->run[c->nrun++] = optarg;
+			break;
+		case O_CYCLE:
+			if (c->ncycle == 2)
+				return bad("%s", "at most two --cycle (the second is the Test side of --diff)");
+			if (strcmp(optarg, "all") == 0)
+				c->cycle[c->ncycle++] = TT_CYCLE_ALL;
+			else if (strcmp(optarg, "newest") == 0 || strcmp(optarg, "last") == 0)
+				c->cycle[c->ncycle++] = TT_CYCLE_DEFAULT;
+			else if (!parse_i64(optarg, &iv) || iv < 1 || iv > INT_MAX)
+				return bad("bad --cycle '%s' (a number from 1, newest or all)", optarg);
+			else
+				c->cycle[c->ncycle++] = (int)iv;
+			break;
+		case O_FOLLOW:
+			c->follow = true;
+			break;
+		case O_POLL:
+			c->follow = true;
+			c->poll = true;
+			break;
 		case O_FROM:
 		case O_TO:
 			if (tt_parse_time(optarg, TT_U_MS, &iv, why, sizeof(why)) != 0)
@@ -881,33 +913,158 @@ static void print_warnings(const struct tt_model *m)
 	}
 }
 
-struct tt_model *cli_load(struct cli *c, char **paths, int n)
-{
-	char **files;
-	size_t nbad;
-	size_t nf = tt_expand_paths((const char *const *)paths, (size_t)n, &files, &nbad,
-				    cli_print_bad_path, NULL);
-	if (nf == 0) {
-		if (!nbad)
-			tt_msg("no trace given (try 'tracetop --help')");
-		tt_paths_free(files, nf);
-		return NULL;
-	}
+/* the progress line of each cycle loaded (a cycle being written is
+ * passed over: the next one has a line of its own) */
+struct load_hook {
 	struct progress p;
-	progress_init(&p, files, nf);
+	bool on;
+};
+
+static void before_load(void *ctx, char *const *paths, size_t n)
+{
+	struct load_hook *h = ctx;
+	if (h->on) {
+		if (h->p.dirty)
+			fputs("\r\033[K", stderr);
+		progress_free(&h->p);
+	}
+	progress_init(&h->p, (char **)paths, n);
+	h->on = true;
+}
+
+/* what the input was called, for messages */
+static const char *input_name(struct tt_input *in)
+{
+	const struct tt_run *r = tt_input_run(in);
+	const struct tt_logdir *d = tt_input_logdir(in);
+	return r && r->name[0] ? r->name : d ? d->path : "traces";
+}
+
+struct tt_model *cli_load_cycle(struct cli *c, struct tt_input *in, int cycle)
+{
+	struct load_hook h;
+	memset(&h, 0, sizeof(h));
 	struct tt_load_opts o = c->load;
 	if (c->progress_tty) {
 		o.progress = progress;
-		o.progress_ctx = &p;
+		o.progress_ctx = &h.p;
+		tt_input_on_load(in, before_load, &h);
 	}
-	struct tt_model *m;
-	tt_model_load(&m, files, nf, &o);
-	if (p.dirty)
-		fputs("\r\033[K", stderr);
-	progress_free(&p);
-	print_warnings(m);
-	tt_paths_free(files, nf);
+	struct tt_model *m = NULL;
+	char why[600];
+	tt_input_load(in, cycle, &o, &m, why, sizeof(why));
+	tt_input_on_load(in, NULL, NULL);
+	if (h.on) {
+		if (h.p.dirty)
+			fputs("\r\033[K", stderr);
+		progress_free(&h.p);
+	}
+	if (m)
+		print_warnings(m);
+	if (why[0]) {
+		char name[300];
+		tt_text_escape(name, sizeof(name), input_name(in));
+		tt_msg("%s: %s", name, why);
+	}
+	snprintf(c->note, sizeof(c->note), "%s", why);
 	return m;
+}
+
+/* "r1, r2, r3 and 5 more" */
+static void run_names(const struct tt_logdir *d, char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->nruns && len + 40 < n; i++) {
+		if (i == 6) {
+			snprintf(buf + len, n - len, " and %zu more", d->nruns - i);
+			return;
+		}
+		char e[64];
+		tt_text_escape(e, sizeof(e), d->runs[i]->name);
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", e);
+	}
+}
+
+struct tt_model *cli_open(struct cli *c, char **paths, int n, int side, struct tt_input **keep)
+{
+	if (keep)
+		*keep = NULL;
+	size_t nbad = 0;
+	struct tt_input *in = NULL;
+	struct stat st;
+	if (c->follow && n == 1 && stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode))
+		in = tt_input_new_dir(paths[0]); /* (it may hold nothing yet) */
+	else
+		in = tt_input_new((const char *const *)paths, (size_t)n, &nbad, cli_print_bad_path,
+				  NULL);
+	if (!in) {
+		if (!nbad)
+			tt_msg("no trace given (try 'tracetop --help')");
+		return NULL;
+	}
+	const char *run = c->nrun > side ? c->run[side] : c->nrun ? c->run[0] : NULL;
+	int cycle = c->ncycle > side ? c->cycle[side] : c->ncycle ? c->cycle[0] : TT_CYCLE_DEFAULT;
+	if (cycle == TT_CYCLE_ALL)
+		cycle = TT_CYCLE_DEFAULT; /* (the caller goes through the others) */
+	const struct tt_logdir *d = tt_input_logdir(in);
+	char list[400], name[300];
+	tt_text_escape(name, sizeof(name), n ? paths[0] : "");
+	if (run && !d) {
+		char rn[200];
+		tt_text_escape(rn, sizeof(rn), run);
+		tt_msg("--run %s: %s is not a log directory (a folder whose subfolders hold the "
+		       "traces of each run)", rn, n == 1 ? name : "the paths given");
+		tt_input_free(in);
+		return NULL;
+	}
+	if (run) {
+		bool several;
+		size_t i = tt_logdir_find(d, run, &several);
+		if (i == SIZE_MAX) {
+			char rn[200];
+			tt_text_escape(rn, sizeof(rn), run);
+			run_names(d, list, sizeof(list));
+			tt_msg("--run %s: %s in %s (runs: %s)", rn,
+			       several ? "several runs start so" : "no such run", name, list);
+			tt_input_free(in);
+			return NULL;
+		}
+		tt_input_set_run(in, i);
+	} else if (d && !tt_input_run(in)) {
+		if (keep) {
+			*keep = in;
+			return NULL;
+		}
+		run_names(d, list, sizeof(list));
+		tt_msg("%s is a log directory of %zu runs (%s): choose one with --run NAME", name,
+		       d->nruns, list);
+		tt_input_free(in);
+		return NULL;
+	}
+	if (c->follow && keep)
+		tt_input_follow(in, c->poll, &c->load);
+	struct tt_model *m = cli_load_cycle(c, in, cycle);
+	if (!m && c->follow && keep && cycle == TT_CYCLE_DEFAULT) {
+		/* a job that has written no complete cycle yet */
+		char how[80];
+		tt_input_follow_kind(in, how, sizeof(how));
+		tt_msg("%s: waiting for the first complete cycle (%s; Ctrl-C stops)",
+		       input_name(in), how);
+		m = tt_input_wait(in, -1);
+		if (m)
+			print_warnings(m);
+	}
+	if (keep)
+		*keep = in;
+	else
+		tt_input_free(in);
+	return m;
+}
+
+struct tt_model *cli_load(struct cli *c, char **paths, int n)
+{
+	return cli_open(c, paths, n, 0, NULL);
 }
 
 static int i64_cmp(const void *a, const void *b)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tracetop/input.h"
 #include "tracetop/model.h"
 #include "tracetop/report.h"
 
@@ -35,6 +36,15 @@ struct cli {
 	int size_w, size_h; /* --size for --headless, 0 when not given */
 	bool headless;
 	bool no_mouse; /* --no-mouse */
+	/* runs and cycles (tracetop/runs.h): --run NAME and --cycle N|all,
+	 * the second of each for the Test side of a diff; --follow (--poll:
+	 * without inotify) */
+	const char *run[2];
+	int nrun;
+	int cycle[2]; /* from 1, TT_CYCLE_DEFAULT or TT_CYCLE_ALL */
+	int ncycle;
+	bool follow, poll;
+	char note[600]; /* the last load's note ("cycle 5 is being written: ...") */
 };
 
 void cli_usage(FILE *out);
@@ -44,8 +54,19 @@ int cli_parse(struct cli *c, int argc, char **argv);
 void cli_free(struct cli *c);
 
 /* Load the files named by paths[0..n), printing errors and warnings to
- * stderr.  Returns the model (possibly without ranks) or NULL. */
+ * stderr.  Returns the model (possibly without ranks) or NULL.  Folders
+ * as PyTorch writes them: the cycle of --cycle (default the newest
+ * complete one) of the run of --run in a log directory. */
 struct tt_model *cli_load(struct cli *c, char **paths, int n);
+/* The same for side `side` of a diff (1: the Test side, whose --run and
+ * --cycle are the second ones given, else the first).  keep: the input is
+ * handed to the caller (*keep), who frees it (tt_input_free); a log
+ * directory of several runs and no --run then gives NULL with *keep set
+ * (the explorer lists the runs). */
+struct tt_model *cli_open(struct cli *c, char **paths, int n, int side, struct tt_input **keep);
+/* Load cycle `cycle` (from 1, TT_CYCLE_DEFAULT) of in's open run, with the
+ * progress line, warnings and notes on stderr; NULL when it cannot. */
+struct tt_model *cli_load_cycle(struct cli *c, struct tt_input *in, int cycle);
 /* The demo job (variant: enum tt_demo_variant). */
 struct tt_model *cli_load_demo(struct cli *c, int variant);
 /* Print the warnings of rank r (index i of model m, or m NULL for a rank

@@ -13,6 +13,7 @@
 #include "tracetop/outfile.h"
 #include "tracetop/theme.h"
 #include "tracetop/escape.h"
+#include "tracetop/io.h"
 #include "tracetop/util.h"
 #include "tui/tui.h"
 
@@ -21,6 +22,86 @@ static struct tt_model *load_for(struct cli *c, char **paths, int n)
 	if (c->demo)
 		return cli_load_demo(c, c->demo_variant);
 	return cli_load(c, paths, n);
+}
+
+/* A diff's two sides: two paths, or one path with two --cycle or two
+ * --run (both sides from it); side_names gets what tells them apart (the
+ * runs, the cycles), for the explorer's columns.  2 after a message when
+ * they cannot be had. */
+static char side_names[2][64];
+
+static int load_sides(struct cli *c, struct tt_model **m, struct tt_model **m2, const char *what)
+{
+	*m = *m2 = NULL;
+	bool one = c->npaths == 1 && (c->ncycle == 2 || c->nrun == 2);
+	if (c->npaths != 2 && !one) {
+		tt_msg("%s needs two paths: CONTROL TEST (or one path with two --cycle or two "
+		       "--run, or --demo alone)", what);
+		return 2;
+	}
+	*m = cli_open(c, c->paths, 1, 0, NULL);
+	if (*m && (*m)->nranks)
+		*m2 = cli_open(c, c->paths + (one ? 0 : 1), 1, 1, NULL);
+	if (c->nrun == 2 && strcmp(c->run[0], c->run[1]) != 0) {
+		snprintf(side_names[0], sizeof(side_names[0]), "%s", c->run[0]);
+		snprintf(side_names[1], sizeof(side_names[1]), "%s", c->run[1]);
+	} else if (*m && *m2 && (*m)->cycle && (*m2)->cycle && (*m)->cycle != (*m2)->cycle) {
+		snprintf(side_names[0], sizeof(side_names[0]), "cycle %d", (*m)->cycle);
+		snprintf(side_names[1], sizeof(side_names[1]), "cycle %d", (*m2)->cycle);
+	}
+	return 0;
+}
+
+/* --cycle all: the report of every cycle of the run, one table each with
+ * the cycle in a column */
+static int report_cycles(struct cli *c)
+{
+	struct tt_input *in = NULL;
+	struct tt_model *m = cli_open(c, c->paths, c->npaths, 0, &in);
+	if (!in) {
+		tt_model_free(m);
+		return 2;
+	}
+	const struct tt_run *r = tt_input_run(in);
+	if (!m || !r) {
+		if (!r)
+			tt_msg("%s is a log directory: choose a run with --run NAME",
+			       tt_input_logdir(in)->path);
+		tt_model_free(m);
+		tt_input_free(in);
+		return 2;
+	}
+	int first = m->cycle;
+	size_t ncycles = r->ncycles;
+	struct tt_table **acc = NULL;
+	size_t nacc = 0, done = 0;
+	int rc = 0;
+	struct tt_err err;
+	tt_err_clear(&err);
+	for (size_t k = 1; k <= ncycles && !rc; k++) {
+		struct tt_model *x = m && first == (int)k ? m : cli_load_cycle(c, in, (int)k);
+		if (x == m)
+			m = NULL;
+		if (!x || !x->nranks || cli_check_ranks(c, x)) {
+			tt_model_free(x);
+			continue; /* (said on stderr) */
+		}
+		rc = tt_report_collect(c->report, x, &c->ropts, &acc, &nacc, &err);
+		done += rc == 0;
+		tt_model_free(x);
+	}
+	tt_model_free(m);
+	tt_input_free(in);
+	if (!rc && done)
+		rc = tt_report_print(c->report, acc, nacc, &c->ropts, stdout, &err);
+	tt_tables_free(acc, nacc);
+	if (rc) {
+		char buf[700];
+		tt_err_format(&err, buf, sizeof(buf));
+		tt_msg("%s", buf);
+		return err.code == TT_E_USAGE ? 2 : 1;
+	}
+	return done ? 0 : 2;
 }
 
 int cmd_report(struct cli *c)
@@ -48,6 +129,10 @@ int cmd_report(struct cli *c)
 		tt_msg("unknown report '%s' (tracetop report --list)", c->report);
 		return 2;
 	}
+	if (c->follow) {
+		tt_msg("--follow is for the explorer: a report describes the traces as they are");
+		return 2;
+	}
 	bool diff = strcmp(c->report, "diff") == 0;
 	struct tt_model *m = NULL, *m2 = NULL;
 	if (diff) {
@@ -55,18 +140,19 @@ int cmd_report(struct cli *c)
 			/* the demo job and its regressed run */
 			m = cli_load_demo(c, TT_DEMO_BASE);
 			m2 = cli_load_demo(c, TT_DEMO_REGRESSED);
-		} else if (c->npaths != 2 || c->demo) {
+		} else if (c->demo) {
 			tt_msg("report diff needs two paths: CONTROL TEST (or --demo alone)");
 			return 2;
-		} else {
-			m = cli_load(c, c->paths, 1);
-			m2 = cli_load(c, c->paths + 1, 1);
+		} else if (load_sides(c, &m, &m2, "report diff")) {
+			return 2;
 		}
 	} else {
 		if (c->npaths == 0 && !c->demo) {
 			tt_msg("report %s: no trace given", c->report);
 			return 2;
 		}
+		if (!c->demo && c->ncycle && c->cycle[0] == TT_CYCLE_ALL)
+			return report_cycles(c);
 		m = load_for(c, c->paths, c->npaths);
 	}
 	int rc = 0;
@@ -310,7 +396,9 @@ static void describe(const struct tt_model *m, const struct tt_model *m2, struct
 	tt_path_fit(p1, sizeof(p1), c->npaths > 1 ? c->paths[1] : "", 20);
 	const char *what = c->demo ? "demo job" : c->npaths == 1 ? p0 : "traces";
 	/* (the demo's regressed run, in m2, is for the Diff pane: it says so) */
-	if (m2 && !c->demo)
+	if (m2 && !c->demo && side_names[0][0])
+		snprintf(buf, n, "diff: %s vs %s", side_names[0], side_names[1]);
+	else if (m2 && !c->demo)
 		snprintf(buf, n, "diff: %s vs %s", p0, p1);
 	else
 		snprintf(buf, n, "%s: %zu rank%s, %llu events", what, m->nranks,
@@ -328,30 +416,52 @@ int cmd_tui(struct cli *c)
 		tt_msg("no trace given (try 'tracetop --demo' or 'tracetop --help')");
 		return 2;
 	}
-	if (c->diff && (c->demo ? c->npaths != 0 : c->npaths != 2)) {
+	if (c->diff && c->demo && c->npaths != 0) {
 		tt_msg("--diff needs two paths: CONTROL TEST (or --demo alone)");
+		return 2;
+	}
+	if (c->follow && (c->demo || c->diff)) {
+		tt_msg("--follow watches the folder of one run: not with %s",
+		       c->demo ? "--demo" : "--diff");
+		return 2;
+	}
+	if (c->follow && c->npaths == 1 &&
+	    (strcmp(c->paths[0], "-") == 0 || tt_remote_is(c->paths[0]))) {
+		tt_msg("--follow watches a folder: not %s",
+		       strcmp(c->paths[0], "-") == 0 ? "standard input" : "object storage");
 		return 2;
 	}
 	/* the locale decides the glyphs: UTF-8 block bars, or ASCII */
 	const char *cs = nl_langinfo(CODESET);
 	tt_render_set_ascii(!cs || strcmp(cs, "UTF-8") != 0);
 	struct tt_model *m, *m2 = NULL;
+	struct tt_input *in = NULL;
 	if (c->demo) {
 		/* the demo carries its regressed run, for the Diff pane */
 		m = cli_load_demo(c, TT_DEMO_BASE);
 		m2 = cli_load_demo(c, TT_DEMO_REGRESSED);
 	} else if (c->diff) {
-		m = cli_load(c, c->paths, 1);
-		m2 = cli_load(c, c->paths + 1, 1);
+		if (load_sides(c, &m, &m2, "--diff"))
+			return 2;
+		if (side_names[0][0]) {
+			c->ropts.label_a = side_names[0];
+			c->ropts.label_b = side_names[1];
+		}
 	} else {
-		m = cli_load(c, c->paths, c->npaths);
+		m = cli_open(c, c->paths, c->npaths, 0, &in);
+		/* a log directory: its runs first, no model yet */
+		if (!m && in && !tt_input_run(in))
+			m = tt_calloc(1, sizeof(*m));
 	}
 	int rc = 0;
-	if (!m || !m->nranks || (m2 && !m2->nranks)) {
+	if (!m || (!m->nranks && !(in && !tt_input_run(in))) || (m2 && !m2->nranks)) {
 		tt_model_free(m);
 		tt_model_free(m2);
+		tt_input_free(in);
 		return 2;
 	}
+	if (in)
+		tt_input_set_opts(in, &c->load);
 	struct tt_theme theme;
 	struct notes nt = {0};
 	pick_theme(c, &theme, &nt);
@@ -368,7 +478,7 @@ int cmd_tui(struct cli *c)
 	free(nt.v);
 	/* the timeline indexes its tracks once (a pass over their events): do it
 	 * now, while loading, so that no key press pays for it later */
-	{
+	if (m->nranks) {
 		struct tt_grid g;
 		tt_grid_init(&g, 160, 50);
 		tt_app_show(a, 8);
@@ -381,6 +491,19 @@ int cmd_tui(struct cli *c)
 		/* a diff: both sides in every pane, the Diff pane first */
 		tt_app_set_view(a, TT_VIEW_BOTH, true);
 		tt_app_show(a, 9);
+	}
+	if (in) {
+		/* the runs and cycles of the input are a key away (the app owns it
+		 * and the model from now on) */
+		tt_app_set_input(a, in, m);
+		m = NULL;
+		/* what loading said (a newer cycle passed over) */
+		if (c->note[0]) {
+			snprintf(a->status, sizeof(a->status), "%.*s", (int)sizeof(a->status) - 1, c->note);
+			a->status_role = TT_ROLE_WARNING;
+		}
+		if (c->ncycle && c->cycle[0] == TT_CYCLE_ALL && tt_input_run(in))
+			tt_app_action(a, TT_ACT_CYCLES);
 	}
 	if (c->headless) {
 		int w = c->size_w ? c->size_w : 100, h = c->size_h ? c->size_h : 30;

@@ -73,6 +73,11 @@
 	_(WARNINGS, "warnings", "the load warnings and keymap/theme errors")            \
 	_(JOB_PATH, "job-path", "critical path: the job's path of the step across ranks, on the timeline") \
 	_(WHAT_IF, "what-if", "critical path: the path again if an op took F times as long (NAME*F)") \
+	_(CYCLES, "cycles", "the profiling cycles of the run (a new one ready: open it)") \
+	_(PREV_CYCLE, "prev-cycle", "show the previous (older) profiling cycle")        \
+	_(NEXT_CYCLE, "next-cycle", "show the next (newer) profiling cycle")            \
+	_(CYCLE_DIFF, "cycle-diff", "compare this cycle with the previous one (again: back)") \
+	_(RUNS, "runs", "the runs of the log directory")                                \
 	_(HELP, "help", "show the help of this pane")                                   \
 	_(REDRAW, "redraw", "redraw the screen")                                        \
 	_(QUIT, "quit", "quit")

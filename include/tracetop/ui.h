@@ -152,6 +152,15 @@ struct tt_pane {
 	struct tt_pane *shadow, *shadow_b;
 };
 
+/* what a pane asks the explorer to open from its input (tracetop/input.h) */
+enum tt_req_kind {
+	TT_REQ_NONE = 0,
+	TT_REQ_RUN,    /* run arg (index) of the log directory, its newest complete cycle */
+	TT_REQ_CYCLE,  /* cycle arg (from 1) of the run */
+	TT_REQ_DIFF,   /* the cycle shown beside the one before it */
+	TT_REQ_UNDIFF, /* back from that to the cycle alone */
+};
+
 struct tt_app {
 	const struct tt_model *m;  /* the trace set */
 	const struct tt_model *m2; /* the second set of a diff, or NULL */
@@ -213,6 +222,19 @@ struct tt_app {
 	/* messages for the Load pane (keymap and theme errors), owned */
 	char **notes;
 	size_t nnotes;
+	/* where the traces come from when they can change while the explorer
+	 * runs (tracetop/input.h): the runs of a log directory, the cycles of
+	 * a run, a followed job; NULL otherwise.  The app owns it and the
+	 * models it holds in own[] (freed when replaced, and at the end). */
+	struct tt_input *in;
+	struct tt_model *own[2];
+	struct {
+		enum tt_req_kind kind; /* what to open (app.c), or none */
+		size_t arg;
+	} req_in;
+	bool fresh;          /* a new cycle is ready to open (the status line says) */
+	int back_cycle;      /* comparing cycles (p): the cycle to go back to, else 0 */
+	char side_label[2][64]; /* the sides' names of a comparison made here */
 	/* data the panes share for the app's life (src/tui/pane.h) */
 	struct {
 		const void *tag;
@@ -253,6 +275,22 @@ void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
  * panes are built again.  diff_mode: started as a diff (every pane states
  * the headline).  Does nothing without a second trace set. */
 void tt_app_set_view(struct tt_app *a, int v, bool diff_mode);
+
+/* ---- runs and cycles (tracetop/input.h) ---- */
+
+/* The explorer shows model m of input in (a log directory's run, a run's
+ * cycle, a followed job): the app owns both from now on (cmds.c frees
+ * neither).  m may have no ranks: a log directory whose run is not chosen
+ * yet (the run list is shown). */
+void tt_app_set_input(struct tt_app *a, struct tt_input *in, struct tt_model *m);
+/* A descriptor to wait on beside the keys (a followed folder), or -1. */
+int tt_app_input_fd(const struct tt_app *a);
+/* Milliseconds until tt_app_tick has something to do (-1: nothing). */
+int tt_app_input_wait_ms(const struct tt_app *a);
+/* Do what is due: open what was asked for (a run or cycle chosen, shown
+ * "loading" first), look at a followed folder (woken: its descriptor was
+ * readable).  true when the screen must be drawn again. */
+bool tt_app_tick(struct tt_app *a, bool woken);
 
 /* Wait until the background thread has computed the panes' results
  * (tests, benchmarks, the <Wait> key of --headless). */

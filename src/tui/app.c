@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tracetop/diff.h"
+#include "tracetop/input.h"
 #include "tracetop/ranklist.h"
 #include "tracetop/results.h"
 #include "tracetop/utf8.h"
@@ -214,6 +215,10 @@ void tt_app_free(struct tt_app *a)
 	free(a->ranks_b);
 	free(a->sel_map);
 	free(a->pairs);
+	/* (after the results: they read the models) */
+	tt_model_free(a->own[0]);
+	tt_model_free(a->own[1]);
+	tt_input_free(a->in);
 	free(a);
 }
 
@@ -276,6 +281,10 @@ void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t)
 	tt_app_push(a, tt_timeline_new(a, ri, ev, t));
 }
 
+static void input_request(struct tt_app *a);
+static int input_action(struct tt_app *a, enum tt_action act);
+static bool input_unopened(const struct tt_app *a);
+
 /* what the pane asked for while handling the key (pane.h: tt_ui_open) */
 static void requests(struct tt_app *a)
 {
@@ -297,6 +306,8 @@ static void requests(struct tt_app *a)
 		if (a->m && a->req_tl.ri < a->m->nranks)
 			tt_app_open_timeline(a, a->req_tl.ri, a->req_tl.ev, a->req_tl.t);
 	}
+	if (a->req_in.kind)
+		input_request(a); /* (the load itself: tt_app_tick) */
 }
 
 static const char *view_name(const struct tt_app *a, int v)
@@ -444,6 +455,11 @@ static void step_rank(struct tt_app *a, int dir)
 
 static void go_back(struct tt_app *a, struct tt_pane *p)
 {
+	if (a->depth == 1 && input_unopened(a)) {
+		/* the run list of a log directory: nothing below it yet */
+		tt_ui_status(a, TT_ROLE_DIM, "Enter opens the run under the cursor; q quits");
+		return;
+	}
 	if (a->depth > 0) {
 		tt_pane_free(a->stack[--a->depth]);
 		a->status[0] = '\0';
@@ -480,7 +496,19 @@ int tt_app_action(struct tt_app *a, enum tt_action act)
 	int r = pane_action(a, p, act);
 	if (!(r & TT_R_UNHANDLED))
 		return r;
+	if (input_unopened(a) && act != TT_ACT_QUIT && act != TT_ACT_HELP &&
+	    act != TT_ACT_REDRAW && act != TT_ACT_BACK) {
+		tt_ui_status(a, TT_ROLE_DIM, "choose a run first: Enter opens the one under the "
+			     "cursor");
+		return TT_R_REDRAW;
+	}
 	switch (act) {
+	case TT_ACT_CYCLES:
+	case TT_ACT_PREV_CYCLE:
+	case TT_ACT_NEXT_CYCLE:
+	case TT_ACT_CYCLE_DIFF:
+	case TT_ACT_RUNS:
+		return input_action(a, act);
 	case TT_ACT_QUIT:
 		return TT_R_QUIT;
 	case TT_ACT_BACK:
@@ -710,6 +738,8 @@ static void draw_title(struct tt_app *a, struct tt_grid *g)
 	}
 }
 
+static const char *cycles_key(struct tt_app *a);
+
 /* the right part of the status line: the row, the ranks, the help key */
 static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_t n)
 {
@@ -720,11 +750,15 @@ static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_
 	size_t nw = tt_ui_warnings(a);
 	if (nw)
 		snprintf(warn, sizeof(warn), "  W:%zu warning%s", nw, nw == 1 ? "" : "s");
+	/* a followed job's new cycle, and the key that opens it */
+	char fresh[48] = "";
+	if (a->fresh)
+		snprintf(fresh, sizeof(fresh), " new cycle available (%s) ", cycles_key(a));
 	if (p->table && p->nrows)
-		snprintf(right, n, " %zu/%zu  %s%s  ?:help q:quit ", p->cursor + 1, p->nrows, ranks,
-			 warn);
+		snprintf(right, n, "%s %zu/%zu  %s%s  ?:help q:quit ", fresh, p->cursor + 1, p->nrows,
+			 ranks, warn);
 	else
-		snprintf(right, n, " %s%s  ?:help q:quit ", ranks, warn);
+		snprintf(right, n, "%s %s%s  ?:help q:quit ", fresh, ranks, warn);
 }
 
 /* Rows above the status line a long message takes (it wraps there, whole,
@@ -863,4 +897,394 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 	tt_pane_draw(p, g, y, g->h - 1 - y - status_rows(a, g, p));
 	draw_status(a, g, p);
 	a->last_draw_ns = tt_now_ns() - t0;
+}
+
+/* ---- runs and cycles (tracetop/input.h) ---- */
+
+/* a log directory whose run is not chosen yet (the run list is shown) */
+static bool input_unopened(const struct tt_app *a)
+{
+	return a->in && !tt_input_run(a->in);
+}
+
+/* the key that opens the cycles in the pane in view (c; the timeline
+ * binds c to something else, C then) */
+static const char *cycles_key(struct tt_app *a)
+{
+	const char *sec = tt_app_section(a);
+	static const char *const keys[] = {"c", "C"};
+	for (size_t i = 0; i < TT_ARRAY_SIZE(keys); i++)
+		if (tt_keymap_lookup(a->keys, sec, keys[i]) == TT_ACT_CYCLES)
+			return keys[i];
+	return tt_keymap_key_of(a->keys, sec, TT_ACT_CYCLES);
+}
+
+/* The status line's label: the run and the cycle shown ("r1: cycle 3 of 5
+ * (12:03:05, steps 40-42)"), or the two compared. */
+static void input_label(struct tt_app *a)
+{
+	if (!a->in)
+		return;
+	const struct tt_logdir *d = tt_input_logdir(a->in);
+	const struct tt_run *r = tt_input_run(a->in);
+	if (!r) {
+		snprintf(a->label, sizeof(a->label), "%s: %zu runs", d ? d->path : "",
+			 d ? d->nruns : 0);
+		return;
+	}
+	char c0[200], c1[200] = "", run[96] = "";
+	tt_input_cycle_text(a->in, a->side_m[0], c0, sizeof(c0));
+	if (a->side_m[1])
+		tt_input_cycle_text(a->in, a->side_m[1], c1, sizeof(c1));
+	if (d)
+		snprintf(run, sizeof(run), "%.80s: ", r->name);
+	if (c0[0] && c1[0])
+		snprintf(a->label, sizeof(a->label), "%s%s vs %s (of %zu)", run, a->side_label[0],
+			 a->side_label[1], r->ncycles);
+	else if (c0[0])
+		snprintf(a->label, sizeof(a->label), "%s%s", run, c0);
+	else if (d)
+		snprintf(a->label, sizeof(a->label), "%s%zu rank%s", run, a->m->nranks,
+			 a->m->nranks == 1 ? "" : "s");
+}
+
+/* Show m (and m2: the Test side of a comparison, m its Control) in place
+ * of the models shown: every pane is built again over them, the pane key
+ * in view stays.  The app owns them; the ones they replace are freed
+ * once the analyses over them have stopped. */
+static void swap_models(struct tt_app *a, struct tt_model *m, struct tt_model *m2)
+{
+	pop_all(a);
+	for (int i = 0; i < TT_NTOP; i++) {
+		tt_pane_free(a->top[i]);
+		a->top[i] = NULL;
+	}
+	tt_pane_free(a->req_pane);
+	a->req_pane = NULL;
+	a->req_view[0] = '\0';
+	a->req_tl.set = false;
+	tt_ui_shared_free(a);
+	for (int s = 0; s < 2; s++)
+		if (a->side_res[s])
+			tt_results_stop(a->side_res[s]);
+	for (int s = 0; s < 2; s++) {
+		tt_results_free(a->side_res[s]); /* (waits for its thread) */
+		a->side_res[s] = NULL;
+	}
+	for (size_t i = 0; i < a->nretired; i++)
+		tt_results_free(a->retired[i]);
+	a->nretired = 0;
+	a->res = NULL;
+	for (int s = 0; s < 2; s++)
+		if (a->own[s] && a->own[s] != m && a->own[s] != m2)
+			tt_model_free(a->own[s]);
+	a->own[0] = m;
+	a->own[1] = m2;
+	a->m = a->side_m[0] = m;
+	a->m2 = a->side_m[1] = m2;
+	free(a->pairs);
+	a->pairs = NULL;
+	a->npairs = 0;
+	if (m2) {
+		struct tt_diff_opts dopt;
+		tt_diff_opts_init(&dopt);
+		dopt.map = a->ropts.diff_map;
+		dopt.nmap = a->ropts.diff_nmap;
+		tt_diff_pairs(m, m2, &dopt, &a->pairs, &a->npairs, NULL);
+	}
+	/* the ranks chosen stay when the new model has them all */
+	for (size_t i = 0; i < a->nranks; i++)
+		if (pane_rank_index(m, a->ranks[i]) == SIZE_MAX) {
+			free(a->ranks);
+			a->ranks = NULL;
+			a->nranks = 0;
+			break;
+		}
+	a->view = m2 ? TT_VIEW_BOTH : TT_VIEW_CONTROL;
+	a->diff_mode = m2 != NULL;
+	a->ropts.label_a = m2 ? a->side_label[0] : "Control";
+	a->ropts.label_b = m2 ? a->side_label[1] : "Test";
+	pair_ranks(a);
+	results_start(a);
+	a->status[0] = '\0';
+}
+
+/* the cycle shown (the newer side of a comparison), as an index */
+static size_t shown_cycle(const struct tt_app *a, const struct tt_run *r)
+{
+	const struct tt_model *m = a->side_m[1] ? a->side_m[1] : a->side_m[0];
+	size_t c = m && m->cycle ? tt_run_cycle_at(r, m->cycle_time) : SIZE_MAX;
+	return c == SIZE_MAX && r->ncycles ? r->ncycles - 1 : c;
+}
+
+/* say what is being opened; tt_app_tick opens it */
+static void input_request(struct tt_app *a)
+{
+	const struct tt_run *r = a->in ? tt_input_run(a->in) : NULL;
+	const struct tt_logdir *d = a->in ? tt_input_logdir(a->in) : NULL;
+	size_t arg = a->req_in.arg;
+	switch (a->req_in.kind) {
+	case TT_REQ_RUN:
+		if (!d || arg >= d->nruns) {
+			a->req_in.kind = TT_REQ_NONE;
+			return;
+		}
+		tt_ui_status(a, TT_ROLE_DIM, "loading run %s ...", d->runs[arg]->name);
+		break;
+	case TT_REQ_CYCLE:
+		if (!r || !arg || arg > r->ncycles) {
+			a->req_in.kind = TT_REQ_NONE;
+			return;
+		}
+		tt_ui_status(a, TT_ROLE_DIM, "loading cycle %zu of %zu ...", arg, r->ncycles);
+		break;
+	case TT_REQ_DIFF:
+		tt_ui_status(a, TT_ROLE_DIM, "loading the cycle before this one ...");
+		break;
+	default:
+		break;
+	}
+}
+
+/* the error of a load that gave no rank, in a few words */
+static void load_failed(struct tt_app *a, const char *what, const struct tt_model *m,
+			const char *why)
+{
+	char buf[600] = "nothing could be read";
+	if (why[0])
+		snprintf(buf, sizeof(buf), "%s", why);
+	else if (m && m->nfailures)
+		tt_err_format(&m->failures[0].err, buf, sizeof(buf));
+	tt_ui_status(a, TT_ROLE_ERROR, "%s: %s", what, buf);
+}
+
+/* a new cycle ready is dropped once one as new is shown */
+static void drop_fresh(struct tt_app *a)
+{
+	if (!a->fresh)
+		return;
+	const struct tt_model *m = a->side_m[1] ? a->side_m[1] : a->side_m[0];
+	if (m && tt_input_ready_time(a->in) <= m->cycle_time) {
+		tt_model_free(tt_input_take(a->in));
+		a->fresh = false;
+	}
+}
+
+/* open what was asked for (a run, a cycle, a comparison) */
+static void input_open(struct tt_app *a)
+{
+	enum tt_req_kind kind = a->req_in.kind;
+	size_t arg = a->req_in.arg;
+	a->req_in.kind = TT_REQ_NONE;
+	struct tt_input *in = a->in;
+	const struct tt_run *r = in ? tt_input_run(in) : NULL;
+	if (!in || (kind != TT_REQ_RUN && !r))
+		return;
+	char why[400] = "", what[120];
+	struct tt_model *m = NULL;
+	int rc = 0;
+	if (kind == TT_REQ_RUN) {
+		size_t old = tt_input_run_index(in);
+		tt_input_set_run(in, arg);
+		r = tt_input_run(in);
+		snprintf(what, sizeof(what), "run %s", r ? r->name : "?");
+		rc = r ? tt_input_load(in, TT_CYCLE_DEFAULT, NULL, &m, why, sizeof(why)) : -1;
+		if (rc || !m || !m->nranks) {
+			load_failed(a, what, m, why);
+			tt_model_free(m);
+			tt_input_set_run(in, old);
+			return;
+		}
+		a->back_cycle = 0;
+		a->fresh = false;
+		swap_models(a, m, NULL);
+	} else if (kind == TT_REQ_CYCLE) {
+		snprintf(what, sizeof(what), "cycle %zu", arg);
+		if (a->fresh && tt_input_ready_time(in) == r->cycles[arg - 1].time) {
+			m = tt_input_take(in); /* (loaded already) */
+			a->fresh = false;
+		} else {
+			rc = tt_input_load(in, (int)arg, NULL, &m, why, sizeof(why));
+		}
+		if (rc || !m || !m->nranks) {
+			load_failed(a, what, m, why);
+			tt_model_free(m);
+			return;
+		}
+		a->back_cycle = 0;
+		swap_models(a, m, NULL);
+		why[0] = '\0';
+	} else if (kind == TT_REQ_DIFF) {
+		size_t cur = shown_cycle(a, r);
+		if (cur == SIZE_MAX || cur == 0 || a->m2)
+			return;
+		snprintf(what, sizeof(what), "cycle %zu", cur);
+		rc = tt_input_load(in, (int)cur, NULL, &m, why, sizeof(why));
+		if (rc || !m || !m->nranks) {
+			load_failed(a, what, m, why);
+			tt_model_free(m);
+			return;
+		}
+		snprintf(a->side_label[0], sizeof(a->side_label[0]), "cycle %zu", cur);
+		snprintf(a->side_label[1], sizeof(a->side_label[1]), "cycle %zu", cur + 1);
+		a->back_cycle = (int)cur + 1;
+		swap_models(a, m, a->own[0]);
+		snprintf(why, sizeof(why), "cycle %zu | cycle %zu side by side (0: the Diff; %s: "
+			 "back to cycle %zu alone)", cur, cur + 1,
+			 tt_keymap_key_of(a->keys, tt_app_section(a), TT_ACT_CYCLE_DIFF), cur + 1);
+	} else if (kind == TT_REQ_UNDIFF) {
+		if (!a->own[1])
+			return;
+		a->back_cycle = 0;
+		swap_models(a, a->own[1], NULL);
+	}
+	drop_fresh(a);
+	input_label(a);
+	tt_app_pane(a);
+	if (why[0])
+		tt_ui_status(a, TT_ROLE_DEFAULT, "%s", why);
+}
+
+/* the list of runs or cycles, its cursor on the one shown */
+static void input_push(struct tt_app *a, const struct tt_pane_ops *ops)
+{
+	struct tt_pane *p = tt_pane_new(a, ops);
+	tt_app_push(a, p);
+	if (a->depth && a->stack[a->depth - 1] == p)
+		tt_input_list_goto(p);
+}
+
+static int input_action(struct tt_app *a, enum tt_action act)
+{
+	if (!a->in) {
+		tt_ui_status(a, TT_ROLE_DIM, "%s",
+			     a->m2 ? "a comparison of the command line: its cycles and runs are "
+				     "chosen there (--cycle, --run)" :
+				     "no cycles: cycles and runs are of folders as PyTorch writes "
+				     "them ({worker}.{timestamp}.pt.trace.json)");
+		return TT_R_REDRAW;
+	}
+	const struct tt_run *r = tt_input_run(a->in);
+	struct tt_pane *p = tt_app_pane(a);
+	if (act == TT_ACT_RUNS) {
+		if (!tt_input_logdir(a->in))
+			tt_ui_status(a, TT_ROLE_DIM, "one run: a log directory is a folder whose "
+				     "subfolders hold the traces of each run");
+		else if (p->ops != &tt_runs_ops)
+			input_push(a, &tt_runs_ops);
+		return TT_R_REDRAW;
+	}
+	if (!r || !r->cycled) {
+		tt_ui_status(a, TT_ROLE_DIM, "one cycle: the files do not name profiling cycles "
+			     "({worker}.{timestamp}.pt.trace.json)");
+		return TT_R_REDRAW;
+	}
+	size_t cur = shown_cycle(a, r);
+	switch (act) {
+	case TT_ACT_CYCLES:
+		if (a->fresh) {
+			/* the new cycle, in the pane in view */
+			struct tt_model *m = tt_input_take(a->in);
+			a->fresh = false;
+			if (m) {
+				a->back_cycle = 0;
+				swap_models(a, m, NULL);
+				input_label(a);
+				tt_app_pane(a);
+				tt_ui_status(a, TT_ROLE_DEFAULT, "%s", a->label);
+			}
+		} else if (p->ops != &tt_cycles_ops) {
+			input_push(a, &tt_cycles_ops);
+		}
+		return TT_R_REDRAW;
+	case TT_ACT_PREV_CYCLE:
+		if (cur == 0) {
+			tt_ui_status(a, TT_ROLE_DIM, "cycle 1 is the oldest");
+			return TT_R_REDRAW;
+		}
+		tt_ui_open_input(a, TT_REQ_CYCLE, cur);
+		break;
+	case TT_ACT_NEXT_CYCLE:
+		if (cur + 1 >= r->ncycles) {
+			tt_ui_status(a, TT_ROLE_DIM, "cycle %zu is the newest", r->ncycles);
+			return TT_R_REDRAW;
+		}
+		tt_ui_open_input(a, TT_REQ_CYCLE, cur + 2);
+		break;
+	default: /* TT_ACT_CYCLE_DIFF */
+		if (a->back_cycle) {
+			tt_ui_open_input(a, TT_REQ_UNDIFF, 0);
+		} else if (a->m2) {
+			tt_ui_status(a, TT_ROLE_DIM, "already a comparison");
+			return TT_R_REDRAW;
+		} else if (cur == 0) {
+			tt_ui_status(a, TT_ROLE_DIM, "cycle 1 has no cycle before it");
+			return TT_R_REDRAW;
+		} else {
+			tt_ui_open_input(a, TT_REQ_DIFF, 0);
+		}
+		break;
+	}
+	input_request(a);
+	return TT_R_REDRAW;
+}
+
+/* a list of the runs or cycles in view shows them as they are now */
+static void input_relist(struct tt_app *a)
+{
+	if (a->depth > 0 && (a->stack[a->depth - 1]->ops == &tt_cycles_ops ||
+			     a->stack[a->depth - 1]->ops == &tt_runs_ops)) {
+		const struct tt_pane_ops *ops = a->stack[a->depth - 1]->ops;
+		size_t cursor = a->stack[a->depth - 1]->cursor;
+		tt_pane_free(a->stack[--a->depth]);
+		struct tt_pane *p = tt_pane_new(a, ops);
+		a->stack[a->depth++] = p;
+		tt_pane_open(p);
+		tt_input_list_goto(p);
+		if (cursor < p->nrows && !a->fresh)
+			p->cursor = cursor;
+	}
+}
+
+void tt_app_set_input(struct tt_app *a, struct tt_input *in, struct tt_model *m)
+{
+	a->in = in;
+	a->own[0] = m;
+	input_label(a);
+	if (input_unopened(a))
+		input_push(a, &tt_runs_ops);
+}
+
+int tt_app_input_fd(const struct tt_app *a)
+{
+	return a->in ? tt_input_follow_fd(a->in) : -1;
+}
+
+int tt_app_input_wait_ms(const struct tt_app *a)
+{
+	if (a->req_in.kind)
+		return 0;
+	return a->in ? tt_input_follow_wait_ms(a->in) : -1;
+}
+
+bool tt_app_tick(struct tt_app *a, bool woken)
+{
+	bool redraw = false;
+	if (a->req_in.kind) {
+		input_open(a);
+		redraw = true;
+	}
+	if (a->in && tt_input_following(a->in)) {
+		unsigned f = tt_input_tick(a->in, woken);
+		if (f & TT_IN_READY) {
+			a->fresh = true;
+			drop_fresh(a);
+		}
+		if (f) {
+			input_label(a);
+			input_relist(a);
+			redraw = true;
+		}
+	}
+	return redraw;
 }

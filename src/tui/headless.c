@@ -154,6 +154,8 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 		int r = tt_app_key(a, key);
 		if (r & TT_R_QUIT)
 			break;
+		/* what the key asked to open (a run, a cycle) is opened now */
+		tt_app_tick(a, false);
 		tt_app_draw(a, &g);
 		int64_t dt = tt_now_ns() - t0;
 		worst = dt > worst ? dt : worst;

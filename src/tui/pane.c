@@ -971,6 +971,12 @@ void tt_ui_open_view(struct tt_app *a, const char *name)
 	snprintf(a->req_view, sizeof(a->req_view), "%s", name);
 }
 
+void tt_ui_open_input(struct tt_app *a, enum tt_req_kind kind, size_t arg)
+{
+	a->req_in.kind = kind;
+	a->req_in.arg = arg;
+}
+
 void *tt_ui_shared(struct tt_app *a, const void *tag)
 {
 	for (size_t i = 0; i < TT_ARRAY_SIZE(a->shared); i++)

@@ -102,6 +102,10 @@ void tt_ui_open_view(struct tt_app *a, const char *name);
  * above the pane in view once the current handler has returned (for panes
  * the timeline itself opens, which may not call it directly). */
 void tt_ui_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
+/* Open run `arg` of the log directory (TT_REQ_RUN, an index) or cycle
+ * `arg` of the run (TT_REQ_CYCLE, from 1) once the current handler has
+ * returned: the explorer says "loading" and then loads it (app.c). */
+void tt_ui_open_input(struct tt_app *a, enum tt_req_kind kind, size_t arg);
 /* Data the panes of one app share, by tag (the address of something of the
  * pane file's own): NULL when there is none yet.  tt_ui_share stores data
  * with the function that frees it when the app ends (after every pane);
@@ -243,6 +247,10 @@ struct tt_pane *tt_heatmap_new(struct tt_app *a);
 /* Should the Overview be a heatmap (more ranks than fit as `rows` rows)? */
 bool tt_heatmap_wanted(const struct tt_app *a, int rows);
 
+/* A list of runs or cycles (cycles.c) just opened: the cursor to the row
+ * it opens on (the run or cycle shown, a new one). */
+void tt_input_list_goto(struct tt_pane *p);
+
 /* ---- the registered panes' ops (one file each; registry.c lists them) ---- */
 
 extern const struct tt_pane_ops tt_overview_ops, tt_temporal_ops, tt_idle_ops, tt_kernels_ops,
@@ -256,5 +264,7 @@ extern const struct tt_pane_ops tt_steptime_ops, tt_util_ops, tt_dist_ops, tt_op
 /* the critical path per rank and step (critpath.c) */
 extern const struct tt_pane_ops tt_critpath_ops;
 extern const struct tt_pane_ops tt_cpjob_ops;
+/* the runs of a log directory and the cycles of a run (cycles.c) */
+extern const struct tt_pane_ops tt_runs_ops, tt_cycles_ops;
 
 #endif

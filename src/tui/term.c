@@ -483,8 +483,11 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	while (!quit && !got_term) {
 		if (got_winch)
 			redraw(a, &g, true);
-		/* stdin, and the pipe the signal handlers write to */
-		struct pollfd pfd[2] = {{0, POLLIN, 0}, {wake_pipe[0], POLLIN, 0}};
+		/* stdin, the pipe the signal handlers write to, and a followed
+		 * folder (-1: none, poll() skips it) */
+		struct pollfd pfd[3] = {{0, POLLIN, 0},
+					{wake_pipe[0], POLLIN, 0},
+					{tt_app_input_fd(a), POLLIN, 0}};
 		int wait = -1;
 		TermKeyKey key;
 		TermKeyResult res = termkey_getkey(tk, &key);
@@ -507,9 +510,15 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		}
 		if (res == TERMKEY_RES_EOF)
 			break;
-		int pr = poll(pfd, wake_pipe[0] >= 0 ? 2 : 1, wait);
+		/* a run or cycle to open, a followed folder to look at */
+		int due = tt_app_input_wait_ms(a);
+		if (due >= 0 && (wait < 0 || due < wait))
+			wait = due;
+		int pr = poll(pfd, 3, wait);
 		if (pr < 0 && errno == EINTR)
 			continue;
+		if (pr >= 0 && tt_app_tick(a, pr > 0 && (pfd[2].revents & POLLIN)))
+			redraw(a, &g, false);
 		if (pr > 0 && (pfd[1].revents & POLLIN)) {
 			wake_pipe_drain();
 			continue; /* (the flags are looked at on top of the loop) */
@@ -533,7 +542,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			}
 			continue;
 		}
-		if (pr > 0) {
+		if (pr > 0 && pfd[0].revents) { /* (not only the followed folder) */
 			if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL) &&
 			    !(pfd[0].revents & POLLIN))
 				break; /* stdin closed */
