@@ -1054,6 +1054,7 @@ struct tt_model *cli_open(struct cli *c, char **paths, int n, int side, struct t
 		m = tt_input_wait(in, -1);
 		if (m)
 			print_warnings(m);
+		c->note[0] = '\0';
 	}
 	if (keep)
 		*keep = in;

@@ -103,6 +103,10 @@ struct tt_model *tt_input_take(struct tt_input *s);
 bool tt_input_ready(const struct tt_input *s);
 /* The time of that cycle (ns since the epoch), 0 when none is ready. */
 int64_t tt_input_ready_time(const struct tt_input *s);
+/* What the follower knows of cycle c (index) of the open run that its
+ * files do not say, in a few words ("being written: growing", "being
+ * written: a file stops early", "loading"), or "". */
+void tt_input_cycle_note(const struct tt_input *s, size_t c, char *buf, size_t n);
 /* What the follower waits for, in a few words ("cycle 6: 2 of 4 workers
  * writing"), or "" when nothing. */
 void tt_input_pending(const struct tt_input *s, char *buf, size_t n);

@@ -11,8 +11,9 @@
  * A run is a list of trace files (a folder, files, a glob, an object
  * prefix) grouped into cycles: by worker from the names, then matched
  * across workers by their stamps -- files of one cycle lie closer in time
- * than half the shortest gap between two cycles of one worker, and a
- * cycle never holds two stamps of one worker.  Names whose number is no
+ * than half the shortest gap between two cycles of one worker (a minute
+ * when no worker has two), and a cycle never holds two stamps of one
+ * worker.  Names whose number is no
  * time (a pid, say) are matched by their order per worker, as the
  * TensorBoard plugin does.  Files without the handler's naming (rank-3.json)
  * are workers of their own; when no file names a cycle, the run is one

@@ -331,7 +331,7 @@ int tt_input_load(struct tt_input *s, int cycle, const struct tt_load_opts *o,
 	why[0] = '\0';
 	const struct tt_run *r = s->run;
 	if (!r || !r->ncycles) {
-		snprintf(why, whysz, "no run open");
+		snprintf(why, whysz, "%s", r ? "no trace files yet" : "no run open");
 		return -TT_E_USAGE;
 	}
 	if (cycle != TT_CYCLE_DEFAULT) {
@@ -451,8 +451,9 @@ static int fs_cmp(const void *a, const void *b)
 
 /* The files as the open run holds them now; a file new or changed since
  * the last look changed at `now`. */
-static void fs_update(struct tt_input *s, int64_t now)
+static bool fs_update(struct tt_input *s, int64_t now)
 {
+	bool any = s->run->nfiles != s->nfs;
 	const struct tt_run *r = s->run;
 	struct fstate *v = tt_calloc(r->nfiles + 1, sizeof(*v));
 	for (size_t i = 0; i < r->nfiles; i++) {
@@ -466,11 +467,14 @@ static void fs_update(struct tt_input *s, int64_t now)
 			s->fs ? bsearch(&key, s->fs, s->nfs, sizeof(*s->fs), fs_cmp) : NULL;
 		if (old && old->size == f->size && old->mtime == f->mtime)
 			v[i].changed = old->changed;
+		else
+			any = true;
 	}
 	qsort(v, r->nfiles, sizeof(*v), fs_cmp);
 	fs_clear(s);
 	s->fs = v;
 	s->nfs = r->nfiles;
+	return any;
 }
 
 static int64_t file_changed(const struct tt_input *s, const char *path)
@@ -642,7 +646,7 @@ static unsigned bg_collect(struct tt_input *s, int64_t now)
 			s->cut_since = now;
 		}
 		tt_model_free(m);
-		return 0;
+		return TT_IN_CHANGED; /* (what is known of the cycle changed) */
 	}
 	if (s->ready && s->ready->cycle_time > m->cycle_time) {
 		tt_model_free(m);
@@ -694,13 +698,13 @@ unsigned tt_input_tick(struct tt_input *s, bool woken)
 	int64_t oldnew = old->newest;
 	int64_t t0 = tt_now_ns();
 	set_run(s, reread(s));
-	fs_update(s, now);
+	bool grew = fs_update(s, now);
 	int64_t cost = tt_now_ns() - t0;
 	/* (a big folder on a slow file system is looked at less often) */
 	s->poll_ms = (int)TT_MAX((int64_t)TT_FOLLOW_POLL_MS, cost * 20 / 1000000);
 	s->next_ns = now + (int64_t)s->poll_ms * 1000000;
 	const struct tt_run *r = s->run;
-	if (r->ncycles != oldn || r->nfiles != oldf || r->newest != oldnew)
+	if (r->ncycles != oldn || r->nfiles != oldf || r->newest != oldnew || grew)
 		out |= TT_IN_CHANGED;
 	if (s->bg.running || !r->ncycles)
 		return out;
@@ -712,12 +716,13 @@ unsigned tt_input_tick(struct tt_input *s, bool woken)
 	uint64_t sig = cycle_sig(r, c);
 	if (r->cycles[c].time == s->cut_time && sig == s->cut_sig) {
 		/* it loaded cut and nothing changed since: no longer written? */
-		if (now - s->cut_since >= (int64_t)TT_FOLLOW_STALE_S * 1000000000)
-			bg_start(s, c, true);
+		if (now - s->cut_since < (int64_t)TT_FOLLOW_STALE_S * 1000000000)
+			return out;
+		bg_start(s, c, true);
 	} else {
 		bg_start(s, c, false);
 	}
-	return out | bg_collect(s, now);
+	return out | TT_IN_CHANGED | bg_collect(s, now);
 }
 
 struct tt_model *tt_input_take(struct tt_input *s)
@@ -739,6 +744,27 @@ bool tt_input_ready(const struct tt_input *s)
 int64_t tt_input_ready_time(const struct tt_input *s)
 {
 	return s && s->ready ? s->ready->cycle_time : 0;
+}
+
+void tt_input_cycle_note(const struct tt_input *s, size_t c, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!s || !s->follow || !s->run || c >= s->run->ncycles)
+		return;
+	const struct tt_run *r = s->run;
+	const struct tt_cycle *cy = &r->cycles[c];
+	if (cy->time <= s->seen)
+		return;
+	int64_t now = tt_now_ns(), settle = TT_MAX((int64_t)s->poll_ms, 1000) * 1000000;
+	bool growing = false;
+	for (size_t i = cy->first; i < cy->first + cy->nfiles; i++)
+		growing |= now - file_changed(s, r->files[i].path) < settle;
+	if (s->bg.running && s->bg.time == cy->time)
+		snprintf(buf, n, "reading its files");
+	else if (growing)
+		snprintf(buf, n, "being written: growing");
+	else if (cy->time == s->cut_time)
+		snprintf(buf, n, "being written: a file stops early");
 }
 
 void tt_input_pending(const struct tt_input *s, char *buf, size_t n)

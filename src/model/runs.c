@@ -291,7 +291,8 @@ void tt_run_group(struct tt_run *r)
 			if (d > 0 && d < gap)
 				gap = d;
 		}
-		int64_t window = gap == INT64_MAX ? INT64_MAX : gap / 2;
+		/* (no worker with two: files of one cycle within a minute) */
+		int64_t window = gap == INT64_MAX ? INT64_C(60000000000) : gap / 2;
 		tt_msort(o, n, sizeof(*o), ord_cmp, r->files);
 		/* the cycle and stamp each worker was last seen in */
 		size_t *seen = tt_malloc(nw * sizeof(*seen));
@@ -303,7 +304,7 @@ void tt_run_group(struct tt_run *r)
 		for (size_t k = 0; k < n; k++) {
 			struct tt_tfile *f = &r->files[o[k].i];
 			bool again = seen[f->wid] == c && seen_t[f->wid] != o[k].t;
-			if (k && (again || (window != INT64_MAX && o[k].t - start > window))) {
+			if (k && (again || o[k].t - start > window)) {
 				c++;
 				start = o[k].t;
 			}

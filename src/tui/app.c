@@ -821,6 +821,12 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 		if (q)
 			memmove(q, q + 7, strlen(q + 7) + 1);
 	}
+	if (a->fresh && (int)(tt_utf8_width(left) + tt_utf8_width(right)) + 2 > g->w) {
+		/* (a new cycle's offer: ? is known too) */
+		char *h = strstr(right, "  ?:help ");
+		if (h)
+			memmove(h + 1, h + 9, strlen(h + 9) + 1);
+	}
 	int rw = (int)tt_utf8_width(right);
 	char fit[700]; /* cut with an ellipsis, not in the middle of a word */
 	tt_utf8_fit(fit, sizeof(fit), left, (size_t)TT_MAX(0, g->w - rw - 2));

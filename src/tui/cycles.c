@@ -64,7 +64,7 @@ static int cycles_open(struct tt_pane *p)
 	for (size_t c = 0; c < r->ncycles; c++) {
 		const struct tt_cycle *cy = &r->cycles[c];
 		size_t k = tt_table_add_row(t);
-		char when[40], size[32], steps[64] = "", state[200];
+		char when[40], size[32], steps[64] = "", state[320];
 		tt_fmt_walltime(when, sizeof(when), cy->time, true);
 		tt_fmt_bytes(size, sizeof(size), (double)cy->bytes);
 		int side = shown[0] == c ? 0 : shown[1] == c ? 1 : -1;
@@ -75,8 +75,9 @@ static int cycles_open(struct tt_pane *p)
 				snprintf(steps, sizeof(steps), lo == hi ? "%lld" : "%lld-%lld",
 					 (long long)lo, (long long)hi);
 		}
-		char miss[120];
+		char miss[120], note[80];
 		tt_run_missing(r, c, miss, sizeof(miss));
+		tt_input_cycle_note(a->in, c, note, sizeof(note));
 		if (side >= 0 && a->m2)
 			snprintf(state, sizeof(state), "shown (%s)",
 				 a->ropts.label_a && side == 0 ? a->ropts.label_a :
@@ -85,6 +86,10 @@ static int cycles_open(struct tt_pane *p)
 			snprintf(state, sizeof(state), "shown");
 		else if (c == fresh)
 			snprintf(state, sizeof(state), "new: ready to open");
+		else if (note[0] && cy->nworkers < cy->expected)
+			snprintf(state, sizeof(state), "%s; lacks %s", note, miss);
+		else if (note[0])
+			snprintf(state, sizeof(state), "%s", note);
 		else if (cy->nwriting)
 			snprintf(state, sizeof(state), "being written");
 		else if (cy->nworkers < cy->expected)
@@ -112,17 +117,17 @@ static int cycles_open(struct tt_pane *p)
 		else if (!tt_cycle_complete(cy))
 			p->row_role[c] = TT_ROLE_DIM;
 	}
-	char how[96] = "";
+	tt_pane_head(p, TT_ROLE_DIM,
+		     "%s%s%zu profiling cycle%s of %zu worker%s, oldest first. Enter opens one; "
+		     "{ } the previous and next, p compares the one shown with the one before",
+		     r->name[0] ? r->name : "", r->name[0] ? ": " : "", r->ncycles,
+		     r->ncycles == 1 ? "" : "s", r->nworkers, r->nworkers == 1 ? "" : "s");
 	if (tt_input_following(a->in)) {
 		char kind[64];
 		tt_input_follow_kind(a->in, kind, sizeof(kind));
-		snprintf(how, sizeof(how), "; following the folder (%s)", kind);
+		tt_pane_head(p, TT_ROLE_DIM, "following the folder: %s; a new cycle is offered "
+			     "once its files are whole", kind);
 	}
-	tt_pane_head(p, TT_ROLE_DIM,
-		     "%s%s%zu profiling cycle%s of %zu worker%s, oldest first%s. Enter opens one; "
-		     "{ } the previous and next, p compares the one shown with the one before",
-		     r->name[0] ? r->name : "", r->name[0] ? ": " : "", r->ncycles,
-		     r->ncycles == 1 ? "" : "s", r->nworkers, r->nworkers == 1 ? "" : "s", how);
 	/* the cursor on the new cycle, else on the one shown */
 	size_t at = fresh != SIZE_MAX ? fresh : shown[1] != SIZE_MAX ? shown[1] : shown[0];
 	set_at(p, at);
