@@ -363,6 +363,13 @@ int tt_input_load(struct tt_input *s, int cycle, const struct tt_load_opts *o,
 		}
 		return rc;
 	}
+	if (!r->cycled && !s->follow) {
+		/* files that name no cycles: all of them, as they are (as always) */
+		int rc = load_cycle(s, 0, o, out);
+		if (*out)
+			mark(*out, s);
+		return rc;
+	}
 	/* the newest complete cycle whose files are not being written */
 	size_t passed = 0;
 	char first[200] = "";
@@ -700,8 +707,9 @@ unsigned tt_input_tick(struct tt_input *s, bool woken)
 	set_run(s, reread(s));
 	bool grew = fs_update(s, now);
 	int64_t cost = tt_now_ns() - t0;
-	/* (a big folder on a slow file system is looked at less often) */
-	s->poll_ms = (int)TT_MAX((int64_t)TT_FOLLOW_POLL_MS, cost * 20 / 1000000);
+	/* (a big folder on a slow file system is looked at less often: a
+	 * look takes at most a fifth of the time) */
+	s->poll_ms = (int)TT_MAX((int64_t)TT_FOLLOW_POLL_MS, cost * 5 / 1000000);
 	s->next_ns = now + (int64_t)s->poll_ms * 1000000;
 	const struct tt_run *r = s->run;
 	if (r->ncycles != oldn || r->nfiles != oldf || r->newest != oldnew || grew)

@@ -117,7 +117,9 @@ static bool text_cut(const char *path, uint64_t size)
 	return cut;
 }
 
-static void look_at(struct tt_tfile *f)
+/* prev: the same file as last looked at, or NULL (its end is not read
+ * again when its size and time are the same) */
+static void look_at(struct tt_tfile *f, const struct tt_tfile *prev)
 {
 	char w[256];
 	const char *b = base_name(f->path);
@@ -137,9 +139,28 @@ static void look_at(struct tt_tfile *f)
 		f->size = (uint64_t)st.st_size;
 		f->mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 		size_t len = strlen(f->path);
-		if (!ends_with(f->path, len, ".tts"))
+		if (prev && prev->local && prev->size == f->size && prev->mtime == f->mtime)
+			f->cut = prev->cut;
+		else if (!ends_with(f->path, len, ".tts"))
 			f->cut = text_cut(f->path, f->size);
 	}
+}
+
+static int path_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct tt_tfile *f = ctx;
+	return strcmp(f[*(const size_t *)a].path, f[*(const size_t *)b].path);
+}
+
+struct find_ctx {
+	const struct tt_tfile *f;
+	const char *path;
+};
+
+static int find_cmp(const void *key, const void *b)
+{
+	const struct find_ctx *k = key;
+	return strcmp(k->path, k->f[*(const size_t *)b].path);
 }
 
 /* ---- grouping ---- */
@@ -387,19 +408,36 @@ void tt_run_group(struct tt_run *r)
 		r->newest = TT_MAX(r->newest, r->cycles[c].time);
 }
 
-struct tt_run *tt_run_new(const char *name, const char *dir, char *const *paths, size_t n)
+/* a run of paths; prev: the same run as last looked at, or NULL */
+static struct tt_run *run_new(const char *name, const char *dir, char *const *paths, size_t n,
+			      const struct tt_run *prev)
 {
 	struct tt_run *r = tt_calloc(1, sizeof(*r));
 	r->name = tt_strdup(name ? name : "");
 	r->dir = dir ? tt_strdup(dir) : NULL;
 	r->files = tt_calloc(n ? n : 1, sizeof(*r->files));
 	r->nfiles = n;
+	size_t *ix = NULL, np = prev ? prev->nfiles : 0;
+	if (np) {
+		ix = tt_malloc(np * sizeof(*ix));
+		for (size_t i = 0; i < np; i++)
+			ix[i] = i;
+		tt_msort(ix, np, sizeof(*ix), path_cmp, prev->files);
+	}
 	for (size_t i = 0; i < n; i++) {
 		r->files[i].path = tt_strdup(paths[i]);
-		look_at(&r->files[i]);
+		struct find_ctx k = {np ? prev->files : NULL, paths[i]};
+		const size_t *hit = np ? bsearch(&k, ix, np, sizeof(*ix), find_cmp) : NULL;
+		look_at(&r->files[i], hit ? &prev->files[*hit] : NULL);
 	}
+	free(ix);
 	tt_run_group(r);
 	return r;
+}
+
+struct tt_run *tt_run_new(const char *name, const char *dir, char *const *paths, size_t n)
+{
+	return run_new(name, dir, paths, n, NULL);
 }
 
 void tt_run_free(struct tt_run *r)
@@ -521,8 +559,13 @@ static size_t list_folder(const char *dir, char ***files, char ***subs, size_t *
 		size_t len = strlen(dir) + strlen(de->d_name) + 2;
 		char *p = tt_malloc(len);
 		snprintf(p, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
+		/* (the kind from the listing where it says: one stat less a file) */
 		struct stat st;
-		if (stat(p, &st) != 0) {
+		if (de->d_type == DT_REG) {
+			st.st_mode = S_IFREG;
+		} else if (de->d_type == DT_DIR) {
+			st.st_mode = S_IFDIR;
+		} else if (stat(p, &st) != 0) {
 			free(p);
 			continue;
 		}
@@ -586,17 +629,24 @@ static void walk(struct walk *wk, const char *dir, int depth)
 	free(subs);
 }
 
+static struct tt_run *open_dir(const char *name, const char *dir, const struct tt_run *prev);
+
 struct tt_run *tt_run_reread(const struct tt_run *r)
 {
-	return r->dir ? tt_run_open_dir(r->name, r->dir) : NULL;
+	return r->dir ? open_dir(r->name, r->dir, r) : NULL;
 }
 
 struct tt_run *tt_run_open_dir(const char *name, const char *dir)
 {
+	return open_dir(name, dir, NULL);
+}
+
+static struct tt_run *open_dir(const char *name, const char *dir, const struct tt_run *prev)
+{
 	char **files, **subs;
 	size_t nsubs;
 	size_t n = list_folder(dir, &files, &subs, &nsubs);
-	struct tt_run *nr = tt_run_new(name, dir, files, n);
+	struct tt_run *nr = run_new(name, dir, files, n, prev);
 	for (size_t i = 0; i < n; i++)
 		free(files[i]);
 	free(files);
@@ -686,9 +736,13 @@ bool tt_model_writing(const struct tt_model *m, int64_t now, int recent_s)
 			return true;
 	}
 	for (size_t i = 0; i < m->nfailures; i++) {
+		/* (a file that ends early, or too early to tell what it is) */
+		const struct tt_load_failure *f = &m->failures[i];
 		struct stat st;
-		if (stat(m->failures[i].path, &st) == 0 &&
-		    now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < recent)
+		if (stat(f->path, &st) != 0 ||
+		    !(f->err.code == TT_E_EMPTY || f->err.code == TT_E_TRUNCATED || st.st_size < 16))
+			continue;
+		if (now - ((int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec) < recent)
 			return true;
 	}
 	return false;
