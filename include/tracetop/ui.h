@@ -193,6 +193,7 @@ struct tt_app {
 	int w, h;
 	short tab_x0[10], tab_x1[10]; /* the pane keys' tabs in the title bar */
 	int64_t last_draw_ns; /* how long the last draw took */
+	bool drew_waiting;    /* the last draw showed a pane computing its results */
 	/* the analyses of the ranks shown, computed once (results.h); the
 	 * panes' ones on a background thread from the start */
 	struct tt_results *res;
@@ -258,7 +259,8 @@ int tt_app_action(struct tt_app *a, enum tt_action act);
 void tt_app_draw(struct tt_app *a, struct tt_grid *g);
 /* The pane in view, and its keymap section. */
 struct tt_pane *tt_app_pane(struct tt_app *a);
-/* Whether the pane in view waits for its results (drawn again soon). */
+/* Whether the pane in view waits for its results, or the screen shows it
+ * waiting (drawn again soon). */
 bool tt_app_waiting(struct tt_app *a);
 const char *tt_app_section(struct tt_app *a);
 /* A message for the Load pane and the status line's count (a keymap or

@@ -237,8 +237,10 @@ struct tt_pane *tt_app_pane(struct tt_app *a)
 
 bool tt_app_waiting(struct tt_app *a)
 {
+	/* (a pane may get its results between the draw that showed it
+	 * computing and this call, which opens it: drawn again then too) */
 	const struct tt_pane *p = tt_app_pane(a);
-	return p->waiting || p->pending;
+	return p->waiting || p->pending || a->drew_waiting;
 }
 
 const char *tt_app_section(struct tt_app *a)
@@ -873,9 +875,11 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 	/* subtitle: where we are */
 	int y = 1;
 	char sub[400];
-	int k = snprintf(sub, sizeof(sub), "%s", tt_view_top(a->cur)->ops->title);
+	/* (the runs of a log directory before one is open: nothing below them) */
+	int k = input_unopened(a) ? 0 : snprintf(sub, sizeof(sub), "%s", tt_view_top(a->cur)->ops->title);
+	sub[k] = '\0';
 	for (int i = 0; i < a->depth && k < (int)sizeof(sub) - 4; i++)
-		k += snprintf(sub + k, sizeof(sub) - (size_t)k, " > %s",
+		k += snprintf(sub + k, sizeof(sub) - (size_t)k, "%s%s", k ? " > " : "",
 			      a->stack[i]->subtitle[0] ? a->stack[i]->subtitle : a->stack[i]->ops->title);
 	if (!a->depth && p->subtitle[0])
 		snprintf(sub + k, sizeof(sub) - (size_t)k, ": %s", p->subtitle);
@@ -902,6 +906,7 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 	/* (a long message wraps above the status line) */
 	tt_pane_draw(p, g, y, g->h - 1 - y - status_rows(a, g, p));
 	draw_status(a, g, p);
+	a->drew_waiting = p->waiting;
 	a->last_draw_ns = tt_now_ns() - t0;
 }
 
