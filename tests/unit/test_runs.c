@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/input.h"
 #include "tracetop/runs.h"
 #include "tracetop/util.h"
 #include "testlib.h"
@@ -235,11 +236,75 @@ START_TEST(cycle_text)
 }
 END_TEST
 
+/* ---- following a folder (a thread loads the new cycle) ---- */
+
+static void write_trace(const char *dir, const char *worker, unsigned long long stamp_ms,
+			int rank, int step, size_t cut)
+{
+	char path[512], text[1024];
+	snprintf(path, sizeof(path), "%s/%s.%llu.pt.trace.json", dir, worker, stamp_ms);
+	unsigned long long t = (stamp_ms - 20000) * 1000;
+	int n = snprintf(text, sizeof(text),
+			 "{\"distributedInfo\": {\"rank\": %d}, \"traceEvents\": [\n"
+			 "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
+			 "\"ProfilerStep#%d\", \"pid\": 1, \"tid\": 1, \"ts\": %llu, \"dur\": 100},\n"
+			 "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, "
+			 "\"tid\": 7, \"ts\": %llu, \"dur\": 50, \"args\": {\"stream\": 7}}\n]}\n",
+			 rank, step, t, t + 10);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite(text, 1, cut && cut < (size_t)n ? cut : (size_t)n, f);
+	fclose(f);
+}
+
+START_TEST(follow_offers_whole_cycles)
+{
+	char dir[] = "/tmp/tt-follow.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	write_trace(dir, "w0", 1700000000000ull, 0, 1, 0);
+	write_trace(dir, "w1", 1700000000010ull, 1, 1, 0);
+	struct tt_input *in = tt_input_new_dir(dir);
+	struct tt_load_opts o = {.threads = 2};
+	tt_input_follow(in, true, &o);
+	struct tt_model *m = NULL;
+	char why[300];
+	ck_assert_int_eq(tt_input_load(in, TT_CYCLE_DEFAULT, &o, &m, why, sizeof(why)), 0);
+	ck_assert_int_eq(m->cycle, 1);
+	tt_model_free(m);
+	/* cycle 2: one whole file, one cut short -- waited for, not offered */
+	write_trace(dir, "w0", 1700000060000ull, 0, 2, 0);
+	write_trace(dir, "w1", 1700000060010ull, 1, 2, 60);
+	ck_assert_ptr_null(tt_input_wait(in, 2500));
+	char note[80];
+	tt_input_cycle_note(in, 1, note, sizeof(note));
+	ck_assert_msg(strstr(note, "being written") != NULL, "note: %s", note);
+	/* whole: offered (by polling alone), as cycle 2 of 2 with its step */
+	write_trace(dir, "w1", 1700000060010ull, 1, 2, 0);
+	m = tt_input_wait(in, 10000);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->nranks, 2);
+	ck_assert_int_eq(m->cycle, 2);
+	for (size_t i = 0; i < m->nranks; i++)
+		ck_assert_uint_eq(m->ranks[i]->report.count[TT_W_TRUNCATED], 0);
+	int64_t lo, hi;
+	bool agree;
+	ck_assert(tt_model_steps(m, &lo, &hi, &agree));
+	ck_assert(lo == 2 && hi == 2 && agree);
+	tt_model_free(m);
+	tt_input_free(in);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	Suite *s = suite_create("runs");
 	TCase *tc = tcase_create("runs");
+	/* (following waits for files to settle: a few seconds, more under TSan) */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, handler_names);
 	tcase_add_test(tc, one_worker_three_cycles);
 	tcase_add_test(tc, workers_matched_by_time);
@@ -249,6 +314,7 @@ int main(void)
 	tcase_add_test(tc, numbers_without_time);
 	tcase_add_test(tc, many_workers_identical_stamps);
 	tcase_add_test(tc, cycle_text);
+	tcase_add_test(tc, follow_offers_whole_cycles);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
