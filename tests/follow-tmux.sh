@@ -130,6 +130,10 @@ wait_for narrow "new cycle available (C)" && pass "the timeline: 'new cycle avai
 	fail "timeline: $(status narrow)"
 $T send-keys -t narrow C
 wait_for narrow "cycle 2 of 2" && pass "C opens it from the timeline" || fail "C in the timeline"
-for s in job poll empty narrow; do $T send-keys -t $s q; done
-wait_for narrow "tracetop exited 0" && pass "quits cleanly" || fail "quit"
+ok=0
+for s in job poll empty narrow; do
+	$T send-keys -t $s q
+	wait_for $s "tracetop exited 0" && ok=$((ok + 1))
+done
+[ $ok = 4 ] && pass "each of the 4 quits cleanly (status 0)" || fail "$((4 - ok)) of 4 did not quit cleanly"
 summary

@@ -1062,9 +1062,11 @@ static void load_failed(struct tt_app *a, const char *what, const struct tt_mode
 			const char *why)
 {
 	char buf[600] = "nothing could be read";
-	if (why[0])
-		snprintf(buf, sizeof(buf), "%s", why);
-	else if (m && m->nfailures)
+	if (why[0]) {
+		tt_ui_status(a, TT_ROLE_ERROR, "%s", why); /* (it names what) */
+		return;
+	}
+	if (m && m->nfailures)
 		tt_err_format(&m->failures[0].err, buf, sizeof(buf));
 	tt_ui_status(a, TT_ROLE_ERROR, "%s: %s", what, buf);
 }

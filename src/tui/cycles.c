@@ -107,7 +107,6 @@ static int cycles_open(struct tt_pane *p)
 		tt_table_set_str(t, k, 6, state);
 	}
 	tt_pane_set_table(p, t);
-	p->row_role = tt_calloc(t->nrows + 1, 1);
 	for (size_t c = 0; c < r->ncycles; c++) {
 		const struct tt_cycle *cy = &r->cycles[c];
 		if (c == shown[0] || c == shown[1])
@@ -195,7 +194,6 @@ static int runs_open(struct tt_pane *p)
 					 writing ? "newest cycle incomplete" : "");
 	}
 	tt_pane_set_table(p, t);
-	p->row_role = tt_calloc(t->nrows + 1, 1);
 	if (open < t->nrows)
 		p->row_role[open] = TT_ROLE_MARKED;
 	tt_pane_head(p, TT_ROLE_DIM,
