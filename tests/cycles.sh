@@ -119,6 +119,11 @@ check_rc "--run of no logdir" 2 $? && grep -q "is not a log directory" "$D/err" 
 tt report diff -f csv --run r1 --run r2 "$D/logdir" >"$D/out" 2>/dev/null
 grep -q '^10,100,2,' "$D/out" && pass "report diff --run r1 --run r2: two runs by name" ||
 	fail "run diff: $(head -4 "$D/out")"
+TZ=UTC tt report diff --run r1 --run r2 "$D/logdir" 2>/dev/null | head -2 >"$D/out"
+[ "$(cat "$D/out")" = "Control: run r1, cycle 2 of 2 (22:14:20, steps 10-12)
+Test: run r2, cycle 1 of 1 (22:16:20, steps 100-102)" ] &&
+	pass "a text diff of two runs: a line each side says which run and cycle" ||
+	fail "run diff text: $(cat "$D/out")"
 # the explorer: the runs first; Enter opens one; o comes back
 TZ=UTC tt --headless --size 80x24 --keys '<Dump>1<Dump>j<Enter><Dump>o' "$D/logdir" >"$D/scr" 2>/dev/null
 csplit -s -z -f "$D/l" "$D/scr" '/^----$/+1' '{*}'
@@ -130,6 +135,8 @@ tail -3 "$D/l01" | grep -q "choose a run first" && pass "pane keys wait for a ru
 tail -2 "$D/l02" | grep -q "r2: cycle 1 of 1 (22:16:20, steps 100-102)" &&
 	pass "Enter opens run r2" || fail "Enter on r2: $(cat "$D/l02")"
 grep -q '^> r2 .*open' "$D/l03" && pass "o: the runs again, r2 open" || fail "o: $(cat "$D/l03")"
+tt --headless --size 80x12 --keys '<Click:20,0>' "$D/logdir" 2>/dev/null | sed -n 2p | grep -qx ' runs' &&
+	pass "a click on a pane's tab waits for a run too" || fail "tab click before a run"
 TZ=UTC tt --headless --size 80x10 --run r1 "$D/logdir" 2>/dev/null | tail -1 | grep -q "r1: cycle 2 of 2" &&
 	pass "--run r1 opens the run at once" || fail "--run r1 in the explorer"
 

@@ -84,8 +84,8 @@ int tt_report_run(const char *name, const struct tt_model *m, const struct tt_mo
 /* Reports of a profiling cycle (tracetop/runs.h) say which: CSV and JSON
  * in a column "cycle" of every table ("control_cycle" and "test_cycle" in
  * a diff), text in a line above the tables, which this writes into buf
- * ("run r1, cycle 3 of 5 (12:03:05, steps 40-42)"; "" when neither model
- * holds a cycle). */
+ * ("run r1, cycle 3 of 5 (12:03:05, steps 40-42)", a line each side of a
+ * diff; "" when neither model holds a cycle). */
 void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
 			  size_t n);
 /* Several cycles in one report (--cycle all): the tables of report name

@@ -248,7 +248,7 @@ static void cycle_cols(struct tt_table **t, size_t n, const struct tt_model *m,
 }
 
 /* the line above a text report of a cycle: "run r1, cycle 3 of 5 (12:03:05,
- * steps 40-42)"; "" when no side holds a cycle */
+ * steps 40-42)" (a diff: a line each side); "" when no side holds a cycle */
 void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
 			  size_t n)
 {
@@ -260,7 +260,7 @@ void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, c
 			continue;
 		char cy[160];
 		tt_model_cycle_text(x, cy, sizeof(cy));
-		len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s%s%s", len ? "; " : "",
+		len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s%s%s", len ? "\n" : "",
 					m2 ? (s ? "Test: " : "Control: ") : "", x->run ? "run " : "",
 					x->run ? x->run : "", x->run && cy[0] ? ", " : "", cy);
 		if (len >= n)

@@ -668,7 +668,7 @@ static int app_mouse(struct tt_app *a, const struct tt_mouse *m)
 	if (a->prompt || !tt_keymap_mouse(a->keys))
 		return TT_R_NONE;
 	if (m->y == 0) {
-		if (m->kind != TT_MOUSE_CLICK && m->kind != TT_MOUSE_DCLICK)
+		if ((m->kind != TT_MOUSE_CLICK && m->kind != TT_MOUSE_DCLICK) || input_unopened(a))
 			return TT_R_NONE;
 		for (int i = 0; i < TT_NTOP; i++)
 			if (m->x >= a->tab_x0[i] && m->x < a->tab_x1[i]) {
