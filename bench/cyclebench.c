@@ -4,7 +4,9 @@
  * everywhere), then the figures: looking at the folder and grouping it
  * (tt_input_new), opening the newest complete cycle, one look of a
  * follower, and how long after its last file is written a new cycle is
- * offered by polling alone.  Prints figures; never fails on time.
+ * offered by polling alone; then the same number of files as a log
+ * directory of 8 runs, and one look at every run of it (a followed log
+ * directory's run list in view).  Prints figures; never fails on time.
  *
  *     cyclebench DIR WORKERS CYCLES */
 #include "config.h"
@@ -108,6 +110,40 @@ int main(int argc, char **argv)
 	       ms(tt_now_ns() - t0), how);
 	int ok = m && m->nranks == nw;
 	tt_model_free(m);
+	tt_input_free(in);
+	/* the same number of files as a log directory of 8 runs, followed
+	 * with its run list in view: one look at every run */
+	char ld[4096], run[4200];
+	snprintf(ld, sizeof(ld), "%s.logdir", dir);
+	if (mkdir(ld, 0755) != 0) {
+		fprintf(stderr, "cyclebench: %s exists\n", ld);
+		return 2;
+	}
+	size_t nr = 8, per = nw / nr ? nw / nr : 1;
+	for (size_t k = 0; k < nr; k++) {
+		snprintf(run, sizeof(run), "%s/run%zu", ld, k);
+		if (mkdir(run, 0755) != 0)
+			return 2;
+		for (size_t c = 0; c < nc; c++)
+			for (size_t w = 0; w < per; w++)
+				write_file(run, w, c);
+	}
+	const char *lpaths[] = {ld};
+	t0 = tt_now_ns();
+	in = tt_input_new(lpaths, 1, &nbad, NULL, NULL);
+	int64_t dt = tt_now_ns() - t0;
+	const struct tt_logdir *d = in ? tt_input_logdir(in) : NULL;
+	if (!d || d->nruns != nr) {
+		fprintf(stderr, "cyclebench: log directory read wrong\n");
+		return 1;
+	}
+	tt_input_follow(in, true, &o);
+	tt_input_show_runs(in, true);
+	t0 = tt_now_ns();
+	tt_input_rescan(in, true);
+	printf("  as a log directory of %zu runs x %zu workers: looked at in %.1f ms, one look "
+	       "of a follower at every run %.1f ms\n",
+	       nr, per, ms(dt), ms(tt_now_ns() - t0));
 	tt_input_free(in);
 	return ok ? 0 : 1;
 }

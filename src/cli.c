@@ -1045,6 +1045,9 @@ struct tt_model *cli_open(struct cli *c, char **paths, int n, int side, struct t
 		tt_input_set_run(in, i);
 	} else if (d && !tt_input_run(in)) {
 		if (keep) {
+			/* (the run list first; followed, it shows new runs and cycles) */
+			if (c->follow)
+				tt_input_follow(in, c->poll, &c->load);
 			*keep = in;
 			return NULL;
 		}

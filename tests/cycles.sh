@@ -100,6 +100,14 @@ grep -q 'cycle 2 | cycle 3 | Δ' "$D/s03" && tail -3 "$D/s03" | grep -q "cycle 2
 tail -2 "$D/s04" | grep -q "cycle 3 of 3" && ! grep -q 'Δ' "$D/s04" &&
 	pass "p again: back to the cycle alone" || fail "p again: $(cat "$D/s04")"
 
+# the cycle list: the steps of each cycle opened so far
+TZ=UTC tt --headless --size 100x16 --keys 'ck<Enter>c<Dump>' "$D/three-cycles" >"$D/scr" 2>/dev/null
+grep -qE '^ +3 +2023-11-14 22:15:20 +1 +1 +[0-9.]+ KB +30-32 +complete' "$D/scr" &&
+	grep -qE '^> +2 +2023-11-14 22:14:20 +1 +1 +[0-9.]+ KB +20-22 +shown' "$D/scr" &&
+	grep -qE '^ +1 +2023-11-14 22:13:20 +1 +1 +[0-9.]+ KB +complete' "$D/scr" &&
+	pass "the cycle list: steps of cycles 3 (opened before) and 2 (shown), none of 1 (never opened)" ||
+	fail "cycle list steps: $(cat "$D/scr")"
+
 # ---- a log directory of two runs ----
 tt report summary "$D/logdir" >/dev/null 2>"$D/err"
 check_rc "logdir report" 2 $? && grep -q "is a log directory of 2 runs (r1, r2): choose one with --run NAME" "$D/err" &&

@@ -6,7 +6,8 @@
 # file is whole, the status line says "new cycle available (c)" and the
 # pane in view stays until c opens it.  Then the same by polling alone
 # (--poll, as on a network file system), a job that has written nothing
-# yet, and the status line at 80 columns.  The time from the last write
+# yet, a log directory whose run list shows new runs and cycles, and the
+# status line at 80 columns.  The time from the last write
 # to the offer is printed (a figure, not a limit).
 . "${SRCDIR:-.}/tests/lib.sh"
 . "$SRCDIR/tests/tmux-lib.sh"
@@ -115,6 +116,38 @@ mk "$E" 0 7-9
 wait_for empty "cycle 1 of 1 (22:13:20, steps 7-9)" && pass "the first cycle opens when complete" ||
 	fail "first cycle: $(cap empty)"
 
+# ---- a log directory followed: its runs list new runs and cycles ----
+L=$tmp/logdir
+$MK logdir "$L" || exit 99
+start logdir 100 30 "TZ=UTC $env_tt --follow $L"
+wait_re logdir '^> r1 +2 +2 ' || fail "the run list did not open: $(cap logdir)"
+$T send-keys -t logdir j
+wait_re logdir '^> r2 +2 +1 ' || fail "j in the run list"
+# a run starts (a new subfolder, named to come first) and r2 writes a
+# second cycle, with the run list in view and no run open
+mkdir -p "$L/a0"
+mk "$L/a0" 0 1-3
+mk "$L/r2" 5 200-202
+wait_re logdir '^  a0 +2 +1 +2023-11-14 22:13:20 ' 20 &&
+	pass "a run that starts shows in the run list (a0, 1 cycle)" || fail "new run: $(cap logdir)"
+wait_re logdir '^> r2 +2 +2 +2023-11-14 22:18:20 ' 20 &&
+	pass "r2's new cycle counted, the cursor still on r2" || fail "r2's new cycle: $(cap logdir)"
+# Enter: r2 at its newest cycle, followed from there
+$T send-keys -t logdir Enter
+wait_for logdir "r2: cycle 2 of 2 (22:18:20, steps 200-202)" && pass "Enter opens r2 at the new cycle" ||
+	fail "Enter on r2: $(status logdir)"
+mk "$L/r2" 6 300-302
+wait_for logdir "new cycle available (c)" 20 && status logdir | grep -q "r2: cycle 2 of 3" &&
+	pass "the run opened from the list is followed: its next cycle offered" ||
+	fail "r2 not followed: $(status logdir)"
+# o: the runs again, looked at whole while in view
+$T send-keys -t logdir o
+wait_re logdir '^> r2 .*open' || fail "o: $(cap logdir)"
+mkdir -p "$L/z9"
+mk "$L/z9" 0 1-3
+wait_re logdir '^  z9 +2 +1 ' 20 && pass "with a run open, the run list in view still shows a new run (z9)" ||
+	fail "z9: $(cap logdir)"
+
 # ---- 80 columns: the offer reads whole on the status line ----
 N=$tmp/narrow
 mkdir -p "$N"
@@ -131,9 +164,9 @@ wait_for narrow "new cycle available (C)" && pass "the timeline: 'new cycle avai
 $T send-keys -t narrow C
 wait_for narrow "cycle 2 of 2" && pass "C opens it from the timeline" || fail "C in the timeline"
 ok=0
-for s in job poll empty narrow; do
+for s in job poll empty logdir narrow; do
 	$T send-keys -t $s q
 	wait_for $s "tracetop exited 0" && ok=$((ok + 1))
 done
-[ $ok = 4 ] && pass "each of the 4 quits cleanly (status 0)" || fail "$((4 - ok)) of 4 did not quit cleanly"
+[ $ok = 5 ] && pass "each of the 5 quits cleanly (status 0)" || fail "$((5 - ok)) of 5 did not quit cleanly"
 summary

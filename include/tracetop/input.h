@@ -12,7 +12,9 @@
  * does not parse to its end is waited for, never shown as truncated.  A
  * file that stops early and has not changed for TT_FOLLOW_STALE_S is no
  * longer being written: its cycle is offered as it is, with the warning of
- * a truncated file. */
+ * a truncated file.  A followed log directory is looked at whole (new runs,
+ * the runs' new cycles) while no run is open and while its runs are in
+ * view (tt_input_show_runs); else only the open run is. */
 #ifndef TRACETOP_INPUT_H
 #define TRACETOP_INPUT_H
 
@@ -53,8 +55,12 @@ size_t tt_input_run_index(const struct tt_input *s);
  * none); a follower follows it from now on. */
 void tt_input_set_run(struct tt_input *s, size_t i);
 /* Look at the open run's files again (new cycles, files grown); the log
- * directory's runs too when rescan_logdir. */
+ * directory's runs too when rescan_logdir (a file whose size and time did
+ * not change is not read again). */
 void tt_input_rescan(struct tt_input *s, bool rescan_logdir);
+/* Whether the log directory's runs are in view: a follower looks at every
+ * run then, not only the open one. */
+void tt_input_show_runs(struct tt_input *s, bool shown);
 
 /* Load cycle `cycle` of the open run (from 1; TT_CYCLE_DEFAULT: the newest
  * one that is complete and whose files are not being written -- a newer
@@ -76,6 +82,11 @@ void tt_input_on_load(struct tt_input *s, void (*before)(void *ctx, char *const 
  * open run's cycles are now (a followed run grows); "" when m holds no
  * cycle. */
 void tt_input_cycle_text(const struct tt_input *s, const struct tt_model *m, char *buf, size_t n);
+
+/* The ProfilerStep numbers of cycle c (index) of the open run, smallest
+ * and largest, when a load of it has told them (a cycle is parsed only
+ * when opened); false when not known. */
+bool tt_input_cycle_steps(const struct tt_input *s, size_t c, int64_t *lo, int64_t *hi);
 
 /* ---- following ---- */
 

@@ -123,6 +123,10 @@ struct tt_run *tt_run_reread(const struct tt_run *r);
  * whose subfolders (to a few levels) hold some?  Then *out gets its runs,
  * one per folder holding trace files, named by their path under it. */
 bool tt_logdir_scan(const char *path, struct tt_logdir **out);
+/* The same log directory looked at again (new runs, new cycles): a file
+ * whose size and time did not change is not read again.  NULL when it
+ * holds no run now. */
+struct tt_logdir *tt_logdir_rescan(const struct tt_logdir *d);
 void tt_logdir_free(struct tt_logdir *d);
 /* The run named name: exactly, else the one run whose name starts with
  * it; SIZE_MAX when none or several (*several says which). */

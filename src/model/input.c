@@ -49,6 +49,7 @@ struct tt_input {
 	size_t run_i;
 	/* following */
 	bool follow, poll_only;
+	bool runs_shown; /* the log directory's runs are in view: every run followed */
 	struct tt_load_opts fo;
 	struct tt_watch *watch;
 	int poll_ms;     /* between two looks */
@@ -64,6 +65,12 @@ struct tt_input {
 	void (*before)(void *ctx, char *const *paths, size_t n);
 	void *before_ctx;
 	struct tt_load_opts lo; /* when tt_input_load gets none */
+	/* the ProfilerStep numbers of the open run's cycles loaded so far, by
+	 * cycle time (one entry per cycle: bounded by the run's cycles) */
+	struct csteps {
+		int64_t time, lo, hi;
+	} *steps;
+	size_t nsteps, capsteps;
 };
 
 static int64_t wall_ns(void)
@@ -189,6 +196,7 @@ void tt_input_free(struct tt_input *s)
 	for (size_t i = 0; i < s->npaths; i++)
 		free(s->paths[i]);
 	free(s->paths);
+	free(s->steps);
 	free(s);
 }
 
@@ -225,8 +233,10 @@ void tt_input_set_run(struct tt_input *s, size_t i)
 {
 	if (!s->logdir || (i >= s->logdir->nruns && i != SIZE_MAX))
 		return;
-	if (i != s->run_i)
+	if (i != s->run_i) {
 		s->seen = 0; /* (another run: its cycles are all new to us) */
+		s->nsteps = 0;
+	}
 	s->run_i = i;
 	s->run = i == SIZE_MAX ? NULL : s->logdir->runs[i];
 	if (s->run)
@@ -235,28 +245,63 @@ void tt_input_set_run(struct tt_input *s, size_t i)
 		follow_reset(s);
 }
 
-void tt_input_rescan(struct tt_input *s, bool rescan_logdir)
+/* a number that changes when what the run list says of the log
+ * directory's runs changes (names, files, cycles, times, sizes) */
+static uint64_t logdir_sig(const struct tt_logdir *d)
 {
-	if (rescan_logdir && s->logdir) {
-		struct tt_logdir *d;
-		if (tt_logdir_scan(s->logdir->path, &d)) {
-			char *name = s->run ? tt_strdup(s->run->name) : NULL;
+	uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+	for (size_t i = 0; d && i < d->nruns; i++) {
+		const struct tt_run *r = d->runs[i];
+		for (const char *c = r->name; *c; c++)
+			MIX((unsigned char)*c);
+		MIX(r->nfiles);
+		MIX(r->ncycles);
+		MIX(r->nworkers);
+		MIX(r->newest);
+		MIX(r->bytes);
+		MIX(r->ncycles ? tt_cycle_complete(&r->cycles[r->ncycles - 1]) : 0);
+	}
+#undef MIX
+	return h;
+}
+
+/* The open run looked at again, and every run of the log directory when
+ * all (a run that appeared, a run's new cycles).  A log directory whose
+ * open run went away (or that holds no run now) stays as it was seen. */
+static void relook(struct tt_input *s, bool all)
+{
+	if (all && s->logdir) {
+		struct tt_logdir *d = tt_logdir_rescan(s->logdir);
+		size_t i = SIZE_MAX;
+		if (d && s->run) {
+			bool several;
+			i = tt_logdir_find(d, s->run->name, &several);
+			if (i != SIZE_MAX && strcmp(d->runs[i]->name, s->run->name) != 0)
+				i = SIZE_MAX;
+		}
+		if (d && (!s->run || i != SIZE_MAX)) {
 			tt_logdir_free(s->logdir);
 			s->logdir = d;
-			s->run = NULL;
-			s->run_i = SIZE_MAX;
-			bool several;
-			size_t i = name ? tt_logdir_find(d, name, &several) : SIZE_MAX;
-			if (i != SIZE_MAX && strcmp(d->runs[i]->name, name) == 0) {
-				s->run_i = i;
-				s->run = d->runs[i];
-			}
-			free(name);
+			s->run_i = i;
+			s->run = i == SIZE_MAX ? NULL : d->runs[i];
 			return;
 		}
+		tt_logdir_free(d);
 	}
 	if (s->run)
 		set_run(s, reread(s));
+}
+
+void tt_input_rescan(struct tt_input *s, bool rescan_logdir)
+{
+	relook(s, rescan_logdir);
+}
+
+void tt_input_show_runs(struct tt_input *s, bool shown)
+{
+	if (s)
+		s->runs_shown = shown;
 }
 
 /* ---- loading ---- */
@@ -291,10 +336,53 @@ static int load_cycle(struct tt_input *s, size_t c, const struct tt_load_opts *o
 	return rc;
 }
 
-static void mark(struct tt_model *m, const struct tt_input *s)
+static int csteps_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct csteps *)a)->time, y = ((const struct csteps *)b)->time;
+	return x < y ? -1 : x > y;
+}
+
+/* the steps of a loaded cycle, remembered for the cycle list */
+static void note_steps(struct tt_input *s, const struct tt_model *m)
+{
+	int64_t lo, hi;
+	bool agree;
+	if (!m || !m->cycle || !tt_model_steps(m, &lo, &hi, &agree))
+		return;
+	struct csteps key = {m->cycle_time, lo, hi};
+	struct csteps *hit =
+		s->nsteps ? bsearch(&key, s->steps, s->nsteps, sizeof(key), csteps_cmp) : NULL;
+	if (hit) {
+		*hit = key;
+		return;
+	}
+	TT_GROW(s->steps, s->capsteps, s->nsteps + 1);
+	size_t at = s->nsteps;
+	while (at > 0 && s->steps[at - 1].time > key.time)
+		at--;
+	memmove(s->steps + at + 1, s->steps + at, (s->nsteps - at) * sizeof(key));
+	s->steps[at] = key;
+	s->nsteps++;
+}
+
+bool tt_input_cycle_steps(const struct tt_input *s, size_t c, int64_t *lo, int64_t *hi)
+{
+	if (!s || !s->run || c >= s->run->ncycles || !s->nsteps)
+		return false;
+	struct csteps key = {.time = s->run->cycles[c].time};
+	const struct csteps *hit = bsearch(&key, s->steps, s->nsteps, sizeof(key), csteps_cmp);
+	if (!hit)
+		return false;
+	*lo = hit->lo;
+	*hi = hit->hi;
+	return true;
+}
+
+static void mark(struct tt_model *m, struct tt_input *s)
 {
 	if (s->logdir && s->run && !m->run)
 		m->run = tt_strdup(s->run->name);
+	note_steps(s, m);
 }
 
 /* the first file of a model that stops early (or failed), for messages */
@@ -496,8 +584,13 @@ static void watch_open(struct tt_input *s)
 {
 	tt_watch_close(s->watch);
 	s->watch = NULL;
-	if (!s->run)
+	if (!s->run) {
+		/* (a log directory before a run is chosen: new runs show in it;
+		 * new files in its runs' folders are found by polling) */
+		if (s->logdir)
+			s->watch = tt_watch_open(s->logdir->path, s->poll_only);
 		return;
+	}
 	char dir[4096];
 	if (s->run->dir) {
 		snprintf(dir, sizeof(dir), "%s", s->run->dir);
@@ -687,7 +780,7 @@ static size_t candidate(const struct tt_input *s, int64_t now, int64_t settle)
 
 unsigned tt_input_tick(struct tt_input *s, bool woken)
 {
-	if (!s || !s->follow || !s->run)
+	if (!s || !s->follow || (!s->run && !s->logdir))
 		return 0;
 	int64_t now = tt_now_ns();
 	unsigned out = bg_collect(s, now);
@@ -699,19 +792,26 @@ unsigned tt_input_tick(struct tt_input *s, bool woken)
 	}
 	if (now < s->next_ns)
 		return out;
-	/* look: the folder again, each file's size and time */
-	struct tt_run *old = s->run;
-	size_t oldn = old->ncycles, oldf = old->nfiles;
-	int64_t oldnew = old->newest;
+	/* look: the folder again, each file's size and time (every run's
+	 * while the log directory's runs are in view) */
+	bool all = s->logdir && (s->runs_shown || !s->run);
+	uint64_t dsig = all ? logdir_sig(s->logdir) : 0;
+	const struct tt_run *old = s->run;
+	size_t oldn = old ? old->ncycles : 0, oldf = old ? old->nfiles : 0;
+	int64_t oldnew = old ? old->newest : 0;
 	int64_t t0 = tt_now_ns();
-	set_run(s, reread(s));
-	bool grew = fs_update(s, now);
+	relook(s, all);
+	bool grew = s->run && fs_update(s, now);
 	int64_t cost = tt_now_ns() - t0;
 	/* (a big folder on a slow file system is looked at less often: a
 	 * look takes at most a fifth of the time) */
 	s->poll_ms = (int)TT_MAX((int64_t)TT_FOLLOW_POLL_MS, cost * 5 / 1000000);
 	s->next_ns = now + (int64_t)s->poll_ms * 1000000;
+	if (all && logdir_sig(s->logdir) != dsig)
+		out |= TT_IN_CHANGED;
 	const struct tt_run *r = s->run;
+	if (!r)
+		return out;
 	if (r->ncycles != oldn || r->nfiles != oldf || r->newest != oldnew || grew)
 		out |= TT_IN_CHANGED;
 	if (s->bg.running || !r->ncycles)
@@ -741,6 +841,7 @@ struct tt_model *tt_input_take(struct tt_input *s)
 	s->ready = NULL;
 	if (m && m->cycle_time > s->seen)
 		s->seen = m->cycle_time;
+	note_steps(s, m);
 	return m;
 }
 

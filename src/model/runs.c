@@ -528,6 +528,7 @@ void tt_run_missing(const struct tt_run *r, size_t c, char *buf, size_t n)
 struct walk {
 	const char *root;
 	struct tt_logdir *d;
+	const struct tt_logdir *prev; /* the same directory as last looked at, or NULL */
 	size_t folders;
 };
 
@@ -601,6 +602,23 @@ static size_t list_folder(const char *dir, char ***files, char ***subs, size_t *
 	return w;
 }
 
+/* run `name` of d (sorted by name), or NULL */
+static const struct tt_run *prev_run(const struct tt_logdir *d, const char *name)
+{
+	size_t lo = 0, hi = d ? d->nruns : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(d->runs[mid]->name, name);
+		if (c == 0)
+			return d->runs[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 static void walk(struct walk *wk, const char *dir, int depth)
 {
 	if (wk->folders++ >= LOGDIR_FOLDERS)
@@ -614,7 +632,7 @@ static void walk(struct walk *wk, const char *dir, int depth)
 			rel++;
 		struct tt_logdir *d = wk->d;
 		d->runs = tt_realloc_array(d->runs, d->nruns + 1, sizeof(*d->runs));
-		d->runs[d->nruns++] = tt_run_new(rel, dir, files, n);
+		d->runs[d->nruns++] = run_new(rel, dir, files, n, prev_run(wk->prev, rel));
 	}
 	for (size_t i = 0; i < n; i++)
 		free(files[i]);
@@ -656,7 +674,20 @@ static struct tt_run *open_dir(const char *name, const char *dir, const struct t
 	return nr;
 }
 
+static bool logdir_scan(const char *path, const struct tt_logdir *prev, struct tt_logdir **out);
+
 bool tt_logdir_scan(const char *path, struct tt_logdir **out)
+{
+	return logdir_scan(path, NULL, out);
+}
+
+struct tt_logdir *tt_logdir_rescan(const struct tt_logdir *d)
+{
+	struct tt_logdir *nd;
+	return logdir_scan(d->path, d, &nd) ? nd : NULL;
+}
+
+static bool logdir_scan(const char *path, const struct tt_logdir *prev, struct tt_logdir **out)
 {
 	*out = NULL;
 	struct stat st;
@@ -664,7 +695,7 @@ bool tt_logdir_scan(const char *path, struct tt_logdir **out)
 		return false;
 	struct tt_logdir *d = tt_calloc(1, sizeof(*d));
 	d->path = tt_strdup(path);
-	struct walk wk = {path, d, 0};
+	struct walk wk = {path, d, prev, 0};
 	walk(&wk, path, 0);
 	if (!d->nruns) {
 		tt_logdir_free(d);

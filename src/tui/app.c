@@ -1248,7 +1248,14 @@ static void input_relist(struct tt_app *a)
 	if (a->depth > 0 && (a->stack[a->depth - 1]->ops == &tt_cycles_ops ||
 			     a->stack[a->depth - 1]->ops == &tt_runs_ops)) {
 		const struct tt_pane_ops *ops = a->stack[a->depth - 1]->ops;
-		size_t cursor = a->stack[a->depth - 1]->cursor;
+		const struct tt_pane *old = a->stack[a->depth - 1];
+		size_t cursor = old->cursor;
+		/* (the run under the cursor stays under it when a new run comes
+		 * before it in the list) */
+		char *name = NULL;
+		if (ops == &tt_runs_ops && old->table && cursor < old->nrows &&
+		    tt_table_cell(old->table, old->rows[cursor], 0)->v.s)
+			name = tt_strdup(tt_table_cell(old->table, old->rows[cursor], 0)->v.s);
 		tt_pane_free(a->stack[--a->depth]);
 		struct tt_pane *p = tt_pane_new(a, ops);
 		a->stack[a->depth++] = p;
@@ -1256,6 +1263,12 @@ static void input_relist(struct tt_app *a)
 		tt_input_list_goto(p);
 		if (cursor < p->nrows && !a->fresh)
 			p->cursor = cursor;
+		for (size_t i = 0; name && p->table && i < p->nrows; i++) {
+			const char *v = tt_table_cell(p->table, p->rows[i], 0)->v.s;
+			if (v && strcmp(v, name) == 0)
+				p->cursor = i;
+		}
+		free(name);
 	}
 }
 
@@ -1288,6 +1301,8 @@ bool tt_app_tick(struct tt_app *a, bool woken)
 		redraw = true;
 	}
 	if (a->in && tt_input_following(a->in)) {
+		tt_input_show_runs(a->in, a->depth > 0 &&
+					      a->stack[a->depth - 1]->ops == &tt_runs_ops);
 		unsigned f = tt_input_tick(a->in, woken);
 		if (f & TT_IN_READY) {
 			a->fresh = true;

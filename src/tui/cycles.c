@@ -68,13 +68,12 @@ static int cycles_open(struct tt_pane *p)
 		tt_fmt_walltime(when, sizeof(when), cy->time, true);
 		tt_fmt_bytes(size, sizeof(size), (double)cy->bytes);
 		int side = shown[0] == c ? 0 : shown[1] == c ? 1 : -1;
-		if (side >= 0) {
-			int64_t lo, hi;
-			bool agree;
-			if (tt_model_steps(a->side_m[side], &lo, &hi, &agree))
-				snprintf(steps, sizeof(steps), lo == hi ? "%lld" : "%lld-%lld",
-					 (long long)lo, (long long)hi);
-		}
+		int64_t lo, hi;
+		bool agree = true;
+		if ((side >= 0 && tt_model_steps(a->side_m[side], &lo, &hi, &agree)) ||
+		    (side < 0 && tt_input_cycle_steps(a->in, c, &lo, &hi)))
+			snprintf(steps, sizeof(steps), lo == hi ? "%lld" : "%lld-%lld",
+				 (long long)lo, (long long)hi);
 		char miss[120], note[80];
 		tt_run_missing(r, c, miss, sizeof(miss));
 		tt_input_cycle_note(a->in, c, note, sizeof(note));
@@ -149,6 +148,7 @@ const struct tt_pane_ops tt_cycles_ops = {
 		"is complete when every worker's file is in it and none is being written.  Enter "
 		"opens the cycle under the cursor (the pane in view stays the same); { and } open "
 		"the previous and next cycle, p compares the cycle shown with the one before it.  "
+		"steps: the ProfilerStep numbers of each cycle opened so far.  "
 		"With --follow, a new cycle is offered once its files are whole (the status line "
 		"says 'new cycle available').",
 	.open = cycles_open,
@@ -200,6 +200,12 @@ static int runs_open(struct tt_pane *p)
 		     "%s: a log directory of %zu run%s (its subfolders). Enter opens the run under "
 		     "the cursor at its newest complete cycle",
 		     d->path, d->nruns, d->nruns == 1 ? "" : "s");
+	if (tt_input_following(a->in)) {
+		char kind[64];
+		tt_input_follow_kind(a->in, kind, sizeof(kind));
+		tt_pane_head(p, TT_ROLE_DIM, "following the log directory: %s; a run that starts "
+			     "and the runs' new cycles show here", kind);
+	}
 	set_at(p, open);
 	snprintf(p->subtitle, sizeof(p->subtitle), "runs");
 	return 0;
@@ -217,7 +223,9 @@ const struct tt_pane_ops tt_runs_ops = {
 	.help = "The runs of a TensorBoard log directory: each subfolder holding traces is a "
 		"run, named by its path under the directory.  workers: the files of its newest "
 		"cycles; cycles: its profiling cycles; newest: when its newest cycle was written.  "
-		"Enter opens the run at its newest complete cycle; o comes back here.",
+		"Enter opens the run at its newest complete cycle; o comes back here.  With "
+		"--follow the list stays current while it is in view: a run that starts appears "
+		"and the runs' new cycles are counted.",
 	.open = runs_open,
 	.close = pane_free_state,
 	.drill = runs_drill,

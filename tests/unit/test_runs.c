@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tracetop/input.h"
 #include "tracetop/runs.h"
@@ -298,6 +300,82 @@ START_TEST(follow_offers_whole_cycles)
 }
 END_TEST
 
+/* a followed log directory: every run looked at while no run is open or
+ * the runs are in view; a new run and a run's new cycle found; the open
+ * run kept; the steps of each cycle loaded remembered */
+START_TEST(follow_logdir)
+{
+	char dir[] = "/tmp/tt-logdir.XXXXXX", sub[600];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/b", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	write_trace(sub, "w0", 1700000000000ull, 0, 1, 0);
+	snprintf(sub, sizeof(sub), "%s/d", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	write_trace(sub, "w0", 1700000000000ull, 0, 1, 0);
+	struct tt_input *in = tt_input_new_dir(dir);
+	const struct tt_logdir *d = tt_input_logdir(in);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->nruns, 2);
+	ck_assert_ptr_null(tt_input_run(in)); /* (no run chosen yet) */
+	struct tt_load_opts o = {.threads = 1};
+	tt_input_follow(in, true, &o);
+	/* a run starts, named to come first; b writes a second cycle */
+	snprintf(sub, sizeof(sub), "%s/a", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	write_trace(sub, "w0", 1700000000000ull, 0, 7, 0);
+	snprintf(sub, sizeof(sub), "%s/b", dir);
+	write_trace(sub, "w0", 1700000060000ull, 0, 2, 0);
+	unsigned f = 0;
+	for (int i = 0; i < 300 && !(f & TT_IN_CHANGED); i++) {
+		usleep(10000);
+		f = tt_input_tick(in, false);
+	}
+	ck_assert(f & TT_IN_CHANGED);
+	d = tt_input_logdir(in);
+	ck_assert_uint_eq(d->nruns, 3);
+	ck_assert_str_eq(d->runs[0]->name, "a");
+	ck_assert_str_eq(d->runs[1]->name, "b");
+	ck_assert_uint_eq(d->runs[1]->ncycles, 2);
+	ck_assert_ptr_null(tt_input_run(in));
+	/* b opened: its cycles' steps known as each is loaded */
+	tt_input_set_run(in, 1);
+	struct tt_model *m = NULL;
+	char why[300];
+	ck_assert_int_eq(tt_input_load(in, 1, &o, &m, why, sizeof(why)), 0);
+	tt_model_free(m);
+	ck_assert_int_eq(tt_input_load(in, TT_CYCLE_DEFAULT, &o, &m, why, sizeof(why)), 0);
+	ck_assert_int_eq(m->cycle, 2);
+	tt_model_free(m);
+	int64_t lo = 0, hi = 0;
+	ck_assert(tt_input_cycle_steps(in, 0, &lo, &hi) && lo == 1 && hi == 1);
+	ck_assert(tt_input_cycle_steps(in, 1, &lo, &hi) && lo == 2 && hi == 2);
+	/* the runs in view, another run starts: found, b still the one open */
+	tt_input_show_runs(in, true);
+	snprintf(sub, sizeof(sub), "%s/c", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	write_trace(sub, "w0", 1700000000000ull, 0, 1, 0);
+	f = 0;
+	for (int i = 0; i < 300 && !(f & TT_IN_CHANGED); i++) {
+		usleep(10000);
+		f = tt_input_tick(in, false);
+	}
+	d = tt_input_logdir(in);
+	ck_assert_uint_eq(d->nruns, 4);
+	ck_assert_str_eq(d->runs[2]->name, "c");
+	ck_assert_uint_eq(tt_input_run_index(in), 1);
+	ck_assert_str_eq(tt_input_run(in)->name, "b");
+	ck_assert(tt_input_cycle_steps(in, 1, &lo, &hi) && lo == 2);
+	/* another run opened: no steps known of its cycles */
+	tt_input_set_run(in, 2);
+	ck_assert(!tt_input_cycle_steps(in, 0, &lo, &hi));
+	tt_input_free(in);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -315,6 +393,7 @@ int main(void)
 	tcase_add_test(tc, many_workers_identical_stamps);
 	tcase_add_test(tc, cycle_text);
 	tcase_add_test(tc, follow_offers_whole_cycles);
+	tcase_add_test(tc, follow_logdir);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
