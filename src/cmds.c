@@ -405,11 +405,29 @@ static void describe(const struct tt_model *m, const struct tt_model *m2, struct
 			 m->nranks == 1 ? "" : "s", (unsigned long long)ev);
 }
 
+/* "tracetop: " and msg on stderr, wrapped at words in the width of the
+ * terminal stderr is (not wrapped when it is none) */
+static void msg_wrapped(const char *msg)
+{
+	struct winsize ws;
+	size_t w = isatty(2) && ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20 ? ws.ws_col : 0;
+	char *all = tt_malloc(strlen(msg) + 16);
+	sprintf(all, "tracetop: %s", msg);
+	const char *t = all;
+	do {
+		const char *next = t + strlen(t);
+		size_t len = w ? tt_wrap_line(t, w, NULL, &next) : strlen(t);
+		fprintf(stderr, "%.*s\n", (int)len, t);
+		t = next;
+	} while (*t);
+	free(all);
+}
+
 int cmd_tui(struct cli *c)
 {
 	if (!c->headless && !isatty(1)) {
-		tt_msg("standard output is not a terminal; for text, CSV or JSON "
-				"use 'tracetop report NAME PATH' (tracetop report --list)");
+		msg_wrapped("standard output is not a terminal; for text, CSV or JSON use "
+			    "'tracetop report NAME PATH' (tracetop report --list)");
 		return 2;
 	}
 	if (!c->demo && c->npaths == 0) {
@@ -544,8 +562,8 @@ int cmd_tui(struct cli *c)
 			}
 			free(line);
 			tt_grid_free(&g);
-			tt_msg("above is the Overview; the other panes need a terminal "
-					"(or use 'tracetop report NAME')");
+			msg_wrapped("above is the Overview; the other panes need a terminal (or "
+				    "use 'tracetop report NAME')");
 			rc = 0;
 		}
 	}

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Every number on screen is the number of the report: for every pane and
 # view (and the drill-down of each pane's first row) on the demo and on
-# every trace set of ../shared/traces, at 80x24 and 200x60, each number
+# every trace set of ../shared/traces, at 80x24 and 200x50, each number
 # drawn parses with its column's unit to the value of `tracetop report NAME
 # -f csv` for the same row within display rounding (so no cell shows the
-# leading digits of its number), and the per-rank percentages that claim to
-# split one span sum to 100 +- 0.1.  tests/tools/screencheck.py does the
+# leading digits of its number), the per-rank percentages that claim to
+# split one span sum to 100 +- 0.1, the time columns a reader compares show
+# one unit, different names are drawn different, and no text is cut short
+# without an ellipsis (a word cut, a sentence cut at a space).  tests/tools/screencheck.py does the
 # checking, and first checks itself on the defects it is for.  The shared
 # sets are skipped when ../shared is absent; the demo always runs.
 . "${SRCDIR:-.}/tests/lib.sh"
@@ -32,19 +34,25 @@ check() {
 }
 
 if python3 "$CHECK" --selftest >"$tmp/self" 2>&1; then
-	pass "the checker fails on cut numbers, wrong units, sums not 100, other values"
+	pass "the checker fails on cut numbers, wrong units, sums not 100, other values, names drawn alike, compared times in two units, text cut short"
 else
 	fail "the checker's self-test"
 	cat "$tmp/self"
 fi
 
-for size in 80x24 200x60; do
+for size in 80x24 200x50; do
 	check demo "$size" -- --demo
+	check demo-diff "$size" --diff -- --demo
 done
+
+# a job of 64 ranks: the Overview a heatmap, the stragglers of every kind
+"$TRACETOP" demo-trace -q -o "$tmp/job64" --ranks 64 >/dev/null 2>&1 ||
+	{ echo "demo-trace failed"; exit 99; }
+check job64 80x24 -- "$tmp/job64"
 
 SHARED="${SHARED:-$SRCDIR/../shared}"
 if [ -d "$SHARED/traces" ]; then
-	for size in 80x24 200x60; do
+	for size in 80x24 200x50; do
 		for d in "$SHARED"/traces/*/; do
 			check "$(basename "$d")" "$size" -- "$d"
 		done

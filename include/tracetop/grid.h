@@ -92,6 +92,16 @@ void tt_grid_bar(struct tt_grid *g, int x, int y, int width, double f, enum tt_r
  * read in monochrome). */
 void tt_grid_stack(struct tt_grid *g, int x, int y, int width, const double *f,
 		   const enum tt_role *roles, const char *ascii, int k);
+/* Texts tt_grid_put cut short: stopped at its limit with more than
+ * spaces left and no ellipsis at the cut (a word cut, or a sentence cut at
+ * a space).  From tt_grid_cuts_start on, on this thread: what was cut and
+ * where (for the screen tests: a screen should have none). */
+struct tt_grid_cut {
+	int x, y;        /* the cell after the last one put */
+	char text[120];  /* the text put (its start) */
+};
+void tt_grid_cuts_start(void);
+size_t tt_grid_cuts(const struct tt_grid_cut **v);
 /* Row y as UTF-8 text (trailing spaces kept up to w).  Returns bytes. */
 size_t tt_grid_row_text(const struct tt_grid *g, int y, char *buf, size_t n);
 /* All rows as text, one line each, trailing spaces removed. */

@@ -138,8 +138,12 @@ struct tt_col {
 	bool signed_bar;   /* TT_C_BAR: values of either sign, from a middle line:
 			    * right of it (role[0]) above 0, left (role[1])
 			    * below, scaled to the largest |value| */
-	int unit_group;    /* TT_C_DUR: nonzero: the columns with the same group
-			    * show one unit, that of their largest value */
+	int unit_group;    /* TT_C_DUR: the columns of one group (the same
+			    * number; 0, the default, is a group too: a
+			    * table's time columns) show one unit, that of
+			    * their largest value shown; a column a reader
+			    * does not compare with the others (a sum beside
+			    * per-call times) gets a group of its own */
 };
 
 enum tt_cell_kind { TT_CV_NONE = 0, TT_CV_S, TT_CV_I, TT_CV_D };
@@ -245,8 +249,8 @@ size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, siz
 /* The segments of a TT_C_STACK cell as fractions of the full bar. */
 void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col,
 			      double f[TT_STACK_MAX]);
-/* The unit a TT_C_DUR column uses in text (largest value decides; of
- * every column of its unit_group when it has one). */
+/* The unit a TT_C_DUR column uses in text: that of the largest value of
+ * the shown time columns of its unit_group. */
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col);
 
 enum tt_format { TT_FMT_TABLE, TT_FMT_CSV, TT_FMT_JSON };

@@ -95,12 +95,32 @@ static void set_cell(struct tt_grid *g, int x, int y, uint32_t cp, uint8_t role,
 	}
 }
 
+/* ---- text cut inside a word (checked by the screen tests) ---- */
+
+static _Thread_local struct tt_grid_cut *cut_log;
+static _Thread_local size_t cut_n, cut_cap;
+static _Thread_local bool cut_on;
+
+void tt_grid_cuts_start(void)
+{
+	cut_on = true;
+	cut_n = 0;
+}
+
+size_t tt_grid_cuts(const struct tt_grid_cut **v)
+{
+	*v = cut_log;
+	return cut_n;
+}
+
 int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *s, int maxw)
 {
 	if (y < 0 || y >= g->h || x >= g->w)
 		return 0;
 	int lim = maxw < 0 ? g->w - x : TT_MIN(maxw, g->w - x);
 	int n = 0;
+	uint32_t last = 0; /* (the last character put: an ellipsis?) */
+	const char *start = s;
 	char esc[8];
 	const char *resume = NULL; /* (the text after an escape being put) */
 	while (n < lim) {
@@ -132,6 +152,21 @@ int tt_grid_put(struct tt_grid *g, int x, int y, enum tt_role role, const char *
 		else if (cw == 2 && x + n + 1 == 0)
 			set_cell(g, 0, y, ' ', (uint8_t)role, 1);
 		n += cw;
+		last = cp;
+	}
+	if (cut_on && n >= lim && !resume && *s && last != 0x2026 && last != '~') {
+		/* more text than room, and no ellipsis says so: cut inside a
+		 * word, or a sentence cut short at a space */
+		const char *q = s;
+		while (*q == ' ')
+			q++;
+		if (*q) {
+			TT_GROW(cut_log, cut_cap, cut_n + 1);
+			struct tt_grid_cut *c = &cut_log[cut_n++];
+			c->x = x + n;
+			c->y = y;
+			snprintf(c->text, sizeof(c->text), "%s", start);
+		}
 	}
 	return n;
 }
@@ -142,46 +177,30 @@ int tt_grid_wrap(struct tt_grid *g, int x, int y, enum tt_role role, const char 
 	if (w < 1 || maxl < 1)
 		return 0;
 	while (*t && rows < maxl) {
-		/* columns and bytes of the longest prefix that fits, cut at a space */
-		int cols = 0, cut_cols = 0;
-		size_t i = 0, cut = 0;
-		while (t[i] && cols < w) {
-			size_t k = 1;
-			while ((t[i + k] & 0xC0) == 0x80)
-				k++;
-			i += k;
-			cols++;
-			if (t[i] == ' ' || !t[i]) {
-				cut = i;
-				cut_cols = cols;
-			}
-		}
-		if (!t[i] || !cut) {
-			cut = i; /* the rest fits, or one long word */
-			cut_cols = cols;
-		}
-		if (rows == maxl - 1 && t[cut] && t[cut + strspn(t + cut, " ")]) {
-			/* the last row and more to come: end it with an ellipsis */
+		const char *next;
+		size_t lw, len = tt_wrap_line(t, (size_t)w, &lw, &next);
+		if (rows == maxl - 1 && *next) {
+			/* the last row and more to come: it ends at a word, then
+			 * an ellipsis */
+			const char *n2;
+			size_t lw2, len2 = tt_wrap_line(t, (size_t)(w > 1 ? w - 1 : 1), &lw2, &n2);
 			if (g) {
 				char line[2048];
-				snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(i, sizeof(line) - 1), t);
-				char fit[2100];
-				tt_utf8_fit(fit, sizeof(fit), line, (size_t)w - 1);
-				int k = tt_grid_put(g, x, y + rows, role, fit, w);
-				tt_grid_put(g, x + k, y + rows, role, tt_render_ascii() ? "~" : "\xE2\x80\xA6",
-					    1);
+				snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(len2, sizeof(line) - 1),
+					 t);
+				int k = tt_grid_put(g, x, y + rows, role, line, (int)lw2);
+				tt_grid_put(g, x + k + (k && k < w - 1 ? 1 : 0), y + rows, role,
+					    tt_render_ascii() ? "~" : "\xE2\x80\xA6", 1);
 			}
 			return rows + 1;
 		}
 		if (g) {
 			char line[2048];
-			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
-			tt_grid_put(g, x, y + rows, role, line, cut_cols);
+			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(len, sizeof(line) - 1), t);
+			tt_grid_put(g, x, y + rows, role, line, (int)lw);
 		}
 		rows++;
-		t += cut;
-		while (*t == ' ')
-			t++;
+		t = next;
 	}
 	return rows;
 }

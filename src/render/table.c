@@ -201,8 +201,11 @@ enum tt_unit tt_table_col_unit(const struct tt_table *t, int col)
 	/* (magnitudes as doubles: a cell may hold 1e308 or INT64_MIN) */
 	double mx = 0;
 	int g = t->cols[col].unit_group;
-	for (int k = g ? 0 : col; k < (g ? t->ncols : col + 1); k++) {
-		if (g && t->cols[k].unit_group != g)
+	for (int k = 0; k < t->ncols; k++) {
+		/* the time columns of its group: of the same unit_group, shown
+		 * (a hidden column's values decide nothing on screen) */
+		if (t->cols[k].type != TT_C_DUR || t->cols[k].unit_group != g ||
+		    (k != col && t->cols[k].hidden_text))
 			continue;
 		for (size_t r = 0; r < t->nrows; r++) {
 			const struct tt_cell *c = tt_table_cell(t, r, k);
@@ -341,10 +344,14 @@ size_t tt_cell_text(const struct tt_table *t, size_t row, int col, enum tt_unit 
 	case TT_C_NUM:
 		return fmt_fixed(buf, n, c->prec, tt_cell_num(x));
 	case TT_C_DUR: {
-		/* the unit is in the header */
+		/* the unit is in the header (its group's: a small value in a
+		 * large unit keeps two significant digits, never reads 0.0) */
 		static const double div[] = {1, 1e3, 1e6, 1e9};
 		double v = tt_cell_num(x) / div[unit];
-		return fmt_fixed(buf, n, unit == TT_U_NS || fabs(v) >= 100 ? 0 : 1, v);
+		int prec = unit == TT_U_NS || fabs(v) >= 100 ? 0 : 1;
+		if (unit != TT_U_NS && v != 0 && fabs(v) < 1)
+			prec = TT_MIN(4, (int)ceil(-log10(fabs(v))) + 1);
+		return fmt_fixed(buf, n, prec, v);
 	}
 	case TT_C_PCT:
 		snprintf(buf, n, "%.*f%%", c->prec ? c->prec : 1, tt_cell_num(x));

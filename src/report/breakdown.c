@@ -233,10 +233,10 @@ static struct tt_table *kernel_table(const struct tt_kbreak *k, const struct tt_
 	static const struct tt_col cols[] = {
 		{.name = "name", .type = TT_C_STR, .width = 60},
 		{.name = "sum (us)", .title = "sum", .type = TT_C_DUR},
-		{.name = "max (us)", .title = "max", .type = TT_C_DUR},
-		{.name = "min (us)", .title = "min", .type = TT_C_DUR},
-		{.name = "stddev", .title = "stddev", .type = TT_C_DUR},
-		{.name = "mean (us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "max (us)", .title = "max", .type = TT_C_DUR, .unit_group = 1},
+		{.name = "min (us)", .title = "min", .type = TT_C_DUR, .unit_group = 1},
+		{.name = "stddev", .title = "stddev", .type = TT_C_DUR, .unit_group = 1},
+		{.name = "mean (us)", .title = "mean", .type = TT_C_DUR, .unit_group = 1},
 		{.name = "kernel_type", .title = "type", .type = TT_C_STR},
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "count", .type = TT_C_INT},
@@ -315,12 +315,12 @@ struct tt_table *tt_kernels_across_table(const struct tt_kbreak *k, const struct
 		[TT_ACROSS_RANKS] = {.name = "ranks", .type = TT_C_INT},
 		[TT_ACROSS_TOTAL] = {.name = "total (us)", .title = "total", .type = TT_C_DUR},
 		[TT_ACROSS_MIN_RANK] = {.name = "min_rank", .title = "min rank", .type = TT_C_INT},
-		[TT_ACROSS_MIN] = {.name = "min (us)", .title = "min", .type = TT_C_DUR},
+		[TT_ACROSS_MIN] = {.name = "min (us)", .title = "min", .type = TT_C_DUR, .unit_group = 1},
 		[TT_ACROSS_MEDIAN_RANK] = {.name = "median_rank", .title = "median rank",
 					   .type = TT_C_INT},
 		[TT_ACROSS_MEDIAN] = {.name = "median (us)", .title = "median", .type = TT_C_DUR},
 		[TT_ACROSS_MAX_RANK] = {.name = "max_rank", .title = "max rank", .type = TT_C_INT},
-		[TT_ACROSS_MAX] = {.name = "max (us)", .title = "max", .type = TT_C_DUR},
+		[TT_ACROSS_MAX] = {.name = "max (us)", .title = "max", .type = TT_C_DUR, .unit_group = 1},
 	};
 	struct tt_table *t = tt_table_new("kernels_across_ranks", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Each top kernel across ranks: the ranks with the least, median and "
@@ -366,10 +366,10 @@ static struct tt_table *annot_table(const struct tt_kbreak *k)
 	static const struct tt_col cols[] = {
 		{.name = "name", .type = TT_C_STR, .width = 60},
 		{.name = "sum (us)", .title = "sum", .type = TT_C_DUR},
-		{.name = "max (us)", .title = "max", .type = TT_C_DUR},
-		{.name = "min (us)", .title = "min", .type = TT_C_DUR},
-		{.name = "stddev", .title = "stddev", .type = TT_C_DUR},
-		{.name = "mean (us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "max (us)", .title = "max", .type = TT_C_DUR, .unit_group = 1},
+		{.name = "min (us)", .title = "min", .type = TT_C_DUR, .unit_group = 1},
+		{.name = "stddev", .title = "stddev", .type = TT_C_DUR, .unit_group = 1},
+		{.name = "mean (us)", .title = "mean", .type = TT_C_DUR, .unit_group = 1},
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "count", .type = TT_C_INT},
 	};

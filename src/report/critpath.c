@@ -523,7 +523,7 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 		{.name = "edge", .type = TT_C_STR, .hidden_csv = true},
 		{.name = "duration", .type = TT_C_DUR},
 		{.name = "graph_weight", .type = TT_C_DUR, .hidden_text = true},
-		{.name = "start_ts", .title = "start", .type = TT_C_DUR},
+		{.name = "start_ts", .title = "start", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "end_ts", .type = TT_C_DUR, .hidden_text = true},
 		{.name = "u_name", .type = TT_C_STR, .hidden_text = true},
 		{.name = "u_is_start", .type = TT_C_INT, .hidden_text = true},

@@ -101,7 +101,7 @@ struct tt_table *tt_idle_gaps_table(const struct tt_model *m, const struct tt_id
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "stream", .type = TT_C_INT},
-		{.name = "start", .type = TT_C_DUR},
+		{.name = "start", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "duration", .type = TT_C_DUR},
 		{.name = "idle_category", .title = "category", .type = TT_C_STR},
 		{.name = "prev_kernel", .title = "kernel before", .type = TT_C_STR, .width = 40},

@@ -107,7 +107,7 @@ int tt_report_patterns(struct tt_results *res, const struct tt_report_opts *o,
 		{.name = "kernel", .type = TT_C_STR, .width = 70},
 		{.name = "count", .type = TT_C_INT},
 		{.name = "total_duration (us)", .title = "total", .type = TT_C_DUR},
-		{.name = "mean_duration (us)", .title = "mean", .type = TT_C_DUR},
+		{.name = "mean_duration (us)", .title = "mean", .type = TT_C_DUR, .unit_group = 1},
 		{.name = "pattern_pctg", .title = "% of pattern", .type = TT_C_PCT, .prec = 1},
 	};
 	(void)err;

@@ -88,7 +88,7 @@ struct tt_table *tt_range_streams_table(const struct tt_model *m, const struct t
 		 .bar_max = 100, .role = {TT_ROLE_BAR_COMP}},
 		{.name = "idle_gaps", .title = "gaps", .type = TT_C_INT},
 		{.name = "max_gap(us)", .title = "largest gap", .type = TT_C_DUR},
-		{.name = "max_gap_start(us)", .title = "at", .type = TT_C_DUR},
+		{.name = "max_gap_start(us)", .title = "at", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		{.name = "track", .type = TT_C_INT, .hidden_text = true},
 	};
@@ -159,8 +159,8 @@ struct tt_table *tt_range_gaps_table(const struct tt_model *m, const struct tt_r
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "stream", .type = TT_C_STR, .width = 24},
-		{.name = "start(us)", .title = "start", .type = TT_C_DUR},
-		{.name = "end(us)", .title = "end", .type = TT_C_DUR},
+		{.name = "start(us)", .title = "start", .type = TT_C_DUR, .unit_group = 2},
+		{.name = "end(us)", .title = "end", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "duration(us)", .title = "duration", .type = TT_C_DUR},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		{.name = "start_ns", .type = TT_C_INT, .hidden_text = true},
@@ -201,7 +201,7 @@ static struct tt_table *events_table(const struct tt_model *m, const struct tt_a
 		{.name = "track", .type = TT_C_STR, .width = 32},
 		{.name = "kind", .type = TT_C_STR},
 		{.name = "name", .type = TT_C_STR, .width = 60},
-		{.name = "start(us)", .title = "start", .type = TT_C_DUR},
+		{.name = "start(us)", .title = "start", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "duration(us)", .title = "duration", .type = TT_C_DUR},
 		{.name = "ts_ns", .type = TT_C_INT, .hidden_text = true},
 		{.name = "dur_ns", .type = TT_C_INT, .hidden_text = true},

@@ -86,7 +86,7 @@ static struct tt_table *steps_table(const struct tt_model *m, const struct tt_st
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "step", .type = TT_C_INT},
-		{.name = "start(us)", .title = "start", .type = TT_C_DUR},
+		{.name = "start(us)", .title = "start", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "cpu_duration(us)", .title = "CPU", .type = TT_C_DUR},
 		{.name = "duration(us)", .title = "duration", .type = TT_C_DUR},
 		{.name = "gpu_busy_pctg", .title = "GPU busy % of step", .type = TT_C_PCT, .prec = 1},

@@ -883,6 +883,7 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 			      a->stack[i]->subtitle[0] ? a->stack[i]->subtitle : a->stack[i]->ops->title);
 	if (!a->depth && p->subtitle[0])
 		snprintf(sub + k, sizeof(sub) - (size_t)k, ": %s", p->subtitle);
+	char tagbuf[220] = "";
 	if (tt_ui_diffing(a)) {
 		/* which side the numbers are of */
 		k = (int)strlen(sub);
@@ -895,13 +896,23 @@ void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 		else
 			snprintf(tag, sizeof(tag), "%.60s",
 				 view_name(a, a->view == TT_VIEW_TEST ? TT_VIEW_TEST : TT_VIEW_CONTROL));
-		snprintf(sub + k, sizeof(sub) - (size_t)k, "  [%s]", tag);
+		snprintf(tagbuf, sizeof(tagbuf), "  [%s]", tag);
 	}
 	if (p->filter[0]) {
-		k = (int)strlen(sub);
-		snprintf(sub + k, sizeof(sub) - (size_t)k, "   filter: %s", p->filter);
+		k = (int)strlen(tagbuf);
+		snprintf(tagbuf + k, sizeof(tagbuf) - (size_t)k, "   filter: %s", p->filter);
 	}
-	fit_left(sub, sizeof(sub), g->w - 2);
+	/* the breadcrumb loses its first steps, then its last one is
+	 * shortened as a name; the side tag and filter stay whole */
+	int room = TT_MAX(10, g->w - 2 - (int)tt_utf8_width(tagbuf));
+	fit_left(sub, sizeof(sub), room);
+	if ((int)tt_utf8_width(sub) > room) {
+		char fit[400];
+		tt_name_fit(fit, sizeof(fit), sub, (size_t)room);
+		snprintf(sub, sizeof(sub), "%s", fit);
+	}
+	k = (int)strlen(sub);
+	snprintf(sub + k, sizeof(sub) - (size_t)k, "%s", tagbuf);
 	tt_grid_put(g, 1, y++, TT_ROLE_HEADER, sub, g->w - 2);
 	/* (a long message wraps above the status line) */
 	tt_pane_draw(p, g, y, g->h - 1 - y - status_rows(a, g, p));

@@ -168,7 +168,7 @@ static int di_open(struct tt_pane *p)
 		{.name = "side", .type = TT_C_STR, .width = 12},
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "step", .type = TT_C_INT},
-		{.name = "start", .type = TT_C_DUR},
+		{.name = "start", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "duration", .type = TT_C_DUR},
 		{.name = "instance", .type = TT_C_INT, .hidden_text = true},
 	};

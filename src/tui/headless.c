@@ -78,9 +78,11 @@ static void cells(struct tt_app *a, FILE *out)
 		const struct tt_col *c = &t->cols[l->col[d]];
 		fputs(d ? ", {\"name\": " : "{\"name\": ", out);
 		json_str(out, c->name);
-		fprintf(out, ", \"type\": \"%s\", \"unit\": \"%s\", \"x\": %d, \"w\": %d}",
-			type_name(c->type), c->type == TT_C_DUR ? tt_unit_name(l->unit[d]) : "", l->x[d],
-			l->w[d]);
+		fprintf(out,
+			", \"type\": \"%s\", \"unit\": \"%s\", \"group\": %d, \"free\": %s, "
+			"\"x\": %d, \"w\": %d}",
+			type_name(c->type), c->type == TT_C_DUR ? tt_unit_name(l->unit[d]) : "",
+			c->unit_group, c->free_text ? "true" : "false", l->x[d], l->w[d]);
 	}
 	fputs("], \"types\": {", out);
 	for (int c = 0; c < t->ncols; c++) {
@@ -128,6 +130,20 @@ static void cells(struct tt_app *a, FILE *out)
 	fputs("]}\n", out);
 }
 
+/* The texts the last draw cut inside a word, as one JSON line. */
+static void cuts(FILE *out)
+{
+	const struct tt_grid_cut *v;
+	size_t n = tt_grid_cuts(&v);
+	fputs("@@cuts [", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s[%d, %d, ", i ? ", " : "", v[i].y, v[i].x);
+		json_str(out, v[i].text);
+		fputs("]", out);
+	}
+	fputs("]\n", out);
+}
+
 int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out, bool time_keys)
 {
 	struct tt_grid g;
@@ -143,10 +159,13 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 			continue;
 		}
 		if (strcmp(key, "<Dump>") == 0 || strcmp(key, "<Cells>") == 0) {
+			tt_grid_cuts_start();
 			tt_app_draw(a, &g);
 			tt_grid_dump(&g, out);
-			if (key[1] == 'C')
+			if (key[1] == 'C') {
 				cells(a, out);
+				cuts(out);
+			}
 			fputs("----\n", out);
 			continue;
 		}

@@ -190,7 +190,8 @@ static void heat_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 	enum tt_rmetric k = st ? (enum tt_rmetric)st->metric : TT_RM_IDLE;
 	int w = g->w;
 	if (!st || !s->n) {
-		tt_grid_put(g, 2, y0 + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "no rank to show", w - 4);
+		tt_grid_wrap(g, 2, y0 + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "no rank to show", w - 4,
+			     TT_MAX(1, h - 2));
 		return;
 	}
 	if (h < 4)
@@ -303,7 +304,8 @@ static void heat_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 		if (j + 1 < TT_RM_COUNT)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, ",");
 	}
-	tt_grid_put(g, 1, y++, TT_ROLE_DEFAULT, line, w - 2);
+	/* (wrapped at words: every figure reads whole) */
+	y += tt_grid_wrap(g, 1, y, TT_ROLE_DEFAULT, line, w - 2, TT_MAX(1, TT_MIN(3, y0 + h - y)));
 
 	/* outliers first */
 	int left = y0 + h - y;
@@ -320,14 +322,20 @@ static void heat_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 			       st->nflagged > 1 ? "s" : "", tt_rmetric_title(k));
 		left--;
 	}
-	for (size_t j = 0; j < st->nflagged && left > 0; j++, left--) {
+	for (size_t j = 0; j < st->nflagged && left > 0; j++) {
 		const struct tt_outlier *o = &st->out[j];
 		char reason[300];
 		tt_outlier_reason(s, o->i, k, reason, sizeof(reason));
 		enum tt_role role = o->i == st->cur ? TT_ROLE_CURSOR : TT_ROLE_MARKED;
-		tt_grid_printf(g, 1, y++, role, w - 2, "%c rank %-5lld z %+6.1f  %s",
-			       o->i == st->cur ? '>' : ' ', (long long)s->rows[o->i].rank, o->z,
-			       reason);
+		/* the reason wrapped at words under itself: two lines when
+		 * there is room for the others too */
+		int x0 = tt_grid_printf(g, 1, y, role, w - 2, "%c rank %-5lld z %+6.1f  ",
+					o->i == st->cur ? '>' : ' ', (long long)s->rows[o->i].rank,
+					o->z);
+		int rows = left > (int)(st->nflagged - j) ? 2 : 1;
+		int used = tt_grid_wrap(g, 1 + x0, y, role, reason, w - 2 - x0, rows);
+		y += TT_MAX(1, used);
+		left -= TT_MAX(1, used);
 	}
 	/* the other metrics' outliers, briefly */
 	if (left > 0) {
@@ -345,7 +353,7 @@ static void heat_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 		}
 		free(o);
 		if (m)
-			tt_grid_put(g, 1, y, TT_ROLE_DIM, line, w - 2);
+			tt_grid_wrap(g, 1, y, TT_ROLE_DIM, line, w - 2, left);
 	}
 }
 

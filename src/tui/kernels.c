@@ -102,7 +102,7 @@ static int kernel_open(struct tt_pane *p)
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
 		{.name = "stream", .type = TT_C_INT},
-		{.name = "start", .type = TT_C_DUR},
+		{.name = "start", .type = TT_C_DUR, .unit_group = 2},
 		{.name = "duration", .type = TT_C_DUR},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		{.name = "event", .type = TT_C_INT, .hidden_text = true},

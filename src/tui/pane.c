@@ -762,49 +762,13 @@ int tt_pane_list_mouse(struct tt_pane *p, const struct tt_mouse *m)
 
 /* ---- drawing ---- */
 
-/* Text wrapped at spaces into width w, at most maxl rows from (x, y); with
- * g NULL only counts.  Returns the rows used. */
+/* Text wrapped at words into width w, at most maxl rows from (x, y), the
+ * last ending in an ellipsis when the text goes on; with g NULL only
+ * counts.  Returns the rows used. */
 static int put_wrapped(struct tt_grid *g, int x, int y, enum tt_role role, const char *t, int w,
 		       int maxl)
 {
-	int rows = 0;
-	if (w < 1 || maxl < 1)
-		return 0;
-	while (*t && rows < maxl) {
-		/* columns and bytes of the longest prefix that fits, cut at a space */
-		int cols = 0, cut_cols = 0;
-		size_t i = 0, cut = 0;
-		while (t[i]) {
-			const char *q = t + i;
-			int cw = tt_cp_width(tt_utf8_next(&q));
-			if (cols + cw > w)
-				break;
-			i = (size_t)(q - t);
-			cols += cw;
-			if (t[i] == ' ' || !t[i]) {
-				cut = i;
-				cut_cols = cols;
-			}
-		}
-		if (!i) { /* a character wider than the row: it goes alone */
-			i = tt_utf8_seqlen(t);
-			cols = tt_cp_width(tt_utf8_next(&(const char *){t}));
-		}
-		if (!t[i] || rows == maxl - 1 || !cut) {
-			cut = i; /* the rest fits, the last row, or one long word */
-			cut_cols = cols;
-		}
-		if (g) {
-			char line[1024];
-			snprintf(line, sizeof(line), "%.*s", (int)TT_MIN(cut, sizeof(line) - 1), t);
-			tt_grid_put(g, x, y + rows, role, line, cut_cols);
-		}
-		rows++;
-		t += cut;
-		while (*t == ' ')
-			t++;
-	}
-	return rows;
+	return tt_grid_wrap(g, x, y, role, t, w, maxl);
 }
 
 void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
@@ -825,8 +789,9 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 		else if (i == 0) /* (the first, a diff's headline say, is read whole) */
 			n = put_wrapped(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text,
 					g->w - 2, TT_MIN(3, body - 3));
-		else
-			tt_grid_put(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text, g->w - 2);
+		else /* (one row: cut at a word, an ellipsis saying so) */
+			put_wrapped(g, 1, y, (enum tt_role)p->head[i].role, p->head[i].text, g->w - 2,
+				    1);
 		y += n;
 		body -= n;
 	}
@@ -856,7 +821,7 @@ void tt_pane_draw(struct tt_pane *p, struct tt_grid *g, int y, int body)
 				p->table ? (p->filter[0] ? "no row matches the filter (Esc clears it)" :
 							   "no rows") :
 					   "nothing to show";
-		tt_grid_put(g, 2, y + 1, TT_ROLE_DIM, m, g->w - 4);
+		put_wrapped(g, 2, y + 1, TT_ROLE_DIM, m, g->w - 4, TT_MAX(1, body - 2));
 	}
 }
 

@@ -471,7 +471,7 @@ static int calls_open(struct tt_pane *p)
 	const struct tt_dist *d = tt_res_dist(p->app->res);
 	static const struct tt_col cols[L_N] = {
 		[L_SEQ] = {.name = "seq", .title = "#", .type = TT_C_INT},
-		[L_START] = {.name = "start", .type = TT_C_DUR},
+		[L_START] = {.name = "start", .type = TT_C_DUR, .unit_group = 2},
 		[L_LAT] = {.name = "latency", .type = TT_C_DUR},
 		[L_TR] = {.name = "transfer", .type = TT_C_DUR},
 		[L_SYNC] = {.name = "sync", .type = TT_C_DUR},
@@ -793,7 +793,7 @@ static int step_ranks_open(struct tt_pane *p)
 	const struct tt_steps *st = tt_res_steps(p->app->res);
 	static const struct tt_col cols[R_N] = {
 		[R_RANK] = {.name = "rank", .type = TT_C_INT},
-		[R_START] = {.name = "start", .type = TT_C_DUR},
+		[R_START] = {.name = "start", .type = TT_C_DUR, .unit_group = 2},
 		[R_CPU] = {.name = "cpu", .title = "CPU", .type = TT_C_DUR},
 		[R_DUR] = {.name = "duration", .type = TT_C_DUR},
 		[R_BAR] = {.name = "bar", .title = "", .type = TT_C_BAR, .bar_of = R_DUR, .width = 16,

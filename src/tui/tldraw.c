@@ -218,7 +218,8 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 {
 	struct tl_state *s = p->state;
 	if (!s || !s->nrows) {
-		tt_grid_put(g, 2, y + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "nothing to show", g->w - 4);
+		tt_grid_wrap(g, 2, y + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "nothing to show", g->w - 4,
+			     TT_MAX(1, h - 2));
 		return;
 	}
 	/* the summary mode's groups fit the rows on screen; the ranks that

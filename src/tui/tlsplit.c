@@ -390,8 +390,8 @@ static void sp_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 {
 	struct sp_state *st = p->state;
 	if (!st || !st->h[0].s.nrows || !st->h[1].s.nrows) {
-		tt_grid_put(g, 2, y + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "nothing to show",
-			    g->w - 4);
+		tt_grid_wrap(g, 2, y + 1, TT_ROLE_DIM, p->msg[0] ? p->msg : "nothing to show",
+			     g->w - 4, TT_MAX(1, h - 2));
 		return;
 	}
 	int lw = 10;

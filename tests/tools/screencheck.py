@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every number on screen is the number of the report.
+"""Every number on screen is the number of the report, and reads right.
 
 Runs the explorer headless on one trace set at one size, visiting every pane
 and view (and the drill-down of each pane's first row), with <Cells> after
@@ -16,7 +16,14 @@ each drawn number it checks:
      for the panes that lay a report out differently, through the mapping in
      MAPS below;
   3. per-row percentages that claim to split one span (a stacked bar over
-     100 %, and PARTS below) sum to 100 +- 0.1.
+     100 %, and PARTS below) sum to 100 +- 0.1;
+  4. the time columns a reader compares (one group of the table, COMPARED
+     below, both sides of one column and its Δ) show one unit;
+  5. no two names of one text column are drawn alike unless they are the
+     same name;
+  6. no text on the screen is cut short without an ellipsis (a word cut, a
+     sentence cut at a space): the explorer says what tt_grid_put cut in
+     an "@@cuts" line beside each screen.
 
   screencheck.py --tracetop BIN --size WxH --label NAME [--diff] -- PATH...
 
@@ -356,6 +363,81 @@ def check_both(where, cells, reps, row):
             fail(f"{where}: {c} is {d}, {lb} - {la} is {b - a}")
 
 
+# Time columns a reader compares with each other, by table: they show one
+# unit (besides these, a side-by-side table's Control, Test and Δ of one
+# column, and the two sides' columns of one name, "Control_x" and "Test_x").
+COMPARED = {
+    "distributed": [["step", "computation", "overlapping", "communication", "other"]],
+    "distributed_overview": [["step_time(us)", "computation(us)", "overlapping(us)",
+                              "communication(us)", "other(us)"]],
+    "temporal_breakdown": [["idle_time(us)", "compute_time(us)", "non_compute_time(us)"]],
+    "idle": [["host_wait", "kernel_wait", "other", "idle"]],
+    "diff_ranks": [["Control_step", "Test_step", "diff_step", "diff_gpu_busy",
+                    "diff_computation", "diff_communication", "diff_memory", "diff_gpu_idle"]],
+    "diff_steps": [["Control_step_time", "Test_step_time", "diff_step"],
+                   ["Control_gpu_idle", "Test_gpu_idle"]],
+    "step-time": [["step_time", "Kernel", "Memcpy", "Memset", "Communication", "Runtime",
+                   "DataLoader", "CPU Exec", "Other"]],
+    "overlap": [["communication", "computation", "overlapped"]],
+}
+
+
+def check_units(where, cells, labels):
+    """no two time columns of one compared group drawn in different units"""
+    cols = [c for c in cells["cols"] if c["type"] == "dur"]
+    unit = {c["name"]: c["unit"] for c in cols}
+    groups = [list(g) for g in COMPARED.get(cells["table"], [])]
+    # the table's own groups
+    byg = {}
+    for c in cols:
+        byg.setdefault(c.get("group", 0), []).append(c["name"])
+    groups += list(byg.values())
+    # both sides of one column, and its Δ
+    la, lb = labels
+    for c in cols:
+        n = c["name"]
+        if n.startswith(la + "_"):
+            base = n[len(la) + 1:]
+            groups.append([n, f"{lb}_{base}", f"diff_{base}"])
+    n = 0
+    for g in groups:
+        us = {unit[c] for c in g if c in unit}
+        shown = [c for c in g if c in unit]
+        if len(shown) > 1:
+            n += 1
+        if len(us) > 1:
+            fail(f"{where}: compared time columns in different units: " +
+                 ", ".join(f"{c} ({unit[c]})" for c in shown))
+    return n
+
+
+def check_names(where, screen, cells):
+    """no two names drawn alike in one column unless they are the same name"""
+    width = max((len(l) for l in screen), default=0)
+    for col in cells["cols"]:
+        if col["type"] != "str" or col.get("free"):
+            continue  # (prose and sparklines are not names)
+        seen = {}
+        for row in cells["rows"]:
+            y = row["y"]
+            line = (screen[y] if y < len(screen) else "").ljust(width)
+            text = line[col["x"]:col["x"] + col["w"]].strip()
+            val = row["csv"].get(col["name"], "")
+            if not text:
+                continue
+            if text in seen and seen[text] != val:
+                fail(f"{where}: {col['name']}: '{text}' drawn for both '{seen[text][:60]}' "
+                     f"and '{val[:60]}'")
+            seen.setdefault(text, val)
+
+
+def check_cuts(where, cuts):
+    """no text cut short without an ellipsis (a word cut, a sentence cut at
+    a space)"""
+    for y, x, text in cuts:
+        fail(f"{where}: line {y} cut at column {x}: '{text[:70]}'")
+
+
 def check_parts(where, cells, row):
     groups = [list(s) for s in cells.get("stacks", [])] + PARTS.get(cells["table"], [])
     for g in groups:
@@ -418,6 +500,34 @@ def selftest():
     if not failures:
         print("selftest: 53.6 against the report's 54.7 should fail")
         bad += 1
+    # two names drawn alike; compared times in two units; a cut text
+    failures = []
+    check_names("selftest", ["  ncclKernel_…_LL", "  ncclKernel_…_LL"],
+                {"cols": [{"name": "name", "type": "str", "x": 2, "w": 16}],
+                 "rows": [{"y": 0, "csv": {"name": "ncclKernel_AllReduce_LL"}},
+                          {"y": 1, "csv": {"name": "ncclKernel_AllGather_LL"}}]})
+    if not failures:
+        print("selftest: two names drawn alike should fail")
+        bad += 1
+    failures = []
+    check_units("selftest", {"table": "distributed", "cols": [
+        {"name": "computation", "type": "dur", "unit": "ms", "group": 0},
+        {"name": "overlapping", "type": "dur", "unit": "µs", "group": 1}]}, ("Control", "Test"))
+    if not failures:
+        print("selftest: comp. (ms) beside ovl. (µs) should fail")
+        bad += 1
+    failures = []
+    check_units("selftest", {"table": "t", "cols": [
+        {"name": "Control_sd", "type": "dur", "unit": "µs", "group": 1},
+        {"name": "Test_sd", "type": "dur", "unit": "ms", "group": 2}]}, ("Control", "Test"))
+    if not failures:
+        print("selftest: Control sd (µs) beside Test sd (ms) should fail")
+        bad += 1
+    failures = []
+    check_cuts("selftest", [[3, 79, "mostly host wait (the CPU si"]])
+    if not failures:
+        print("selftest: a text cut short should fail")
+        bad += 1
     failures = []
     print(f"selftest: {'ok' if not bad else str(bad) + ' checks did not fail as they should'}")
     return 1 if bad else 0
@@ -436,7 +546,7 @@ def main():
     width = int(a.size.split("x")[0])
     keys = ""
     for k in PANE_KEYS:
-        keys += f"{k}<Cells>{k}<Enter><Cells>"
+        keys += f"{k}<Cells>{k}<Enter><Cells>{k}?<Cells>"
     for i in range(NVIEWS):
         keys += "1v" + "j" * i + "<Enter><Cells>"
     tui = [a.tracetop, "--headless", "-q", "--size", a.size, "--keys", keys]
@@ -452,6 +562,7 @@ def main():
     nboth = 0
     screens = out.split("\n----\n")
     ncells = nrows = ntables = 0
+    ncutscreens = ngroups = nnamecols = 0
     seen = set()
     for block in screens:
         lines = block.split("\n")
@@ -459,7 +570,11 @@ def main():
         if not js:
             continue
         cells = json.loads(js[0][len("@@cells "):])
-        screen = [l for l in lines if not l.startswith("@@cells ")]
+        cj = [l for l in lines if l.startswith("@@cuts ")]
+        screen = [l for l in lines if not l.startswith("@@")]
+        if cj:
+            ncutscreens += 1
+            check_cuts(f"{a.label} {a.size} {cells['pane']}", json.loads(cj[0][len("@@cuts "):]))
         if not cells.get("table"):
             continue
         sig = (cells["pane"], cells["subtitle"], cells["table"])
@@ -467,6 +582,10 @@ def main():
             continue
         seen.add(sig)
         ntables += 1
+        wh = f"{a.label} {a.size} {cells['pane']}"
+        ngroups += check_units(wh, cells, cells.get("both") or ("Control", "Test"))
+        check_names(wh, screen, cells)
+        nnamecols += sum(1 for c in cells["cols"] if c["type"] == "str" and not c.get("free"))
         for row in cells["rows"]:
             nrows += 1
             where = f"{a.label} {a.size} {cells['pane']}"
@@ -495,8 +614,12 @@ def main():
     if len(failures) > 40:
         print(f"FAIL ... and {len(failures) - 40} more")
     both = f" ({nboth} rows side by side)" if nboth else ""
-    print(f"{a.label} {a.size}: {ntables} tables, {nrows} rows{both}, {ncells} numbers drawn; "
-          f"{len(failures)} failures")
+    print(f"{a.label} {a.size}: {ntables} tables, {nrows} rows{both}, {ncells} numbers drawn, "
+          f"{ngroups} compared time groups, {nnamecols} text columns, {ncutscreens} screens "
+          f"read for cut text; {len(failures)} failures")
+    if not ncutscreens:
+        print(f"FAIL {a.label}: no screen said what it cut (@@cuts)")
+        return 1
     return 1 if failures else 0
 
 
