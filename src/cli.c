@@ -115,8 +115,10 @@ void cli_usage(FILE *out)
 	      "\n"
 	      "demo-trace options:\n"
 	      "      --ranks N           ranks in the job (default 8; stragglers planted)\n"
-	      "      --steps N           profiler steps per rank (default 6)\n"
-	      "      --layers N          model layers (default 24)\n"
+	      "      --steps N           profiler steps per rank (default 6; a larger job\n"
+	      "                          smaller: 5 above 8 ranks, 4 above 32, 3 above 128)\n"
+	      "      --layers N          model layers (default 24; 12 above 8 ranks, 8 above\n"
+	      "                          32, 6 above 128: shorter steps)\n"
 	      "      --seed N            random seed (default 1)\n"
 	      "      --vendor V          nvidia (default) or amd: a ROCm job (hip* runtime\n"
 	      "                          calls, Tensile and MIOpen kernels, MI300X GPUs)\n"
@@ -757,6 +759,14 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "Try 'tracetop --help'.\n");
 			return 2;
 		}
+	}
+	if (c->ropts.range_has_from && c->ropts.range_has_to &&
+	    c->ropts.range_to <= c->ropts.range_from) {
+		/* (every report and pane that takes a window refuses an empty one) */
+		char a[32], b[32];
+		tt_fmt_dur(a, sizeof(a), c->ropts.range_from);
+		tt_fmt_dur(b, sizeof(b), c->ropts.range_to);
+		return bad("--to (%s) must come after --from (%s)", b, a);
 	}
 	c->ropts.a.ranks = c->ranks;
 	c->ropts.a.nranks = c->nranks;

@@ -202,7 +202,8 @@ int cmd_demo_trace(struct cli *c)
 		return 2;
 	}
 	if (!c->quiet)
-		tt_msg("wrote %d rank files to %s", d.nranks, c->output);
+		tt_msg("wrote %d rank files to %s: %d steps of %d layers each", d.nranks,
+		       c->output, d.steps, d.layers);
 	return 0;
 }
 
@@ -241,6 +242,15 @@ int cmd_summarize(struct cli *c)
 		if (tt_cache_is(files[i])) {
 			tt_err_set(&err, TT_E_USAGE, files[i], TT_NO_OFFSET,
 				   "already a .tts cache, not a trace (skipped)");
+			print_err(&err);
+			failed++;
+			continue;
+		}
+		if (!c->output && (tt_remote_is(files[i]) || strcmp(files[i], "-") == 0)) {
+			/* (a cache is written beside a local trace only) */
+			tt_err_set(&err, TT_E_USAGE, files[i], TT_NO_OFFSET,
+				   "%s: its model needs -o OUT.tts (written beside local traces only)",
+				   strcmp(files[i], "-") == 0 ? "standard input" : "a remote trace");
 			print_err(&err);
 			failed++;
 			continue;
@@ -288,14 +298,28 @@ int cmd_counters(struct cli *c)
 		tt_msg("counters: no trace given");
 		return 2;
 	}
+	/* (checked first: a trace given as its own output is not even read;
+	 * again on the files a directory or glob named) */
+	struct tt_err err;
+	tt_err_clear(&err);
+	if (tt_output_check(c->output, (const char *const *)c->paths, (size_t)c->npaths, &err)) {
+		print_err(&err);
+		return 2;
+	}
 	struct tt_model *m = cli_load(c, c->paths, c->npaths);
 	int rc = 0;
 	if (!m || !m->nranks || cli_check_ranks(c, m)) {
 		rc = 2;
 	} else {
-		struct tt_err err;
-		tt_err_clear(&err);
-		if (tt_counters_write(m, &c->ropts, c->output, &err)) {
+		const char **in = tt_calloc(m->nranks, sizeof(*in));
+		for (size_t i = 0; i < m->nranks; i++)
+			in[i] = m->ranks[i]->path;
+		int same = tt_output_check(c->output, in, m->nranks, &err);
+		free(in);
+		if (same) {
+			print_err(&err);
+			rc = 2;
+		} else if (tt_counters_write(m, &c->ropts, c->output, &err)) {
 			char buf[700];
 			tt_err_format(&err, buf, sizeof(buf));
 			tt_msg("%s", buf);

@@ -637,4 +637,25 @@ expect_error "$D/name.tts" "tracetop: $D/name.tts: not a valid .tts cache: an ev
 expect_error "$D/bool.tts" "tracetop: $D/bool.tts: not a valid .tts cache: a track is out of range" \
 	"a .tts with a bool that is neither 0 nor 1 (checksum fixed)"
 
+# ---- outputs and windows refused, not acted on ----
+"$TRACETOP" demo-trace -q -o "$D/refuse-dir" --ranks 1 --steps 1 --layers 2 || exit 99
+t="$D/refuse-dir/rank-0.pt.trace.json"
+cp "$t" "$D/before.json"
+"$TRACETOP" counters -q "$t" -o "$t" >/dev/null 2>"$D/err"
+check_rc "counters: its input as its output" 2 $?
+grep -q 'the output is the input' "$D/err" && pass "counters: says the output is the input" ||
+	fail "counters, output = input: $(cat "$D/err")"
+cmp -s "$t" "$D/before.json" && pass "counters: the input left as it was" ||
+	fail "counters rewrote its input"
+"$TRACETOP" counters -q "$D/refuse-dir" -o "$t" >/dev/null 2>"$D/err"
+check_rc "counters: a file of its input directory as its output" 2 $?
+"$TRACETOP" report critical-path -q --from 5 --to 1 "$t" >/dev/null 2>"$D/err"
+check_rc "critical-path: --to before --from" 2 $?
+grep -q 'must come after --from' "$D/err" && pass "critical-path: says --to must come after --from" ||
+	fail "critical-path --from 5 --to 1: $(cat "$D/err")"
+"$TRACETOP" summarize -q s3://bucket/rank-0.json >/dev/null 2>"$D/err"
+check_rc "summarize: a remote trace without -o" 2 $?
+grep -q 'needs -o OUT.tts' "$D/err" && pass "summarize: a remote trace's model needs -o" ||
+	fail "summarize s3://: $(cat "$D/err")"
+
 summary
