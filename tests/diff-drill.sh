@@ -308,8 +308,7 @@ if [ -d "$A" ] && [ -d "$B" ]; then
 	split diff-control '4<Enter>/Control<Enter>' Control --diff "$A" "$B"
 	bothsides diff-idle 3 'rank 3 stream 20 \| rank 1 stream 14' "$A" "$B"
 	stepnames diff-steps jj 3:1 "$A" "$B"
-else
-	echo "skip: $SHARED/traces is absent (the demo pair was checked)"
 fi
 
+shared_or_skip "diff-control vs diff-test (the demo pair was checked)"
 summary

@@ -214,8 +214,7 @@ if [ -d "$A" ] && [ -d "$B" ]; then
 	side diff 120x40 "$A" "$B"
 	ranks diff "$A $B" --diff "$A" "$B"
 	streams "$A" "$B"
-else
-	echo "skip: $SHARED/traces is absent (the demo pair was checked)"
 fi
 
+shared_or_skip "diff-control vs diff-test (the demo pair was checked)"
 summary

@@ -82,7 +82,6 @@ if [ -d "$SHARED/traces" ]; then
 	"$TRACETOP" report diff -q --top 1000000 --table compare_traces -f csv "$A" "$B" |
 		python3 -c 'import csv, sys; [print(r["name"]) for r in csv.DictReader(sys.stdin)]' >"$tmp/csv"
 	distinct "report diff names at 80 columns" "$tmp/csv" "$tmp/text"
-else
-	echo "skip: $SHARED/traces is absent (the demo was checked)"
 fi
+shared_or_skip "the reports on ../shared (the demo was checked)"
 summary

@@ -171,7 +171,6 @@ SHARED="${SHARED:-$SRCDIR/../shared}"
 if [ -d "$SHARED/traces/hta-2rank" ]; then
 	TRACE_FILE=$SHARED/traces/hta-2rank/sampled_rank-1.json.gz
 	nav hta-2rank 1 ncclKernel "$SHARED/traces/hta-2rank"
-else
-	echo "skip - hta-2rank: $SHARED/traces is absent"
 fi
+shared_or_skip "the timeline of hta-2rank (the demo was checked)"
 summary

@@ -278,8 +278,6 @@ if [ -d "$SHARED/traces" ]; then
 	has "report --wide: whole kernel names" \
 		'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)' "$tmp/k.txt"
 	hasnt "report --wide: no name cut" '…' "$tmp/k.txt"
-else
-	echo "skip: $SHARED/traces is absent (shared-trace checks)"
 fi
 "$TRACETOP" report advice -q --wide --demo >"$tmp/a.txt" 2>&1
 has "report --wide: whole findings" \
@@ -291,4 +289,5 @@ mkdir -p "$tmp/a-rather-long-directory-name/where-csv-files/are-written-by-the-e
 	"$TRACETOP" --headless --size 80x24 --keys '4w' --demo >"$tmp/w.txt" 2>&1 )
 has "CSV path from the left" 'are-written-by-the-explorer/tracetop-kernels.csv' "$tmp/w.txt"
 
+shared_or_skip "every pane on the trace sets of ../shared"
 summary
