@@ -21,7 +21,12 @@
 #    of ties); tracetop leaves them out: compared with --drop-zero sum.
 #  * temporal: HTA raises on a rank without GPU events
 #    (temporal_breakdown.error.txt); tracetop exits 0 and says "no GPU
-#    activity".
+#    activity".  Those folders' kernel tables are empty in HTA's output and
+#    must be empty in ours (csvcmp.py --empty, headers compared).
+#
+# Counted: every table of the reference folders this suite reads is
+# compared (N of M, M counted from the files), and the rows and numbers
+# compared may not fall below the floors at the end.
 . "${SRCDIR:-.}/tests/lib.sh"
 need_shared
 command -v python3 >/dev/null || { echo "skip: python3 runs csvcmp.py"; exit 77; }
@@ -29,12 +34,13 @@ command -v python3 >/dev/null || { echo "skip: python3 runs csvcmp.py"; exit 77;
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 CMP="$SRCDIR/tests/tools/csvcmp.py"
+tally_begin "$D/tally"
 
 # cmp_csv OURS REF LABEL ARGS...: run the comparison, print its line
 cmp_csv() {
 	c_ours=$1 c_ref=$2 c_label=$3
 	shift 3
-	if python3 "$CMP" "$c_ours" "$c_ref" --label "$c_label" "$@" >"$D/cmp" 2>&1; then
+	if python3 "$CMP" "$c_ours" "$c_ref" --label "$c_label" --tally "$TALLY" "$@" >"$D/cmp" 2>&1; then
 		pass "$(head -n 1 "$D/cmp")"
 	else
 		fail "$(cat "$D/cmp")"
@@ -58,7 +64,10 @@ TIMES="--abs 1 --rel 1e-4"
 for dir in "$SHARED"/traces/*/; do
 	name=$(basename "$dir")
 	ref="$SHARED/reference/$name"
-	[ -d "$ref" ] || continue
+	[ -d "$ref" ] || { skipped "$name: no folder in $SHARED/reference"; continue; }
+	# HTA's kernel tables of a folder without GPU work are empty: ours too
+	empty=""
+	[ -f "$ref/temporal_breakdown.error.txt" ] && empty="no GPU kernels (HTA raises on temporal)"
 
 	# ---- temporal ----
 	if [ -f "$ref/temporal_breakdown.csv" ]; then
@@ -70,6 +79,7 @@ for dir in "$SHARED"/traces/*/; do
 		# HTA raises; we exit 0, keep the rank with empty cells and say why
 		if run "$name temporal" "$D/t.txt" temporal -q "$dir"; then
 			if grep -q "no GPU activity" "$D/t.txt"; then
+				tally "$name temporal (HTA raises)" 0 0 1
 				pass "$name temporal: no GPU activity (HTA raises)"
 			else
 				fail "$name temporal: no 'no GPU activity' note: $(cat "$D/t.txt")"
@@ -98,7 +108,7 @@ for dir in "$SHARED"/traces/*/; do
 			$opts "$dir" &&
 			cmp_csv "$D/kt.csv" "$ref/kernel_type_breakdown$suf.csv" \
 				"$name kernel_type_breakdown$suf" --key kernel_type --drop-zero sum \
-				--tol sum=1:1e-4 --tol percentage=0.01:0
+				--tol sum=1:1e-4 --tol percentage=0.01:0 ${empty:+--empty "$empty"}
 		[ -f "$ref/kernel_breakdown$suf.csv" ] || continue
 		# shellcheck disable=SC2086
 		run "$name kernels$suf" "$D/kb$suf.csv" kernels -q -f csv --table kernel_breakdown \
@@ -106,12 +116,13 @@ for dir in "$SHARED"/traces/*/; do
 		if [ "$v" = all ]; then
 			# no grouping: HTA's statistics are the true ones
 			cmp_csv "$D/kb$suf.csv" "$ref/kernel_breakdown$suf.csv" \
-				"$name kernel_breakdown$suf" --key kernel_type,name,rank $TIMES
+				"$name kernel_breakdown$suf" --key kernel_type,name,rank $TIMES \
+				${empty:+--empty "$empty"}
 		else
 			# HTA's statistics of sums (§5.2): rows and sums only
 			cmp_csv "$D/kb$suf.csv" "$ref/kernel_breakdown$suf.csv" \
 				"$name kernel_breakdown$suf (rows, sum)" --key kernel_type,name,rank \
-				--only "sum (us)" $TIMES
+				--only "sum (us)" $TIMES ${empty:+--empty "$empty"}
 		fi
 	done
 
@@ -143,6 +154,8 @@ for o in (r for r in ours if r["name"] == "others"):
 print("%d others rows checked" % n)
 sys.exit(1 if bad else 0)
 PY
+			n=$(tail -n 1 "$D/oth" | cut -d' ' -f1)
+			tally "$name others statistics" "$n" $((n * 6)) 0
 			pass "$name others statistics: $(tail -n 1 "$D/oth")"
 		else
 			fail "$name others statistics: $(cat "$D/oth")"
@@ -154,6 +167,7 @@ PY
 	if [ -f "$ref/temporal_breakdown.error.txt" ]; then
 		if run "$name kernels text" "$D/k.txt" kernels -q "$dir"; then
 			if grep -q "no GPU activity" "$D/k.txt"; then
+				tally "$name kernels (HTA raises)" 0 0 1
 				pass "$name kernels: no kernel rows, 'no GPU activity'"
 			else
 				fail "$name kernels: no 'no GPU activity' note"
@@ -173,9 +187,22 @@ PY
 			if grep -q '^# gpu_user_annotation_breakdown' "$D/k.csv"; then
 				fail "$name: gpu_user_annotation_breakdown present, HTA has none"
 			else
+				tally "$name gpu_user_annotation_breakdown (HTA: None)" 0 0 1
 				pass "$name: no gpu_user_annotation_breakdown (HTA: None)"
 			fi
 		fi
 	fi
 done
+
+# what the reference folders hold for this suite, counted from the files:
+# each table one comparison (kernel_breakdown_all.csv two: its rows, and
+# the statistics of our "others" rows), each note of HTA's raising or
+# returning None one check (temporal's error two: temporal and kernels)
+R="$SHARED/reference"
+m=$(($(nfiles "$R"/*/temporal_breakdown.csv "$R"/*/comm_comp_overlap.csv \
+	"$R"/*/kernel_type_breakdown*.csv "$R"/*/kernel_breakdown*.csv \
+	"$R"/*/kernel_breakdown_all.csv "$R"/*/gpu_user_annotation_breakdown.csv \
+	"$R"/*/gpu_user_annotation_breakdown.none.txt) + \
+	2 * $(nfiles "$R"/*/temporal_breakdown.error.txt)))
+tally_end "HTA breakdowns" "$m" 1264 4951
 summary

@@ -18,6 +18,11 @@
 #    tracetop's the stream number; rows are matched by key.
 # ns-resolution checks HTA's float64 rounding of fractional timestamps
 # (ceil(ts), floor(ts + dur) on doubles), which tracetop reproduces.
+#
+# Counted: every table of the reference folders this suite reads is
+# compared (N of M, M counted from the files; a folder without GPU kernels
+# has empty launch tables in HTA's output and must have them empty in ours),
+# and the rows and numbers compared may not fall below the floors at the end.
 . "${SRCDIR:-.}/tests/lib.sh"
 need_shared
 command -v python3 >/dev/null || { echo "skip: python3 runs csvcmp.py"; exit 77; }
@@ -25,12 +30,13 @@ command -v python3 >/dev/null || { echo "skip: python3 runs csvcmp.py"; exit 77;
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 CMP="$SRCDIR/tests/tools/csvcmp.py"
+tally_begin "$D/tally"
 
 # csvcmp OURS REF LABEL ARGS...: run the comparison, print its line
 cmp_csv() {
 	c_ours=$1 c_ref=$2 c_label=$3
 	shift 3
-	if python3 "$CMP" "$c_ours" "$c_ref" --label "$c_label" "$@" >"$D/cmp" 2>&1; then
+	if python3 "$CMP" "$c_ours" "$c_ref" --label "$c_label" --tally "$TALLY" "$@" >"$D/cmp" 2>&1; then
 		pass "$(head -n 1 "$D/cmp")"
 	else
 		fail "$(cat "$D/cmp")"
@@ -40,7 +46,10 @@ cmp_csv() {
 for dir in "$SHARED"/traces/*/; do
 	name=$(basename "$dir")
 	ref="$SHARED/reference/$name"
-	[ -d "$ref" ] || continue
+	[ -d "$ref" ] || { skipped "$name: no folder in $SHARED/reference"; continue; }
+	# HTA's launch tables of a folder without GPU kernels are empty: ours too
+	empty=""
+	[ -f "$ref/idle_time_breakdown.error.txt" ] && empty="no GPU kernels (HTA raises on idle)"
 
 	# ---- idle ----
 	if [ -f "$ref/idle_time_breakdown.csv" ]; then
@@ -69,6 +78,7 @@ for dir in "$SHARED"/traces/*/; do
 		"$TRACETOP" report idle -q "$dir" >"$D/out" 2>&1
 		if check_rc "$name idle (HTA raises)" 0 $?; then
 			if grep -q "no GPU activity" "$D/out"; then
+				tally "$name idle (HTA raises)" 0 0 1
 				pass "$name idle: HTA raises, tracetop exits 0 with 'no GPU activity'"
 			else
 				fail "$name idle: no 'no GPU activity' note: $(cat "$D/out")"
@@ -78,14 +88,15 @@ for dir in "$SHARED"/traces/*/; do
 
 	# ---- launch: the pairs of each rank ----
 	for f in "$ref"/cuda_kernel_launch_stats_rank*.csv; do
-		[ -f "$f" ] || continue
+		[ -f "$f" ] || { skipped "$name: no cuda_kernel_launch_stats_rank*.csv"; continue; }
 		r=$(basename "$f" .csv)
 		r=${r#cuda_kernel_launch_stats_rank}
 		"$TRACETOP" report launch -q -f csv --ranks "$r" --table cuda_kernel_launch_stats \
 			"$dir" >"$D/launch.csv" 2>"$D/err"
 		check_rc "$name launch rank $r" 0 $? || { cat "$D/err"; continue; }
 		# key: correlation, repeated ids matched in order
-		cmp_csv "$D/launch.csv" "$f" "$name launch rank $r" --key correlation --abs 1
+		cmp_csv "$D/launch.csv" "$f" "$name launch rank $r" --key correlation --abs 1 \
+			${empty:+--empty "$empty"}
 	done
 
 	# ---- launch: the per-rank summary ----
@@ -101,6 +112,7 @@ for dir in "$SHARED"/traces/*/; do
 			# exactly the reference's columns, in its order
 			want=$(head -n 1 "$ref/cuda_kernel_launch_stats_summary.csv")
 			if [ "$(head -n 1 "$D/sum.csv")" = "$want" ]; then
+				tally "$name launch_summary columns" 0 0 1
 				pass "$name launch_summary: same columns as the reference"
 			else
 				fail "$name launch_summary columns: $(head -n 1 "$D/sum.csv")"
@@ -110,6 +122,15 @@ for dir in "$SHARED"/traces/*/; do
 		fi
 	fi
 done
+
+# what the reference folders hold for this suite, counted from the files:
+# each table one comparison (the launch summary two: values and columns),
+# each note of HTA's raising one check
+R="$SHARED/reference"
+m=$(($(nfiles "$R"/*/idle_time_breakdown.csv "$R"/*/idle_interval_stats.csv \
+	"$R"/*/idle_time_breakdown.error.txt "$R"/*/cuda_kernel_launch_stats_rank*.csv) + \
+	2 * $(nfiles "$R"/*/cuda_kernel_launch_stats_summary.csv)))
+tally_end "HTA idle and launch" "$m" 27628 83268
 
 # ---- options reach the analyses ----
 dir="$SHARED/traces/hta-2rank"

@@ -13,6 +13,10 @@
 #  * traces where the reference driver found no aten:: op launching >= 3
 #    kernels (args.json "tried": []): HTA was not called; we print the
 #    header and no row.
+#
+# Counted: every table of the reference folders this suite reads is
+# compared (N of M, M counted from the files), and the rows and numbers
+# compared may not fall below the floors at the end.
 . "${SRCDIR:-.}/tests/lib.sh"
 need_shared
 command -v python3 >/dev/null || { echo "skip: python3 is needed"; exit 77; }
@@ -22,6 +26,8 @@ TR="$SHARED/traces"
 CMP="python3 $SRCDIR/tests/tools/csvcmp.py"
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
+tally_begin "$D/tally"
+CMP="$CMP --tally $D/tally"
 
 # ---- patterns ----
 
@@ -52,16 +58,19 @@ for name in hta-2rank diff-control diff-test queue-length; do
 		fail "$(cat "$D/cmp")"
 	fi
 	# every op the driver tried gives as many rows as it did
+	ntried=0
 	while IFS="$(printf '\t')" read -r t_rank t_op t_rows; do
 		"$TRACETOP" report patterns -q -f csv --table frequent_cuda_kernel_sequences \
 			--ranks "$t_rank" --op "$t_op" "$TR/$name" >"$D/out" 2>/dev/null
 		got=$(($(wc -l <"$D/out") - 1))
 		if [ "$got" -eq "$t_rows" ]; then
+			ntried=$((ntried + 1))
 			pass "patterns $name --op $t_op: $t_rows rows, as HTA"
 		else
 			fail "patterns $name --op $t_op: $got rows, HTA $t_rows"
 		fi
 	done <"$D/tried"
+	tally "patterns $name: rows of each op tried, and the op chosen" "$ntried" "$ntried" 1
 	# the automatic choice is the driver's: the last op it tried
 	"$TRACETOP" report patterns -q "$TR/$name" >"$D/out" 2>&1
 	if grep -q "operator chosen automatically: $op " "$D/out"; then
@@ -81,6 +90,7 @@ for name in event-sync non-gpu rank-unavailable cpu-only compare-base compare-te
 		"$TR/$name" >"$D/out" 2>"$D/err"
 	check_rc "patterns $name" 0 $? || { cat "$D/err"; continue; }
 	if [ "$(wc -l <"$D/out")" -eq 1 ] && head -n 1 "$D/out" | grep -q '^pattern,count,'; then
+		tally "patterns $name: header only" 0 0 1
 		pass "patterns $name: no op launches 3 kernels, header only"
 	else
 		fail "patterns $name: $(cat "$D/out")"
@@ -94,6 +104,7 @@ if grep -q "Unexpected case" "$REF/ns-resolution/frequent_cuda_kernel_sequences.
 	rc=$?
 	rows=$(($(wc -l <"$D/out") - 1))
 	if [ $rc -eq 0 ] && [ "$rows" -gt 0 ]; then
+		tally "patterns ns-resolution (HTA raises)" 0 0 1
 		pass "patterns ns-resolution: $rows rows where HTA raised \"Unexpected case\" (deliberate)"
 	else
 		fail "patterns ns-resolution: exit $rc, $rows rows: $(cat "$D/err")"
@@ -130,7 +141,7 @@ for pair in "diff-diff diff-control diff-test" "diff-compare compare-base compar
 	"$TRACETOP" report diff -q -f json --table ops_diff --iteration first "$a" "$b" \
 		>"$D/out" 2>"$D/err"
 	check_rc "diff $ref ops_diff" 0 $? || { cat "$D/err"; continue; }
-	if python3 - "$D/out" "$REF/$ref/ops_diff.json" >"$D/cmp" 2>&1 <<'PY'; then
+	if python3 - "$D/out" "$REF/$ref/ops_diff.json" "$TALLY" >"$D/cmp" 2>&1 <<'PY'; then
 import json, sys
 ours = json.load(open(sys.argv[1]))
 ref = json.load(open(sys.argv[2]))
@@ -140,6 +151,8 @@ for r in ours:
 bad = [k for k in set(ref) | set(got) if sorted(got.get(k, [])) != sorted(ref.get(k, []))]
 print("ops_diff: " + ", ".join("%s %d" % (k, len(ref.get(k, []))) for k in ref) +
       ("" if not bad else "; differ: " + ", ".join(sorted(bad))))
+n = sum(len(v) for v in ref.values())
+open(sys.argv[3], "a").write("ops_diff\t%d\t0\t%d\n" % (n, n))
 sys.exit(1 if bad else 0)
 PY
 		pass "diff $ref $(cat "$D/cmp")"
@@ -147,6 +160,15 @@ PY
 		fail "diff $ref $(cat "$D/cmp")"
 	fi
 done
+
+# what the reference folders hold for this suite, counted from the files:
+# each table one comparison, each args.json one (the rows of every op the
+# driver tried, or none tried: header only), HTA's error one
+m=$(nfiles "$REF"/*/frequent_cuda_kernel_sequences.csv \
+	"$REF"/*/frequent_cuda_kernel_sequences.args.json \
+	"$REF"/*/frequent_cuda_kernel_sequences.error.txt \
+	"$REF"/*/compare_traces*.csv "$REF"/*/ops_diff.json)
+tally_end "HTA patterns and diff" "$m" 1644 7190
 
 # an iteration a side does not have is a usage error (HTA raises ValueError)
 "$TRACETOP" report diff -q --iteration 999999 "$TR/compare-base" "$TR/compare-test" \

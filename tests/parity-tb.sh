@@ -29,6 +29,12 @@
 # The closing tables: values matched per set and view, how many were judged
 # against the plugin, the nested reference, derived columns and the test's
 # own model, and the plugin tables matched per set.
+#
+# Counted: every (set, view) of ../shared/reference-tb is compared (N of M,
+# M counted from the folders), and the values judged against the plugin's
+# own files (its tables, its nested figures, its derived columns) may not
+# fall below the floors at the end; the values judged against the test's
+# own model are counted apart and are no part of those floors.
 . "${SRCDIR:-.}/tests/lib.sh"
 need_shared
 command -v python3 >/dev/null || { echo "skip: python3 runs tbparity.py"; exit 77; }
@@ -40,7 +46,7 @@ trap 'rm -rf "$D"' EXIT
 VIEWS="${TB_VIEWS:-overview operators gpu kernels memory distributed advice}"
 for dir in "$SHARED"/traces/*/; do
 	set_name=$(basename "$dir")
-	[ -d "$REF/$set_name" ] || continue
+	[ -d "$REF/$set_name" ] || { skipped "$set_name: no folder in $REF"; continue; }
 	for v in $VIEWS; do
 		if python3 "$SRCDIR/tests/tools/tbparity.py" "$v" "$dir" "$REF/$set_name" \
 			"$TRACETOP" >"$D/out" 2>&1; then
@@ -93,4 +99,36 @@ for s in sets:
     print("%-17s %9d %9d %9d %9d   %7d %7d %7d" % ((s,) + tuple(j[k] for k in J) + tuple(t)))
 print("%-17s %9d %9d %9d %9d" % (("all",) + tuple(tot[k] for k in J)))
 PY
+# the totals: (set, view) pairs compared, values judged against each source
+set -- $(python3 - "$D/lines" <<'PY'
+import re, sys
+n, tot = 0, {"plugin": 0, "nested": 0, "derived": 0, "own": 0}
+for line in open(sys.argv[1]):
+    m = re.match(r"\S+ \w+: \d+ rows, \d+ values matched(?:, \d+ differ)?; judged against (.*?);",
+                 line)
+    if m:
+        n += 1
+        for k, v in re.findall(r"(\w+) (\d+)", m.group(1)):
+            tot[k] += int(v)
+print(n, tot["plugin"], tot["nested"], tot["derived"], tot["own"])
+PY
+)
+nsets=0
+for r in "$REF"/*/; do [ -f "$r/overview_steps.csv" ] && nsets=$((nsets + 1)); done
+nviews=$(echo $VIEWS | wc -w)
+m=$((nsets * nviews))
+echo "TensorBoard plugin: compared $1 of $m (set, view) pairs; values judged against the" \
+	"plugin's tables $2, its nested figures $3, its derived columns $4;" \
+	"against this test's own model (counted apart) $5"
+if [ "$1" -ge "$m" ]; then
+	pass "TensorBoard plugin: $1 of $m (set, view) pairs compared"
+else
+	fail "TensorBoard plugin: $1 of $m (set, view) pairs compared"
+fi
+# the floors, for the full set of views only (TB_VIEWS picks some)
+if [ -z "${TB_VIEWS:-}" ]; then
+	at_least "values judged against the plugin's tables" 63039 "$2"
+	at_least "values judged against the plugin's nested figures" 26717 "$3"
+	at_least "values judged against the plugin's derived columns" 52 "$4"
+fi
 summary

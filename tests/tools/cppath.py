@@ -6,9 +6,12 @@ An edge matches when its type, duration (µs), start and end time relative to
 the path's first node, the names of both nodes and whether each is a start,
 the attributed event's name, bound_by and category are all equal.  Event
 indices are not compared: HTA's are rows of the trace file, tracetop's are
-positions in its model.  Prints one line; exits 1 on any difference.
+positions in its model.  Prints one line; exits 1 on any difference, and on
+a path with no edge (an empty comparison proves nothing).  --tally FILE
+appends "LABEL<TAB>edges<TAB>numbers<TAB>texts" (3 numbers and 8 texts an
+edge) to FILE.
 
-  cppath.py OURS REF.csv.gz --rank R [--label TEXT]
+  cppath.py OURS REF.csv.gz --rank R [--label TEXT] [--tally FILE]
 """
 import argparse
 import csv
@@ -39,6 +42,7 @@ def main():
     ap.add_argument("ref")
     ap.add_argument("--rank", required=True)
     ap.add_argument("--label", default="")
+    ap.add_argument("--tally", default="")
     a = ap.parse_args()
     with open(a.ours, newline="") as f:
         ours = [r for r in csv.DictReader(f) if r["rank"] == a.rank]
@@ -53,6 +57,13 @@ def main():
         if ko != kr:
             bad.append((i, ko, kr))
     label = a.label + ": " if a.label else ""
+    if a.tally:
+        with open(a.tally, "a") as f:
+            n = min(len(ours), len(ref))
+            f.write("%s\t%d\t%d\t%d\n" % (a.label, n, 3 * n, 8 * n))
+    if not ref:
+        print(f"{label}no edge in the reference for rank {a.rank}: nothing compared")
+        sys.exit(1)
     if len(ours) != len(ref) or bad:
         print(f"{label}{len(ours)} edges vs reference {len(ref)}, {len(bad)} differ")
         for i, ko, kr in bad[:3]:

@@ -4,12 +4,21 @@
 Rows are matched by --key columns (repeated keys are matched in order of
 appearance).  Numeric cells must agree within a tolerance: |a - b| <= abs or
 |a - b| <= rel * |b|; empty cells (NaN) match only empty cells.  Text cells
-must be equal.  Prints one line: rows compared and the largest deviation per
-column; exits 1 on any difference (the first ones are listed).
+must be equal.  Prints one line: rows compared, cells compared (numbers and
+texts), and the largest deviation per column; exits 1 on any difference (the
+first ones are listed).
+
+A table with no row to compare fails: a reference without rows, or no row in
+common, compares nothing.  --empty REASON allows it where both tables are
+empty for a stated reason (then their headers must agree, ours holding every
+column of the reference's), and fails if either has rows.
+
+--tally FILE appends "LABEL<TAB>rows<TAB>numbers<TAB>texts" to FILE, so that
+a suite can add up what it compared and fail below its floor.
 
   csvcmp.py OURS REF --key rank,stream [--abs 1] [--rel 1e-4]
             [--tol COL=ABS[:REL]] [--ignore COL,...] [--only COL,...]
-            [--drop-zero COL] [--label TEXT]
+            [--drop-zero COL] [--label TEXT] [--empty REASON] [--tally FILE]
 """
 import argparse
 import csv
@@ -38,7 +47,9 @@ def load(path, key, drop_zero):
         i = seen.get(k, 0)
         seen[k] = i + 1
         out[k + (i,)] = r
-    return out, (rows[0].keys() if rows else [])
+    with open(path, newline="") as f:
+        header = next(csv.reader(f), [])
+    return out, header
 
 
 def main():
@@ -53,9 +64,11 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--drop-zero", default="")
     ap.add_argument("--label", default="")
+    ap.add_argument("--empty", default="")
+    ap.add_argument("--tally", default="")
     a = ap.parse_args()
     key = a.key.split(",")
-    ours, _ = load(a.ours, key, a.drop_zero)
+    ours, our_cols = load(a.ours, key, a.drop_zero)
     ref, ref_cols = load(a.ref, key, a.drop_zero)
     ignore = set(filter(None, a.ignore.split(","))) | set(key)
     only = set(filter(None, a.only.split(",")))
@@ -73,7 +86,7 @@ def main():
     for k in extra[:5]:
         errors.append("row not in the reference: %s" % (k[:-1],))
     maxdev = {c: 0.0 for c in cols}
-    compared = 0
+    compared = nnum = ntext = 0
     for k in sorted(set(ref) & set(ours)):
         compared += 1
         for c in cols:
@@ -83,9 +96,11 @@ def main():
             x, y = ours[k][c], ref[k][c]
             nx, ny = num(x), num(y)
             if nx is None or ny is None:
+                ntext += 1
                 if x != y:
                     errors.append("%s %s: %r != %r" % (k[:-1], c, x, y))
                 continue
+            nnum += 1
             if math.isnan(nx) or math.isnan(ny):
                 if not (math.isnan(nx) and math.isnan(ny)):
                     errors.append("%s %s: %s vs reference %s" % (k[:-1], c, x or "empty", y or "empty"))
@@ -95,10 +110,28 @@ def main():
             at, rt = tol.get(c, (a.abs, a.rel))
             if d > at and d > rt * abs(ny):
                 errors.append("%s %s: %s vs reference %s (diff %g)" % (k[:-1], c, x, y, d))
+    if a.empty:
+        if ours or ref:
+            errors.append("rows where both tables should be empty (%s): ours %d, reference %d"
+                          % (a.empty, len(ours), len(ref)))
+        lost = [c for c in ref_cols if c not in our_cols]
+        if not ref_cols or lost:
+            errors.append("headers differ: ours %s, reference %s" % (",".join(our_cols),
+                                                                      ",".join(ref_cols)))
+    elif not compared:
+        errors.append("no row compared (ours %d rows, reference %d): an empty comparison "
+                      "proves nothing" % (len(ours), len(ref)))
+    elif not cols:
+        errors.append("no column compared besides the key")
     dev = " ".join("%s=%g" % (c, v) for c, v in maxdev.items())
     label = a.label or a.ref
-    print("%s: rows %d (ours %d, reference %d); max deviation: %s" %
-          (label, compared, len(ours), len(ref), dev or "-"))
+    what = ("both empty, as they should be (%s); headers agree" % a.empty if a.empty and
+            not errors else "rows %d (ours %d, reference %d), %d numbers, %d texts"
+            % (compared, len(ours), len(ref), nnum, ntext))
+    print("%s: %s; max deviation: %s" % (label, what, dev or "-"))
+    if a.tally:
+        with open(a.tally, "a") as f:
+            f.write("%s\t%d\t%d\t%d\n" % (label, compared, nnum, ntext))
     if missing or extra:
         print("  %d rows missing, %d extra" % (len(missing), len(extra)))
     for e in errors[:15]:
