@@ -13,12 +13,19 @@ common, compares nothing.  --empty REASON allows it where both tables are
 empty for a stated reason (then their headers must agree, ours holding every
 column of the reference's), and fails if either has rows.
 
+--order-dependent ORACLE names the rows whose reference value depends on
+the order of the reference's unstable sort: the rows of the CSV file ORACLE
+(same key columns) whose order_dependent column is 1.  On those rows a
+column given --otol COL=ABS[:REL] is compared within that tolerance (the
+deviation the order can make) instead of its own; the rest as any row.
+
 --tally FILE appends "LABEL<TAB>rows<TAB>numbers<TAB>texts" to FILE, so that
 a suite can add up what it compared and fail below its floor.
 
   csvcmp.py OURS REF --key rank,stream [--abs 1] [--rel 1e-4]
             [--tol COL=ABS[:REL]] [--ignore COL,...] [--only COL,...]
             [--drop-zero COL] [--label TEXT] [--empty REASON] [--tally FILE]
+            [--order-dependent ORACLE --otol COL=ABS[:REL]...]
 """
 import argparse
 import csv
@@ -66,6 +73,8 @@ def main():
     ap.add_argument("--label", default="")
     ap.add_argument("--empty", default="")
     ap.add_argument("--tally", default="")
+    ap.add_argument("--order-dependent", default="")
+    ap.add_argument("--otol", action="append", default=[])
     a = ap.parse_args()
     key = a.key.split(",")
     ours, our_cols = load(a.ours, key, a.drop_zero)
@@ -77,6 +86,17 @@ def main():
         c, v = t.split("=", 1)
         parts = v.split(":")
         tol[c] = (float(parts[0]), float(parts[1]) if len(parts) > 1 else a.rel)
+    otol = {}
+    for t in a.otol:
+        c, v = t.split("=", 1)
+        parts = v.split(":")
+        otol[c] = (float(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0)
+    odep = set()
+    if a.order_dependent:
+        with open(a.order_dependent, newline="") as f:
+            odep = {tuple(r[c] for c in key) for r in csv.DictReader(f)
+                    if r.get("order_dependent") == "1"}
+    nodep = 0
     cols = [c for c in ref_cols if c not in ignore and (not only or c in only)]
     errors = []
     missing = sorted(set(ref) - set(ours))
@@ -89,6 +109,8 @@ def main():
     compared = nnum = ntext = 0
     for k in sorted(set(ref) & set(ours)):
         compared += 1
+        dep = k[:-1] in odep
+        nodep += dep
         for c in cols:
             if c not in ours[k]:
                 errors.append("column %s missing from ours" % c)
@@ -107,7 +129,7 @@ def main():
                 continue
             d = abs(nx - ny)
             maxdev[c] = max(maxdev[c], d)
-            at, rt = tol.get(c, (a.abs, a.rel))
+            at, rt = otol[c] if dep and c in otol else tol.get(c, (a.abs, a.rel))
             if d > at and d > rt * abs(ny):
                 errors.append("%s %s: %s vs reference %s (diff %g)" % (k[:-1], c, x, y, d))
     if a.empty:
@@ -128,6 +150,9 @@ def main():
     what = ("both empty, as they should be (%s); headers agree" % a.empty if a.empty and
             not errors else "rows %d (ours %d, reference %d), %d numbers, %d texts"
             % (compared, len(ours), len(ref), nnum, ntext))
+    if a.order_dependent:
+        what += "; %d order-dependent (%s within %s)" % (
+            nodep, ",".join(otol) or "-", " ".join("%g:%g" % v for v in otol.values()) or "-")
     print("%s: %s; max deviation: %s" % (label, what, dev or "-"))
     if a.tally:
         with open(a.tally, "a") as f:
