@@ -38,10 +38,6 @@ int tt_output_begin(struct tt_outfile *o, const char *path, struct tt_err *err);
  * -TT_E_IO naming the path when a close or the rename fails. */
 int tt_output_end(struct tt_outfile *o, bool ok, struct tt_err *err);
 
-/* Write all of p to fd; 0 or -TT_E_IO naming path ("No space left on
- * device", "File too large"). */
-int tt_write_all(int fd, const void *p, size_t n, const char *path, struct tt_err *err);
-
 /* Install the handlers that remove registered temporary files when
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 or SIGALRM end the
  * process (the signal's default action then runs), and ignore SIGXFSZ.

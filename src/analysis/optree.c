@@ -370,11 +370,6 @@ static enum tt_tbn tbn_kind(const struct tt_rank *r, const struct tt_event *e,
 	return TT_TBN_OP;
 }
 
-enum tt_tbn tt_tbn_kind(const struct tt_rank *r, const struct tt_event *e)
-{
-	return tbn_kind(r, e, tt_tb_name_flags(r));
-}
-
 /* cpu_op nodes other than ProfilerStep (the plugin's EventTypes.OPERATOR) */
 static bool tbn_is_operator(const struct tt_rank *r, uint32_t i, uint8_t kind)
 {

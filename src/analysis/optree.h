@@ -113,10 +113,6 @@ enum tt_tbn {
  * plugin makes it a node of its tree and counts it as CPU Exec. */
 bool tt_tb_is_python_span(const struct tt_rank *r, const struct tt_event *e);
 
-/* The node kind of event e by its category and name (before the tree drops
- * or merges anything). */
-enum tt_tbn tt_tbn_kind(const struct tt_rank *r, const struct tt_event *e);
-
 /* Is the name one of the plugin's collective ops ("nccl:all_reduce",
  * "gloo:broadcast", ...: broadcast, reduce, all_reduce, all_gather,
  * reduce_scatter)?  *gloo (optional) says which library. */

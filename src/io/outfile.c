@@ -143,22 +143,6 @@ int tt_output_begin(struct tt_outfile *o, const char *path, struct tt_err *err)
 	return 0;
 }
 
-int tt_write_all(int fd, const void *p, size_t n, const char *path, struct tt_err *err)
-{
-	const char *s = p;
-	while (n) {
-		ssize_t k = write(fd, s, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "cannot write: %s",
-					  k < 0 ? strerror(errno) : "nothing written");
-		s += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int tt_output_end(struct tt_outfile *o, bool ok, struct tt_err *err)
 {
 	int rc = 0;

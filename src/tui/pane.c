@@ -993,12 +993,6 @@ void pane_add_bar_at(struct tt_table *t, int of, const char *title, enum tt_role
 	tt_table_add_col(t, &c);
 }
 
-void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
-		  double max)
-{
-	pane_add_bar_at(t, tt_table_col(t, of), title, role, max);
-}
-
 void pane_free_state(struct tt_pane *p)
 {
 	free(p->state);

@@ -150,9 +150,6 @@ void tt_ui_shared_free(struct tt_app *a);
 /* Append a bar column drawing column `of` (nothing when t has no such
  * column), coloured by role, scaled to max (0: the column's maximum). */
 void pane_add_bar_at(struct tt_table *t, int of, const char *title, enum tt_role role, double max);
-/* The same for the column named `of`. */
-void pane_add_bar(struct tt_table *t, const char *of, const char *title, enum tt_role role,
-		  double max);
 /* A pane's close when its state is one malloc'd block. */
 void pane_free_state(struct tt_pane *p);
 /* The job's verdict (tt_report_cp_verdict: what bounds the job, from the
