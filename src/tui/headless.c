@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "tui.h"
+#include "registry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +44,19 @@ static const char *type_name(enum tt_ctype t)
 	return "?";
 }
 
-/* What the pane in view drew of its table, as one JSON line: where each
- * column is, its CSV name, type and unit, and for each row drawn its grid
- * row and every cell's CSV value; the stacked bars of percentages that
- * claim to fill 100 %.  The consistency test reads it beside the screen. */
+/* What the pane in view drew of its table, as one JSON line: how many views
+ * the views menu has, where each column is, its CSV name, type and unit, and
+ * for each row drawn its grid row and every cell's CSV value; the stacked
+ * bars of percentages that claim to fill 100 %.  The consistency test reads
+ * it beside the screen. */
 static void cells(struct tt_app *a, FILE *out)
 {
 	struct tt_pane *p = tt_app_pane(a);
 	const struct tt_table *t = p->table;
 	const struct tt_table_layout *l = &p->layout;
-	fputs("@@cells {\"pane\": ", out);
+	size_t nviews;
+	tt_views(&nviews);
+	fprintf(out, "@@cells {\"nviews\": %zu, \"pane\": ", nviews - TT_NTOP);
 	json_str(out, p->ops->name);
 	fputs(", \"subtitle\": ", out);
 	json_str(out, p->subtitle);

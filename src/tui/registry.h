@@ -1,6 +1,7 @@
 /* tui room private: the one list of the explorer's views (registry.c), and
- * the panes that read it (help.c, views.c).  app.c, help.c and views.c
- * include this header; pane files never do (see pane.h for the rule). */
+ * the panes that read it (help.c, views.c).  app.c, help.c, views.c and
+ * headless.c include this header; pane files never do (see pane.h for the
+ * rule). */
 #ifndef TRACETOP_REGISTRY_H
 #define TRACETOP_REGISTRY_H
 
