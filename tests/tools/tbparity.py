@@ -993,7 +993,64 @@ VIEWS = {"overview": check_overview, "operators": check_operators, "gpu": check_
          "advice": check_advice}
 
 
+def selftest():
+    """The test's own op tree (tree_ops) pinned by a micro-trace whose
+    numbers are derived by hand, so that the values judged against it are
+    judged against something known right.  One thread:
+
+      ProfilerStep#1   [0, 100)   the step (no operator row)
+      aten::linear     [10, 60)   its one child of the same name merges in:
+        aten::linear   [12, 52)     B's calls 1, host total 50
+          aten::addmm  [15, 35)   host self 20 - 5 (the runtime call) = 15
+            cudaLaunchKernel [20, 25) -> kernel 30 µs
+      aten::relu       [70, 90)   Input Dims [[2, 3]]
+        nccl:all_reduce [72, 80)  a collective's annotation (no row)
+          cudaLaunchKernel [73, 75) -> kernel 10 µs: host time the
+                                    annotation's, GPU time relu's, and
+                                    subtracted again from relu's self
+        cudaLaunchKernel [82, 85) -> kernel 4 µs
+
+    Expected rows [calls, host total, host self, device total, device self,
+    runtime, runtime in collective annotations below]:
+      aten::linear  1, 50, 50 - 20 = 30, 30 (addmm's kernel), 0, 0, 0
+      aten::addmm   1, 20, 15, 30, 30, 5, 0
+      aten::relu    1, 20, 20 - 8 - 3 = 9, 10 + 4 = 14, 14, 3, 2
+    """
+    def x(cat, name, ts, dur, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts,
+                "dur": dur, "args": args}
+
+    def k(ts, dur, corr):
+        return {"ph": "X", "cat": "kernel", "name": "k%d" % corr, "pid": 0, "tid": 7,
+                "ts": ts, "dur": dur, "args": {"correlation": corr, "stream": 7}}
+    ev = [x("user_annotation", "ProfilerStep#1", 0, 100),
+          x("cpu_op", "aten::linear", 10, 50), x("cpu_op", "aten::linear", 12, 40),
+          x("cpu_op", "aten::addmm", 15, 20),
+          x("cuda_runtime", "cudaLaunchKernel", 20, 5, correlation=7), k(30, 30, 7),
+          x("cpu_op", "aten::relu", 70, 20, **{"Input Dims": [[2, 3]]}),
+          x("user_annotation", "nccl:all_reduce", 72, 8),
+          x("cuda_runtime", "cudaLaunchKernel", 73, 2, correlation=8), k(76, 10, 8),
+          x("cuda_runtime", "cudaLaunchKernel", 82, 3, correlation=9), k(86, 4, 9)]
+    want = {"aten::linear": [1, 50, 30, 30, 0, 0, 0],
+            "aten::addmm": [1, 20, 15, 30, 30, 5, 0],
+            "aten::relu": [1, 20, 9, 14, 14, 3, 2]}
+    rows, rows_in = tree_ops(ev)
+    bad = [(n, rows.get(n), w) for n, w in want.items() if list(rows.get(n, [])) != w]
+    bad += [(n, None, "no such row") for n in rows if n not in want]
+    if list(rows_in.get(("aten::relu", "[[2,3]]"), [])) != want["aten::relu"]:
+        bad.append((("aten::relu", "[[2,3]]"), rows_in.get(("aten::relu", "[[2,3]]")),
+                    want["aten::relu"]))
+    for n, got, w in bad:
+        print("selftest: the own model's %s is %s, by hand %s" % (n, got, w))
+    n = sum(len(w) for w in want.values()) + len(want["aten::relu"])
+    print("selftest: the own model pinned by a hand-derived micro-trace: %s (%d values)"
+          % ("ok" if not bad else "%d rows differ" % len(bad), n))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        sys.exit(selftest())
     if len(sys.argv) != 5 or sys.argv[1] not in VIEWS:
         sys.exit(__doc__)
     view, trace, ref, tracetop = sys.argv[1:]
