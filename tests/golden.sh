@@ -4,6 +4,14 @@
 # (tests/golden/reports.list), compared with `diff -u` against
 # tests/golden/NAME.  `make update-golden` (UPDATE=1) writes them instead:
 # review every changed file by eye before committing it.
+#
+# These are change detectors, not proofs of rightness: every golden file is
+# this program's own output (on the demo and on fixtures its own generator
+# made), written by the build under test.  A pass says the output did not
+# change; whether it is right is judged elsewhere -- parity with HTA and the
+# TensorBoard plugin (tests/parity-*.sh), the screen against the reports
+# (tests/consistency.sh), and the unit tests' hand-derived cases.  Each line
+# this test prints says so.
 . "${SRCDIR:-.}/tests/lib.sh"
 [ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
 case $SRCDIR in /*) G=$SRCDIR/tests/golden ;; *) G=$(pwd)/$SRCDIR/tests/golden ;; esac
@@ -35,7 +43,7 @@ check() {
 	elif [ ! -f "$G/$1" ]; then
 		fail "$1: no golden file (make update-golden)"
 	elif diff -u "$G/$1" "$tmp/out" >"$tmp/diff"; then
-		pass "$1"
+		pass "$1 unchanged (a change detector)"
 	else
 		fail "$1 differs from tests/golden/$1 (make update-golden, then review):"
 		head -60 "$tmp/diff" | sed 's/^/    /'
@@ -60,7 +68,8 @@ while IFS='	' read -r name rest; do
 	check "$name.screen"
 	n=$((n + 1))
 done <"$G/screens.list"
-[ "$n" -ge 20 ] && pass "$n screens compared" || fail "only $n screens"
+[ "$n" -ge 20 ] && pass "$n screens compared with their golden files (change detectors)" ||
+	fail "only $n screens"
 
 n=0
 while IFS='	' read -r name rest; do
@@ -73,5 +82,6 @@ while IFS='	' read -r name rest; do
 	check "$name"
 	n=$((n + 1))
 done <"$G/reports.list"
-[ "$n" -ge 20 ] && pass "$n reports compared" || fail "only $n reports"
+[ "$n" -ge 20 ] && pass "$n reports compared with their golden files (change detectors)" ||
+	fail "only $n reports"
 summary
