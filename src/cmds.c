@@ -519,10 +519,17 @@ int cmd_tui(struct cli *c)
 	}
 	free(nt.v);
 	/* the timeline indexes its tracks once (a pass over their events): do it
-	 * now, while loading, so that no key press pays for it later */
+	 * now, while loading, so that no key press pays for it later (a diff:
+	 * each side's, which the split timeline shows too) */
 	if (m->nranks) {
 		struct tt_grid g;
 		tt_grid_init(&g, 160, 50);
+		if (m2 && m2->nranks) {
+			tt_app_set_view(a, TT_VIEW_TEST, false);
+			tt_app_show(a, 8);
+			tt_app_draw(a, &g);
+			tt_app_set_view(a, TT_VIEW_CONTROL, false);
+		}
 		tt_app_show(a, 8);
 		tt_app_draw(a, &g);
 		tt_app_show(a, 0);

@@ -47,7 +47,9 @@ struct tt_pane_ops {
 	const char *title; /* "Kernels" */
 	const char *help;  /* what the pane shows, for '?' */
 	/* Build the content (when first shown, and again after the ranks
-	 * change).  Returns 0, or -1 with p->msg saying why there is nothing. */
+	 * change).  Returns 0, or -1 with p->msg saying why there is nothing,
+	 * or TT_OPEN_WAIT while work it handed to tt_pane_work (pane.h) runs:
+	 * the pane then says "computing" and open() is called again later. */
 	int (*open)(struct tt_pane *p);
 	void (*close)(struct tt_pane *p); /* free p->state */
 	/* free-form panes draw rows [y, y+h) themselves */
@@ -79,6 +81,7 @@ struct tt_pane_ops {
 	void (*refresh)(struct tt_pane *p);
 };
 #define TT_NEED(kind) (1u << (kind))
+#define TT_OPEN_WAIT 1
 
 /* A list pane's table side by side (tt_table_diff): which of its columns
  * name a row, which are compared (the primary one first: its |Δ| sorts the
@@ -124,6 +127,8 @@ struct tt_pane {
 	bool opened;
 	bool waiting;        /* not opened: its results are being computed */
 	bool pending;        /* opened, waiting for results ops->refresh shows */
+	struct tt_pane_job *job; /* open()'s work on a thread of its own (pane.c) */
+	bool worked;         /* that work is done */
 	char subtitle[200];  /* what this view is: "rank 3, stream 7" */
 	char msg[300];       /* why there is nothing to show */
 	struct tt_head_line *head; /* lines above the table */
@@ -209,6 +214,13 @@ struct tt_app {
 	bool diff_mode;
 	struct tt_results *retired[8]; /* of earlier rank choices, still computing */
 	size_t nretired;
+	/* panes closed while their open()'s work ran on its thread: freed
+	 * once it has returned (tt_app_draw looks) */
+	struct tt_pane *orphan[8];
+	size_t norphans;
+	/* called (from any thread) when a pane's work has returned: the
+	 * terminal wakes its key loop to draw the pane at once; NULL: none */
+	void (*wake)(void);
 	/* a pane's request, carried out once its handler has returned:
 	 * show req_pane, or the registered view named req_view */
 	struct tt_pane *req_pane;
@@ -241,7 +253,7 @@ struct tt_app {
 		const void *tag;
 		void *data;
 		void (*drop)(void *);
-	} shared[4];
+	} shared[6];
 };
 
 struct tt_app *tt_app_new(const struct tt_model *m, const struct tt_model *m2,

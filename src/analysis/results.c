@@ -514,6 +514,13 @@ struct tt_results *tt_results_new(const struct tt_model *m, const struct tt_mode
 	copy_cp(r, &o->cp);
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
+	if (!m2) {
+		/* no diff without a second model: known at once, never queued
+		 * behind an analysis */
+		struct slot *sd = &r->s[TT_RES_DIFF];
+		sd->v = compute(r, TT_RES_DIFF, &sd->err);
+		sd->state = DONE;
+	}
 	return r;
 }
 

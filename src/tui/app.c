@@ -22,9 +22,51 @@
 
 /* ---- the results of the ranks shown ---- */
 
+/* Every analysis a pane or view reads, in the order a user is likely to
+ * open them: the first pane's (the Diff pane's in a diff, the heatmap's
+ * when the Overview is one), the pane keys' in their order, then the
+ * views', the critical path first (the slowest to compute); with
+ * tracetop's critical-path model, the Overview's verdict (the collectives
+ * and the critical path) right after the Overview's table. */
+static size_t likely_order(struct tt_app *a, int s, bool verdict, enum tt_rkind *k)
+{
+	static const enum tt_rkind order[] = {
+		TT_RES_BYRANK, /* and the three it joins */
+		TT_RES_IDLE, TT_RES_LAUNCH, TT_RES_COUNTERS, TT_RES_PATTERNS,
+		TT_RES_CRITPATH, TT_RES_TBOVERVIEW, TT_RES_OPS, TT_RES_DIST, TT_RES_STEPS,
+		TT_RES_UTIL, TT_RES_MEM, TT_RES_SRC, TT_RES_ADVICE, TT_RES_RANKS,
+		TT_RES_OPS_SHAPES, TT_RES_SUMMARY,
+	};
+	bool seen[TT_RES_COUNT] = {false};
+	size_t n = 0;
+	if (s == 0 && a->m2) {
+		k[n++] = TT_RES_DIFF;
+		seen[TT_RES_DIFF] = true;
+	}
+	if (tt_view_ops(tt_view_top(0), a, a->h - 6)->needs & TT_NEED(TT_RES_RANKS)) {
+		k[n++] = TT_RES_RANKS;
+		seen[TT_RES_RANKS] = true;
+	}
+	if (verdict) {
+		/* the Overview's verdict: the collectives and the critical
+		 * path, right after the table it heads */
+		k[n++] = TT_RES_BYRANK;
+		k[n++] = TT_RES_COLL;
+		k[n++] = TT_RES_CRITPATH;
+		seen[TT_RES_BYRANK] = seen[TT_RES_COLL] = seen[TT_RES_CRITPATH] = true;
+	}
+	for (size_t i = 0; i < TT_ARRAY_SIZE(order); i++)
+		if (!seen[order[i]]) {
+			k[n++] = order[i];
+			seen[order[i]] = true;
+		}
+	return n;
+}
+
 /* New results objects for the app's ranks, one per side of a diff (the
- * Control side's also holds the diff), their panes' analyses computed in
- * the background at once, the Overview's first. */
+ * Control side's also holds the diff), every pane's and view's analyses
+ * computed in the background at once, in the order they are likely to be
+ * opened (a pane opened meanwhile moves its own to the front). */
 static void results_start(struct tt_app *a)
 {
 	struct tt_results_opts ro;
@@ -41,19 +83,7 @@ static void results_start(struct tt_app *a)
 		}
 		a->side_res[s] = tt_results_new(a->side_m[s], s == 0 ? a->m2 : NULL, &ro);
 		enum tt_rkind k[TT_RES_COUNT];
-		size_t n = 0;
-		k[n++] = TT_RES_BYRANK; /* and the four it joins */
-		if (ro.cp.cp.model == TT_CPM_TRACETOP) {
-			/* the Overview's verdict */
-			k[n++] = TT_RES_COLL;
-			k[n++] = TT_RES_CRITPATH;
-		}
-		k[n++] = TT_RES_IDLE;
-		k[n++] = TT_RES_LAUNCH;
-		k[n++] = TT_RES_COUNTERS;
-		k[n++] = TT_RES_PATTERNS;
-		if (s == 0 && a->m2)
-			k[n++] = TT_RES_DIFF;
+		size_t n = likely_order(a, s, ro.cp.cp.model == TT_CPM_TRACETOP, k);
 		tt_results_prefetch(a->side_res[s], k, n);
 	}
 	a->res = a->side_res[a->view == TT_VIEW_TEST ? 1 : 0];
@@ -65,7 +95,8 @@ static void results_restart(struct tt_app *a)
 {
 	size_t keep = 0;
 	for (size_t i = 0; i < a->nretired; i++) {
-		if (tt_results_busy(a->retired[i]))
+		/* (closed panes' work may still read them) */
+		if (tt_results_busy(a->retired[i]) || a->norphans)
 			a->retired[keep++] = a->retired[i];
 		else
 			tt_results_free(a->retired[i]);
@@ -202,6 +233,7 @@ void tt_app_free(struct tt_app *a)
 	for (int i = 0; i < TT_NTOP; i++)
 		tt_pane_free(a->top[i]);
 	tt_pane_free(a->req_pane);
+	tt_ui_reap(a, true);
 	/* after every pane: the panes used them */
 	tt_ui_shared_free(a);
 	tt_results_free(a->side_res[0]);
@@ -857,6 +889,7 @@ static void fit_left(char *sub, size_t n, int w)
 void tt_app_draw(struct tt_app *a, struct tt_grid *g)
 {
 	int64_t t0 = tt_now_ns();
+	tt_ui_reap(a, false);
 	tt_grid_clear(g);
 	a->w = g->w;
 	a->h = g->h;

@@ -22,7 +22,26 @@ struct di_state {
 	char *name;
 	enum tt_dinst_kind kind;
 	struct tt_dinsts k;
+	/* what the work (off the UI thread) reads: copies of the app's */
+	bool begun;
+	const struct tt_diff *d;
+	const struct tt_model *m[2];
+	struct tt_aopts o[2];
+	int64_t *ranks[2];
 };
+
+/* the instances: the work of opening the pane (tt_pane_work) */
+static void di_work(void *arg, const atomic_bool *cancel)
+{
+	struct di_state *s = arg;
+	(void)cancel;
+	if (s->kind == TT_DINST_ROW) {
+		tt_dinsts_of_row(s->d, s->m[0], s->m[1], s->name, &s->k);
+	} else {
+		const struct tt_aopts *o[2] = {&s->o[0], &s->o[1]};
+		tt_dinsts_of_kernel(s->m, o, s->d, s->name, &s->k);
+	}
+}
 
 static const char *side_label(const struct tt_app *a, int s)
 {
@@ -141,19 +160,29 @@ static int di_open(struct tt_pane *p)
 			 "start tracetop with --diff CONTROL TEST to compare two traces");
 		return -1;
 	}
-	struct tt_err err;
-	tt_err_clear(&err);
-	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(a), &err);
-	if (s->kind == TT_DINST_ROW) {
-		if (!d) {
+	if (!s->begun) {
+		struct tt_err err;
+		tt_err_clear(&err);
+		s->d = tt_res_diff(tt_ui_diff_results(a), &err);
+		if (s->kind == TT_DINST_ROW && !s->d) {
 			snprintf(p->msg, sizeof(p->msg), "%s", err.msg[0] ? err.msg : "no diff");
 			return -1;
 		}
-		tt_dinsts_of_row(d, a->side_m[0], a->side_m[1], s->name, &s->k);
-	} else {
-		const struct tt_aopts *o[2] = {tt_ui_side_aopts(a, 0), tt_ui_side_aopts(a, 1)};
-		tt_dinsts_of_kernel(a->side_m, o, d, s->name, &s->k);
+		for (int i = 0; i < 2; i++) {
+			s->m[i] = a->side_m[i];
+			s->o[i] = *tt_ui_side_aopts(a, i);
+			if (s->o[i].ranks && s->o[i].nranks) {
+				size_t sz = s->o[i].nranks * sizeof(*s->ranks[i]);
+				s->ranks[i] = tt_malloc(sz);
+				memcpy(s->ranks[i], s->o[i].ranks, sz);
+			}
+			s->o[i].ranks = s->ranks[i];
+		}
+		s->begun = true;
 	}
+	/* (a pass over every event of the compared ranks) */
+	if (!tt_pane_work(p, di_work, s))
+		return TT_OPEN_WAIT;
 	const struct tt_dinsts *k = &s->k;
 	if (!k->n) {
 		snprintf(p->msg, sizeof(p->msg), "no instance of %s on either side", s->name);
@@ -218,6 +247,8 @@ static void di_close(struct tt_pane *p)
 	struct di_state *s = p->state;
 	if (s) {
 		free(s->name);
+		free(s->ranks[0]);
+		free(s->ranks[1]);
 		tt_dinsts_free(&s->k);
 	}
 	free(s);

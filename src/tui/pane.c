@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "tracetop/diff.h"
+#include "tracetop/pool.h"
 #include "tracetop/utf8.h"
 #include "tracetop/util.h"
 
@@ -53,10 +55,97 @@ static void pane_clear(struct tt_pane *p)
 	p->shadow = p->shadow_b = NULL;
 }
 
+/* ---- open()'s work on a thread of its own ---- */
+
+struct tt_pane_job {
+	pthread_t th;
+	void (*fn)(void *arg, const atomic_bool *cancel);
+	void *arg;
+	void (*wake)(void);
+	atomic_bool cancel, done;
+};
+
+static void *job_main(void *x)
+{
+	struct tt_pane_job *j = x;
+	j->fn(j->arg, &j->cancel);
+	atomic_store(&j->done, true);
+	if (j->wake)
+		j->wake();
+	return NULL;
+}
+
+/* the job ended: join its thread */
+static void job_end(struct tt_pane *p)
+{
+	pthread_join(p->job->th, NULL);
+	free(p->job);
+	p->job = NULL;
+}
+
+bool tt_pane_work(struct tt_pane *p, void (*fn)(void *arg, const atomic_bool *cancel), void *arg)
+{
+	static atomic_bool never;
+	if (p->worked)
+		return true;
+	struct tt_pane_job *j = p->job;
+	if (!j) {
+		struct tt_app *a = p->app;
+		/* (closed panes still at work: start when one has ended) */
+		tt_ui_reap(a, false);
+		if (a->async && a->norphans >= TT_ARRAY_SIZE(a->orphan))
+			return false;
+		j = tt_calloc(1, sizeof(*j));
+		j->fn = fn;
+		j->arg = arg;
+		j->wake = a->wake;
+		if (!a->async || !tt_thread_start(&j->th, job_main, j)) {
+			free(j);
+			fn(arg, &never);
+			p->worked = true;
+			return true;
+		}
+		p->job = j;
+		return false;
+	}
+	if (!atomic_load(&j->done))
+		return false;
+	job_end(p);
+	p->worked = true;
+	return true;
+}
+
+void tt_ui_reap(struct tt_app *a, bool wait)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < a->norphans; i++) {
+		struct tt_pane *p = a->orphan[i];
+		if (wait || atomic_load(&p->job->done)) {
+			job_end(p);
+			tt_pane_free(p);
+		} else {
+			a->orphan[k++] = p;
+		}
+	}
+	a->norphans = k;
+}
+
 void tt_pane_free(struct tt_pane *p)
 {
 	if (!p)
 		return;
+	if (p->job) {
+		/* its work still runs: told to stop, and the pane kept until
+		 * it has returned (there is always room: tt_pane_work starts
+		 * no work while the orphans are full) */
+		struct tt_app *a = p->app;
+		atomic_store(&p->job->cancel, true);
+		if (!atomic_load(&p->job->done) && a->norphans < TT_ARRAY_SIZE(a->orphan)) {
+			a->orphan[a->norphans++] = p;
+			return;
+		}
+		job_end(p);
+	}
 	pane_clear(p);
 	free(p);
 }
@@ -407,6 +496,15 @@ void tt_pane_open(struct tt_pane *p)
 		rc = open_both(p);
 	else if (p->ops->open)
 		rc = p->ops->open(p);
+	if (rc == TT_OPEN_WAIT) {
+		/* its work runs on: opened by a later call */
+		p->opened = false;
+		p->waiting = true;
+		snprintf(p->msg, sizeof(p->msg),
+			 "%s: computing… (Esc: back; the other panes and keys answer meanwhile)",
+			 p->subtitle[0] ? p->subtitle : p->ops->title);
+		return;
+	}
 	if (rc != 0 && !p->msg[0])
 		snprintf(p->msg, sizeof(p->msg), "nothing to show");
 	if (tt_ui_diffing(p->app) && !p->ops->draw)

@@ -29,6 +29,7 @@
 #ifndef TRACETOP_PANE_H
 #define TRACETOP_PANE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,21 @@ void tt_pane_free(struct tt_pane *p);
 /* Run ops->open once (a pane opens on its first row); a failing open with
  * no message says "nothing to show". */
 void tt_pane_open(struct tt_pane *p);
+/* Work of open() that may take longer than a frame: fn(arg, cancel) runs
+ * on a thread of its own and open() returns TT_OPEN_WAIT meanwhile (the
+ * pane says "computing", the keys go on: Esc closes it); once fn has
+ * returned, open() is called again and this returns true.  Without a
+ * terminal (tests, --headless without <Async>) fn runs here at once.  fn
+ * reads only what arg holds (copies of the app's options, the models,
+ * results already computed: nothing of the app, which goes on meanwhile)
+ * and writes only into arg; *cancel turns true when the pane is closed
+ * before fn returned (fn may then stop early: its result is dropped).  A
+ * pane closed meanwhile is freed (ops->close) once fn has returned.  One
+ * piece of work per pane: after it, this returns true at once. */
+bool tt_pane_work(struct tt_pane *p, void (*fn)(void *arg, const atomic_bool *cancel), void *arg);
+/* Free the panes closed while their work ran whose work has returned
+ * (every one, waiting for it, when wait); app.c, each draw and at the end. */
+void tt_ui_reap(struct tt_app *a, bool wait);
 /* Take t as the pane's table; all rows shown in the table's order (or the
  * pane's sort and filter).  Calling it again with the same table after
  * adding a column keeps the row roles. */

@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -26,6 +27,9 @@ static volatile sig_atomic_t got_winch, got_term;
 /* The signal handlers also write a byte here, so that a signal that comes
  * just before poll() (or to another thread) still wakes the key loop. */
 static int wake_pipe[2] = {-1, -1};
+/* its write end for wake(), which a pane's work thread calls too (an
+ * atomic: it is cleared before the pipe is closed) */
+static atomic_int wake_fd = -1;
 static bool curses_on;
 static int saved_stderr = -1;
 static FILE *stderr_log;
@@ -33,7 +37,8 @@ static FILE *stderr_log;
 static void wake(void)
 {
 	int e = errno;
-	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+	int fd = atomic_load(&wake_fd);
+	if (fd >= 0 && write(fd, "", 1) < 0) {
 		/* (full: the loop is awake already) */
 	}
 	errno = e;
@@ -66,6 +71,7 @@ static void wake_pipe_open(void)
 		fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
 		fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
 	}
+	atomic_store(&wake_fd, wake_pipe[1]);
 }
 
 static void wake_pipe_drain(void)
@@ -466,6 +472,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		return 2;
 	}
 	wake_pipe_open();
+	a->wake = wake; /* a pane's work that returned: drawn at once */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_winch;
@@ -493,10 +500,11 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		TermKeyResult res = termkey_getkey(tk, &key);
 		if (res == TERMKEY_RES_AGAIN)
 			wait = termkey_get_waittime(tk);
-		/* a pane computing its results: look again ten times a second */
+		/* a pane computing its results: look again twenty times a
+		 * second (its own work wakes the loop when it returns) */
 		bool waiting = tt_app_waiting(a);
-		if (waiting && (wait < 0 || wait > 100))
-			wait = 100;
+		if (waiting && (wait < 0 || wait > 50))
+			wait = 50;
 		if (res == TERMKEY_RES_KEY) {
 			char name[64];
 			if (!app_key_name(tk, &key, name, sizeof(name)))
@@ -521,6 +529,8 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 			redraw(a, &g, false);
 		if (pr > 0 && (pfd[1].revents & POLLIN)) {
 			wake_pipe_drain();
+			if (waiting)
+				redraw(a, &g, false); /* (its work may have returned) */
 			continue; /* (the flags are looked at on top of the loop) */
 		}
 		if (pr == 0 && waiting) {
@@ -553,7 +563,9 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 	tt_grid_free(&g);
 	termkey_destroy(tk);
 	restore_terminal();
+	a->wake = NULL;
 	int wr = wake_pipe[0], ww = wake_pipe[1];
+	atomic_store(&wake_fd, -1);
 	wake_pipe[0] = wake_pipe[1] = -1; /* (before closing: the handlers stay) */
 	if (wr >= 0) {
 		close(ww);

@@ -47,27 +47,6 @@
 
 /* ---- opening ---- */
 
-/* the app's shared track index, made if needed; NULL if it cannot be shared */
-static const char cache_tag[] = "timeline track index";
-
-static void drop_cache(void *c)
-{
-	tl_cache_free(c);
-}
-
-static struct tl_cache *shared_cache(struct tt_app *a)
-{
-	struct tl_cache *c = tt_ui_shared(a, cache_tag);
-	if (!c) {
-		c = tl_cache_new(a->m);
-		if (!tt_ui_share(a, cache_tag, c, drop_cache)) {
-			tl_cache_free(c);
-			c = NULL;
-		}
-	}
-	return c;
-}
-
 static void add_rank(struct tl_state *s, size_t ri)
 {
 	for (size_t i = 0; i < s->nrks; i++)
@@ -134,7 +113,7 @@ static int tl_open(struct tt_pane *p)
 		snprintf(p->msg, sizeof(p->msg), "no ranks loaded");
 		return -1;
 	}
-	s->cache = shared_cache(a);
+	s->cache = tl_shared_cache(a, a->m);
 	if (!s->cache || s->cache->m != a->m) {
 		if (!s->own)
 			s->own = tl_cache_new(a->m);

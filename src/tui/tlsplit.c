@@ -16,8 +16,17 @@
 #include "tracetop/raster.h"
 #include "tracetop/util.h"
 
+/* a ProfilerStep annotation of a rank: its number, its event */
+struct sp_step {
+	int64_t num;
+	uint32_t ev;
+};
+
 struct sp_half {
 	struct tl_state s;   /* the rows of one rank of one side */
+	const struct tt_rank *r;
+	struct sp_step *steps; /* by number, one each (tl_find_step's choice) */
+	size_t nsteps;
 	const char *side;    /* "Control", "Test" */
 	int64_t step;	     /* the ProfilerStep number shown, -1: none */
 	int64_t start, end;  /* its span, absolute ns (the rank's span without one) */
@@ -41,51 +50,119 @@ struct sp_state {
 	size_t at_ri[2];
 	int64_t at_step[2];
 	uint32_t at_ev;
+	/* opening: what the work (off the UI thread) reads, then what it
+	 * found (each side's rank index, the step shown, the Control's step at
+	 * the time asked for) */
+	bool begun;
+	const struct tt_model *m[2];
+	struct tt_results *diff_res;
+	size_t open_ri[2];
+	int64_t open_n;
+	int64_t start_at[2]; /* the step_at answer of each side */
 };
 
 /* ---- steps ---- */
 
-/* The ProfilerStep number of r's step holding time t (the latest-starting
- * one), else of the first step after t, else of the last; -1 without one.
- * *lo, *hi: the smallest and largest step numbers. */
-static int64_t step_at(const struct tt_rank *r, int64_t t, int64_t *lo, int64_t *hi)
+/* The ProfilerStep number of each string of r (-1: none), looked at once
+ * per name rather than once per event. */
+static int64_t *step_numbers(const struct tt_rank *r)
 {
+	int64_t *num = tt_malloc(((size_t)r->strs.n + 1) * sizeof(*num));
+	for (uint32_t id = 0; id <= r->strs.n; id++)
+		num[id] = id < r->strs.n ? tt_step_number(tt_str(r, id)) : -1;
+	return num;
+}
+
+static int sstep_cmp(const void *a, const void *b)
+{
+	const struct sp_step *x = a, *y = b;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* Half h's steps, each number's annotation as tl_find_step picks it (the
+ * first CPU one, else the first); and step_at's answer for time t:
+ * the number of r's CPU step holding t (the latest-starting one), else of
+ * the first after t, else of the last; -1 without one.  One pass. */
+static int64_t half_steps(struct sp_half *h, int64_t t)
+{
+	const struct tt_rank *r = h->r;
+	int64_t *num = step_numbers(r);
+	size_t n = 0, cap = 0;
+	struct sp_step *v = NULL;
 	int64_t in = -1, after = -1, last = -1;
 	int64_t in_ts = INT64_MIN, after_ts = INT64_MAX, last_ts = INT64_MIN;
-	*lo = INT64_MAX;
-	*hi = -1;
+	h->first = INT64_MAX;
+	h->last = -1;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if ((e->flags & TT_EF_MARKER) || r->tracks[e->track].kind != TT_TRACK_CPU)
+		if (e->flags & TT_EF_MARKER)
 			continue;
-		int64_t n = tt_step_number(tt_ev_name(r, e));
-		if (n < 0)
+		int64_t k = num[e->name < r->strs.n ? e->name : r->strs.n];
+		if (k < 0)
 			continue;
-		*lo = TT_MIN(*lo, n);
-		*hi = TT_MAX(*hi, n);
+		TT_GROW(v, cap, n + 1);
+		v[n++] = (struct sp_step){k, i};
+		if (r->tracks[e->track].kind != TT_TRACK_CPU)
+			continue;
+		h->first = TT_MIN(h->first, k);
+		h->last = TT_MAX(h->last, k);
 		if (e->ts <= t && t < tt_ev_end(e) && e->ts > in_ts) {
-			in = n;
+			in = k;
 			in_ts = e->ts;
 		}
 		if (e->ts > t && e->ts < after_ts) {
-			after = n;
+			after = k;
 			after_ts = e->ts;
 		}
 		if (e->ts > last_ts) {
-			last = n;
+			last = k;
 			last_ts = e->ts;
 		}
 	}
-	if (*hi < 0)
-		*lo = -1;
+	if (h->last < 0)
+		h->first = -1;
+	free(num);
+	/* one per number: its first CPU annotation, else its first */
+	if (n)
+		qsort(v, n, sizeof(*v), sstep_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i, pick = i;
+		bool cpu = false;
+		for (; j < n && v[j].num == v[i].num; j++)
+			if (!cpu && r->tracks[r->ev[v[j].ev].track].kind == TT_TRACK_CPU) {
+				cpu = true;
+				pick = j;
+			}
+		v[k++] = v[pick];
+		i = j;
+	}
+	h->steps = v;
+	h->nsteps = k;
 	return in >= 0 ? in : after >= 0 ? after : last;
+}
+
+/* The annotation of step number n of half h, or TT_NONE. */
+static uint32_t half_find(const struct sp_half *h, int64_t n)
+{
+	size_t lo = 0, hi = h->nsteps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->steps[mid].num < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->nsteps && h->steps[lo].num == n ? h->steps[lo].ev : TT_NONE;
 }
 
 /* Show step number n on half h (its span, or the rank's without it). */
 static bool half_step(struct sp_half *h, int64_t n)
 {
-	const struct tt_rank *r = h->s.rks[0]->r;
-	uint32_t ev = n >= 0 ? tl_find_step(r, n) : TT_NONE;
+	const struct tt_rank *r = h->r;
+	uint32_t ev = n >= 0 ? half_find(h, n) : TT_NONE;
 	if (ev == TT_NONE) {
 		h->step = -1;
 		h->start = r->t0;
@@ -108,7 +185,7 @@ static void fit_steps(struct sp_state *st, int64_t tc)
 	v->fit1 = INT64_MIN;
 	int64_t len = 1000;
 	for (int i = 0; i < 2; i++) {
-		const struct tt_rank *r = st->h[i].s.rks[0]->r;
+		const struct tt_rank *r = st->h[i].r;
 		v->fit0 = TT_MIN(v->fit0, TT_MIN(r->t0, st->h[i].start) - st->h[i].start);
 		v->fit1 = TT_MAX(v->fit1, TT_MAX(r->t1, st->h[i].end) - st->h[i].start);
 		len = TT_MAX(len, st->h[i].end - st->h[i].start);
@@ -126,10 +203,17 @@ static int64_t common_step(const struct sp_state *st, int64_t from, int dir)
 {
 	int64_t lo = TT_MAX(st->h[0].first, st->h[1].first);
 	int64_t hi = TT_MIN(st->h[0].last, st->h[1].last);
-	for (int64_t n = from + dir; n >= lo && n <= hi && n >= 0; n += dir)
-		if (tl_find_step(st->h[0].s.rks[0]->r, n) != TT_NONE &&
-		    tl_find_step(st->h[1].s.rks[0]->r, n) != TT_NONE)
+	/* half 0's numbers from `from` on, in the direction; half 1 looked up */
+	const struct sp_half *h = &st->h[0];
+	for (size_t k = 0; k < h->nsteps; k++) {
+		int64_t n = h->steps[dir > 0 ? k : h->nsteps - 1 - k].num;
+		if (dir > 0 ? n <= from : n >= from)
+			continue;
+		if (dir > 0 ? n > hi : n < lo)
+			break;
+		if (n >= lo && n <= hi && half_find(&st->h[1], n) != TT_NONE)
 			return n;
+	}
 	return -1;
 }
 
@@ -139,7 +223,10 @@ static void half_init(struct sp_half *h, struct tt_pane *p, const struct tt_mode
 		      const char *side)
 {
 	struct tl_state *s = &h->s;
-	s->cache = s->own = tl_cache_new(m);
+	/* the app's index of the side (its tracks indexed once) */
+	s->cache = tl_shared_cache(p->app, m);
+	if (!s->cache)
+		s->cache = s->own = tl_cache_new(m);
 	s->pane = p;
 	s->ev = s->sel = TT_NONE;
 	s->hits.cur = SIZE_MAX;
@@ -161,6 +248,7 @@ static void half_free(struct sp_half *h)
 	tl_cache_free(s->own);
 	tl_cells_free(s);
 	tl_ranks_free(s);
+	free(h->steps);
 	if (s->sums)
 		free(s->sums[0].v);
 	free(s->sums);
@@ -197,20 +285,20 @@ static size_t same_rank(const struct tt_model *m, int64_t rank)
 
 /* Rank index of side s's partner of rank index ri of side !s: the one the
  * diff pairs with it, else the same number, else the side's first. */
-static size_t partner(struct tt_app *a, int s, size_t ri)
+static size_t partner(struct tt_results *res, const struct tt_model *const m[2], int s, size_t ri)
 {
-	const struct tt_diff *d = tt_res_diff(tt_ui_diff_results(a), NULL);
+	const struct tt_diff *d = tt_res_diff(res, NULL);
 	for (size_t i = 0; d && i < d->nranks; i++)
 		if (d->ranks[i].idx[!s] == ri)
 			return d->ranks[i].idx[s];
-	return same_rank(a->side_m[s], a->side_m[!s]->ranks[ri]->rank);
+	return same_rank(m[s], m[!s]->ranks[ri]->rank);
 }
 
 /* Put the cursor on event ev of half i, the window around it. */
 static void go_event(struct sp_state *st, int i, uint32_t ev)
 {
 	struct sp_half *h = &st->h[i];
-	const struct tt_rank *r = h->s.rks[0]->r;
+	const struct tt_rank *r = h->r;
 	if (ev >= r->nev)
 		return;
 	size_t row = tl_row_of(&h->s, r, r->ev[ev].track);
@@ -230,60 +318,46 @@ static void go_event(struct sp_state *st, int i, uint32_t ev)
 	h->s.sel = ev;
 }
 
-static int sp_open(struct tt_pane *p)
+/* The opening's work, off the UI thread (tt_pane_work): each side's
+ * rank, its steps (a pass over its events), the step to show. */
+static void sp_work(void *arg, const atomic_bool *cancel)
 {
-	struct sp_state *st = p->state;
-	struct tt_app *a = p->app;
-	const struct tt_model *m[2] = {a->side_m[0], a->side_m[1]};
-	if (!a->m2) {
-		snprintf(p->msg, sizeof(p->msg),
-			 "the split timeline compares two traces: start with --diff "
-			 "CONTROL TEST");
-		return -1;
-	}
-	if (!m[0]->nranks || !m[1]->nranks) {
-		snprintf(p->msg, sizeof(p->msg), "no ranks loaded on the %s side",
-			 m[0]->nranks ? "Test" : "Control");
-		return -1;
-	}
+	struct sp_state *st = arg;
+	const struct tt_model *const *m = st->m;
+	(void)cancel;
 	size_t ri[2];
 	if (st->at) {
 		int s = st->at_side;
 		ri[s] = st->at_ri[s] < m[s]->nranks ? st->at_ri[s] : 0;
-		ri[!s] = st->at_ri[!s] < m[!s]->nranks ? st->at_ri[!s] : partner(a, !s, ri[s]);
+		ri[!s] = st->at_ri[!s] < m[!s]->nranks ? st->at_ri[!s]
+						       : partner(st->diff_res, m, !s, ri[s]);
 	} else {
 		int sd = st->side;
 		ri[sd] = st->ri < m[sd]->nranks ? st->ri : 0;
-		ri[!sd] = partner(a, !sd, ri[sd]);
+		ri[!sd] = partner(st->diff_res, m, !sd, ri[sd]);
 	}
-	half_init(&st->h[0], p, m[0], ri[0], a->ropts.label_a ? a->ropts.label_a : "Control");
-	half_init(&st->h[1], p, m[1], ri[1], a->ropts.label_b ? a->ropts.label_b : "Test");
-	if (!st->h[0].s.nrows || !st->h[1].s.nrows) {
-		snprintf(p->msg, sizeof(p->msg),
-			 "the %s rank has no GPU stream or CPU thread with events",
-			 st->h[0].s.nrows ? st->h[1].side : st->h[0].side);
-		return -1;
+	for (int i = 0; i < 2; i++) {
+		st->open_ri[i] = ri[i];
+		st->h[i].r = m[i]->ranks[ri[i]];
 	}
 	/* the step: the one at the time asked for on the side it was asked
-   * on (its first without one), on both sides when the other has it, else
-   * the first both have */
-	const struct tt_rank *rc = st->h[0].s.rks[0]->r, *rt = st->h[1].s.rks[0]->r;
+	 * on (its first without one), on both sides when the other has it,
+	 * else the first both have */
 	int sd = st->side;
-	const struct tt_rank *ro = sd ? rc : rt; /* the other side's */
 	int64_t at = st->t ? st->t : INT64_MIN;
-	int64_t n = step_at(sd ? rt : rc, at, &st->h[sd].first, &st->h[sd].last);
-	step_at(ro, INT64_MIN, &st->h[!sd].first, &st->h[!sd].last);
+	int64_t n = half_steps(&st->h[sd], at);
+	half_steps(&st->h[!sd], INT64_MIN);
 	if (st->at && st->at_step[st->at_side] >= 0) {
 		/* at an event: its step, and the one compared with it */
 		int s = st->at_side;
 		int64_t other = st->at_step[!s] >= 0 ? st->at_step[!s] : st->at_step[s];
 		half_step(&st->h[s], st->at_step[s]);
-		if (!half_step(&st->h[!s], other))
-			half_step(&st->h[!s], common_step(st, st->at_step[s] - 1, 1) >= 0
-						      ? common_step(st, st->at_step[s] - 1, 1)
-						      : st->h[!s].first);
+		if (!half_step(&st->h[!s], other)) {
+			int64_t c = common_step(st, st->at_step[s] - 1, 1);
+			half_step(&st->h[!s], c >= 0 ? c : st->h[!s].first);
+		}
 	} else {
-		if (n >= 0 && tl_find_step(ro, n) == TT_NONE)
+		if (n >= 0 && half_find(&st->h[!sd], n) == TT_NONE)
 			n = common_step(st, TT_MAX(st->h[0].first, st->h[1].first) - 1, 1);
 		if (n < 0)
 			n = st->h[sd].first;
@@ -292,11 +366,50 @@ static int sp_open(struct tt_pane *p)
 			half_step(&st->h[!sd], st->h[!sd].first);
 		st->cur = sd;
 	}
-	fit_steps(st, !st->at && st->t ? st->t - st->h[st->at ? 0 : sd].start : 0);
+}
+
+static int sp_open(struct tt_pane *p)
+{
+	struct sp_state *st = p->state;
+	struct tt_app *a = p->app;
+	if (!st->begun) {
+		if (!a->m2) {
+			snprintf(p->msg, sizeof(p->msg),
+				 "the split timeline compares two traces: start with --diff "
+				 "CONTROL TEST");
+			return -1;
+		}
+		st->m[0] = a->side_m[0];
+		st->m[1] = a->side_m[1];
+		if (!st->m[0]->nranks || !st->m[1]->nranks) {
+			snprintf(p->msg, sizeof(p->msg), "no ranks loaded on the %s side",
+				 st->m[0]->nranks ? "Test" : "Control");
+			return -1;
+		}
+		st->diff_res = tt_ui_diff_results(a);
+		st->begun = true;
+	}
+	/* (a pass over each side's events, the diff's rank pairs) */
+	if (!tt_pane_work(p, sp_work, st))
+		return TT_OPEN_WAIT;
+	const struct tt_model *const *m = st->m;
+	for (int i = 0; i < 2; i++) {
+		half_init(&st->h[i], p, m[i], st->open_ri[i],
+			  i ? (a->ropts.label_b ? a->ropts.label_b : "Test")
+			    : (a->ropts.label_a ? a->ropts.label_a : "Control"));
+	}
+	if (!st->h[0].s.nrows || !st->h[1].s.nrows) {
+		snprintf(p->msg, sizeof(p->msg),
+			 "the %s rank has no GPU stream or CPU thread with events",
+			 st->h[0].s.nrows ? st->h[1].side : st->h[0].side);
+		return -1;
+	}
+	fit_steps(st, !st->at && st->t ? st->t - st->h[st->at ? 0 : st->side].start : 0);
 	if (st->at)
 		go_event(st, st->at_side, st->at_ev);
 	snprintf(p->subtitle, sizeof(p->subtitle), "split: %s rank %lld above, %s rank %lld below",
-		 st->h[0].side, (long long)rc->rank, st->h[1].side, (long long)rt->rank);
+		 st->h[0].side, (long long)st->h[0].r->rank, st->h[1].side,
+		 (long long)st->h[1].r->rank);
 	return 0;
 }
 

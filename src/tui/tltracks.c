@@ -9,6 +9,7 @@
 #include "tracetop/analysis.h"
 #include "tracetop/pool.h"
 #include "tracetop/util.h"
+#include "pane.h"
 
 /* ---- classes of events ---- */
 
@@ -227,4 +228,31 @@ uint32_t tl_first_launch(const struct tt_rank *r, uint32_t ev)
 uint8_t tl_ev_class(const struct tl_rank *rk, const struct tt_event *e)
 {
 	return ev_class_in(rk, e);
+}
+
+/* ---- the app's shared indexes ---- */
+
+/* the app's shared track index of each side, made if needed; NULL if it
+ * cannot be shared */
+static const char cache_tag[2] = "";
+
+static void drop_cache(void *c)
+{
+	tl_cache_free(c);
+}
+
+struct tl_cache *tl_shared_cache(struct tt_app *a, const struct tt_model *m)
+{
+	int side = a->m2 && m == a->side_m[1] ? 1 : 0;
+	if (m != a->side_m[side])
+		return NULL;
+	struct tl_cache *c = tt_ui_shared(a, &cache_tag[side]);
+	if (!c) {
+		c = tl_cache_new(m);
+		if (!tt_ui_share(a, &cache_tag[side], c, drop_cache)) {
+			tl_cache_free(c);
+			c = NULL;
+		}
+	}
+	return c;
 }

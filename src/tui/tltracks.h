@@ -14,6 +14,7 @@
 #include "tracetop/raster.h"
 
 struct tl_rank;
+struct tt_app;
 
 /* one track of one rank */
 struct tl_src {
@@ -47,6 +48,12 @@ struct tl_rank *tl_cache_rank(struct tl_cache *c, size_t ri);
 /* The class (enum tt_rclass) event e of rk is drawn as; TT_RC_SKIP for
  * markers and flows.  Safe on several threads. */
 uint8_t tl_ev_class(const struct tl_rank *rk, const struct tt_event *e);
+
+/* The track index the app's timelines of model m share (one per side of a
+ * diff), made when first asked for; NULL when m is neither side's or it
+ * cannot be shared (the caller then makes one of its own).  The UI thread
+ * only (indexes are built as tracks come into view). */
+struct tl_cache *tl_shared_cache(struct tt_app *a, const struct tt_model *m);
 
 /* What tl_index did. */
 struct tl_index_stats {

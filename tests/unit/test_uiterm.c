@@ -65,6 +65,79 @@ START_TEST(computing_pane)
 }
 END_TEST
 
+/* Draw again until the pane in view is no longer computing (its work on a
+ * thread of its own, or a result of the background thread); false after
+ * a minute. */
+static bool ui_until_ready(struct ui *u)
+{
+	for (int i = 0; i < 60000 && tt_app_waiting(u->a); i++) {
+		usleep(1000);
+		tt_app_draw(u->a, &u->g);
+	}
+	return !tt_app_waiting(u->a);
+}
+
+/* In a diff on a terminal, the drill-down of a Diff row (a pass over both
+ * sides' events) and the split timeline run off the key loop: the key
+ * answers at once, the pane says "computing" until its work is done, Esc
+ * leaves it meanwhile (the work is dropped once it returns).  The Diff
+ * pane without a second trace never waits. */
+START_TEST(work_off_the_keys)
+{
+	struct tt_demo_opts d;
+	tt_demo_defaults(&d);
+	d.variant = TT_DEMO_REGRESSED;
+	struct tt_load_opts lo = {0};
+	lo.threads = 2;
+	lo.no_cache = true;
+	struct tt_model *m2 = NULL;
+	tt_demo_load(&d, &lo, &m2);
+	ck_assert_ptr_nonnull(m2);
+	struct ui *u = ui_new2(demo_model, m2, 120, 30);
+	u->a->async = true;
+	tt_app_set_view(u->a, TT_VIEW_BOTH, true);
+	ui_keys(u, "0");
+	ck_assert(ui_until_ready(u));
+	ck_screen_has(u, "ProfilerStep");
+	/* Enter, Esc at once, many times: each closed pane waits for its work */
+	for (int i = 0; i < 12; i++) {
+		ui_keys(u, "<Enter>");
+		ck_assert(tt_app_waiting(u->a) || on_screen(u, "median"));
+		if (tt_app_waiting(u->a))
+			ck_screen_has(u, "computing");
+		ui_keys(u, "<Escape>");
+		ck_assert(!tt_app_waiting(u->a));
+		ck_screen_has(u, "ProfilerStep");
+	}
+	ck_assert_uint_le(u->a->norphans, TT_ARRAY_SIZE(u->a->orphan));
+	/* and once through: the instances, then the split timeline at one */
+	ui_keys(u, "<Enter>");
+	ck_assert(ui_until_ready(u));
+	ck_screen_has(u, "median");
+	ui_keys(u, "<Enter>");
+	ck_assert(ui_until_ready(u));
+	ck_screen_has(u, "above");
+	ck_screen_has(u, "ProfilerStep#");
+	ui_keys(u, "]");
+	ck_screen_has(u, "on both sides");
+	ui_keys(u, "<Escape><Escape>9D");
+	ck_assert(ui_until_ready(u));
+	ck_screen_has(u, "above");
+	ui_free(u);
+	tt_model_free(m2);
+
+	/* one trace: the Diff pane says so at once, the background paused */
+	u = ui_new(demo_model, 100, 30);
+	tt_results_pause(u->a->res, true);
+	u->a->async = true;
+	ui_keys(u, "0");
+	ck_assert(!tt_app_waiting(u->a));
+	ck_screen_has(u, "two traces");
+	tt_results_pause(u->a->res, false);
+	ui_free(u);
+}
+END_TEST
+
 static bool all_ascii(struct ui *u, int *bad_y)
 {
 	for (int y = 0; y < u->g.h; y++) {
@@ -298,6 +371,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, too_small);
 	tcase_add_test(tc, computing_pane);
+	tcase_add_test(tc, work_off_the_keys);
 	tcase_add_test(tc, ascii_mode);
 	tcase_add_test(tc, headless_driver);
 	tcase_add_test(tc, every_pane_demo);
