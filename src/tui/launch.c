@@ -25,22 +25,94 @@ static int launch_open(struct tt_pane *p)
 
 /* ---- the outliers of one rank ---- */
 
-struct outlier_state {
-	size_t rank;                      /* index into the analysis' ranks */
-	const struct tt_launch_row **row; /* table row i = row[i] */
-	size_t n;
-};
+/* the outliers of each kind shown, the largest (the pane says of how many) */
+#define OUTLIERS_SHOWN 10000
 
 struct ref {
-	const struct tt_launch_row *w;
+	const struct tt_launch_row *w; /* (in the rank's order) */
 	int64_t key;
 };
+
+/* x before y: the larger key, then the rank's order */
+static bool ref_before(const struct ref *x, const struct ref *y)
+{
+	return x->key != y->key ? x->key > y->key : x->w < y->w;
+}
 
 static int ref_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct ref *x = a, *y = b;
 	(void)ctx;
-	return x->key > y->key ? -1 : x->key < y->key; /* stable: the rank's order */
+	return ref_before(x, y) ? -1 : ref_before(y, x) ? 1 : 0;
+}
+
+/* keep the first `cap` refs in ref_before's order: h[0..n) is a heap whose
+ * root is the last of those kept */
+static void keep_first(struct ref *h, size_t *n, size_t cap, struct ref r)
+{
+	size_t i;
+	if (*n < cap) {
+		i = (*n)++;
+		while (i > 0 && ref_before(&h[(i - 1) / 2], &r)) {
+			h[i] = h[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		h[i] = r;
+		return;
+	}
+	if (!ref_before(&r, &h[0]))
+		return;
+	i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && ref_before(&h[c], &h[c + 1]))
+			c++;
+		if (!ref_before(&r, &h[c]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = r;
+}
+
+struct outlier_state {
+	size_t rank;                      /* index into the analysis' ranks */
+	const struct tt_launch_row **row; /* table row i = row[i] */
+	size_t n;
+	/* the work of opening (off the UI thread): each kind's largest, in
+	 * order, and how many there are */
+	const struct tt_launch *l;
+	struct ref *sel[3];
+	size_t nsel[3], all[3];
+};
+
+/* each kind's largest outliers of the rank, in order (tt_pane_work) */
+static void outliers_work(void *arg, const atomic_bool *cancel)
+{
+	struct outlier_state *s = arg;
+	const struct tt_launch *l = s->l;
+	const struct tt_launch_rank *rk = &l->ranks[s->rank];
+	(void)cancel;
+	for (int kind = 0; kind < 3; kind++) {
+		struct ref *v = tt_malloc((OUTLIERS_SHOWN + 1) * sizeof(*v));
+		size_t nv = 0;
+		for (size_t j = 0; j < rk->nrows; j++) {
+			const struct tt_launch_row *w = &rk->rows[j];
+			bool in = kind == 0 ? tt_launch_runtime_outlier(l, w) :
+				  kind == 1 ? tt_launch_delay_outlier(l, w) :
+					      tt_launch_short_kernel(l, w);
+			if (in) {
+				struct ref x = {w, kind == 1 ? w->delay : w->cpu_dur};
+				keep_first(v, &nv, OUTLIERS_SHOWN, x);
+				s->all[kind]++;
+			}
+		}
+		tt_msort(v, nv, sizeof(*v), ref_cmp, NULL);
+		s->sel[kind] = v;
+		s->nsel[kind] = nv;
+	}
 }
 
 static int outliers_open(struct tt_pane *p)
@@ -64,21 +136,17 @@ static int outliers_open(struct tt_pane *p)
 	const struct tt_launch *l = tt_res_launch(p->app->res);
 	const struct tt_launch_rank *rk = &l->ranks[s->rank];
 	const struct tt_rank *r = p->app->m->ranks[rk->rank_idx];
+	if (!s->l)
+		s->l = l;
+	/* (a pass over the rank's launches, each kind's largest kept) */
+	if (!tt_pane_work(p, outliers_work, s))
+		return TT_OPEN_WAIT;
 	struct tt_table *t = tt_table_new("outliers", cols, (int)TT_ARRAY_SIZE(cols));
-	struct ref *v = tt_malloc((rk->nrows + 1) * sizeof(*v));
-	s->row = tt_malloc((3 * rk->nrows + 1) * sizeof(*s->row));
+	s->row = tt_malloc((s->nsel[0] + s->nsel[1] + s->nsel[2] + 1) * sizeof(*s->row));
+	size_t *all = s->all;
 	for (int kind = 0; kind < 3; kind++) {
-		size_t nv = 0;
-		for (size_t j = 0; j < rk->nrows; j++) {
-			const struct tt_launch_row *w = &rk->rows[j];
-			bool in = kind == 0 ? tt_launch_runtime_outlier(l, w) :
-				  kind == 1 ? tt_launch_delay_outlier(l, w) :
-					      tt_launch_short_kernel(l, w);
-			if (in)
-				v[nv++] = (struct ref){w, kind == 1 ? w->delay : w->cpu_dur};
-		}
-		tt_msort(v, nv, sizeof(*v), ref_cmp, NULL);
-		for (size_t i = 0; i < nv; i++) {
+		const struct ref *v = s->sel[kind];
+		for (size_t i = 0; i < s->nsel[kind]; i++) {
 			const struct tt_launch_row *w = v[i].w;
 			size_t k = tt_table_add_row(t);
 			tt_table_set_str(t, k, 0, why[kind]);
@@ -94,10 +162,18 @@ static int outliers_open(struct tt_pane *p)
 			s->row[s->n++] = w;
 		}
 	}
-	free(v);
 	pane_add_bar_at(t, 1, "launch delay", TT_ROLE_BAR_RUNTIME, 0);
 	tt_pane_set_table(p, t);
 	tt_pane_sort(p, 1, true);
+	if (all[0] + all[1] + all[2] > t->nrows) {
+		char c[3][32];
+		for (int k = 0; k < 3; k++)
+			tt_fmt_count(c[k], sizeof(c[k]), (int64_t)all[k]);
+		tt_pane_head(p, TT_ROLE_DIM,
+			     "the %d largest of each kind: of %s long runtime calls, %s long "
+			     "delays, %s short kernels (all: tracetop report launch)",
+			     OUTLIERS_SHOWN, c[0], c[1], c[2]);
+	}
 	tt_pane_head(p, TT_ROLE_DIM, "Enter: the timeline at the kernel");
 	return 0;
 }
@@ -105,8 +181,11 @@ static int outliers_open(struct tt_pane *p)
 static void outliers_close(struct tt_pane *p)
 {
 	struct outlier_state *s = p->state;
-	if (s)
+	if (s) {
 		free(s->row);
+		for (int k = 0; k < 3; k++)
+			free(s->sel[k]);
+	}
 	free(s);
 }
 
