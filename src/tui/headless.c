@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tracetop/util.h"
 
@@ -148,18 +149,51 @@ static void cuts(FILE *out)
 	fputs("]\n", out);
 }
 
+/* CPU time of this thread, ns (a key's cost on a busy machine) */
+static int64_t thread_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out, bool time_keys)
 {
 	struct tt_grid g;
 	tt_grid_init(&g, w, h);
-	char key[32];
+	char key[32], last[32] = "";
 	const char *s = keys;
-	int64_t worst = 0, total = 0;
+	int64_t worst = 0, total = 0, last_t0 = tt_now_ns();
 	int n = 0;
+	if (s && strncmp(s, "<Async>", 7) == 0)
+		a->async = true; /* (the first screen too) */
 	tt_app_draw(a, &g); /* the first screen, as a terminal would show it */
+	if (time_keys)
+		fprintf(stderr, "key %-12s %8.3f ms  %s%s  cpu %.3f ms\n", "(start)",
+			(double)(tt_now_ns() - last_t0) / 1e6, tt_app_section(a),
+			tt_app_waiting(a) ? " computing" : "", (double)thread_ns() / 1e6);
+	snprintf(last, sizeof(last), "(start)");
 	while (s && (s = tt_key_next(s, key, sizeof(key))) != NULL) {
 		if (strcmp(key, "<Wait>") == 0) {
 			tt_app_wait_prefetch(a);
+			continue;
+		}
+		if (strcmp(key, "<Async>") == 0) {
+			/* from here on as in a terminal: a pane whose work is not
+			 * done shows "computing" and the keys go on */
+			a->async = true;
+			continue;
+		}
+		if (strcmp(key, "<Ready>") == 0) {
+			/* until the pane in view shows its content, drawn again
+			 * every millisecond; timed from the last key */
+			while (tt_app_waiting(a)) {
+				nanosleep(&(struct timespec){0, 1000000}, NULL);
+				tt_app_draw(a, &g);
+			}
+			if (time_keys)
+				fprintf(stderr, "ready %-12s %8.3f ms  %s\n", last,
+					(double)(tt_now_ns() - last_t0) / 1e6, tt_app_section(a));
 			continue;
 		}
 		if (strcmp(key, "<Dump>") == 0 || strcmp(key, "<Cells>") == 0) {
@@ -173,7 +207,7 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 			fputs("----\n", out);
 			continue;
 		}
-		int64_t t0 = tt_now_ns();
+		int64_t t0 = tt_now_ns(), c0 = thread_ns();
 		int r = tt_app_key(a, key);
 		if (r & TT_R_QUIT)
 			break;
@@ -184,8 +218,16 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 		worst = dt > worst ? dt : worst;
 		total += dt;
 		n++;
+		last_t0 = t0;
+		snprintf(last, sizeof(last), "%s", key);
+		/* the key, its time to the redraw, the pane then in view,
+		 * whether it says it is computing, and the CPU time this thread
+		 * spent on it */
 		if (time_keys)
-			fprintf(stderr, "key %-12s %8.3f ms\n", key, (double)dt / 1e6);
+			fprintf(stderr, "key %-12s %8.3f ms  %s%s  cpu %.3f ms\n", key,
+				(double)dt / 1e6, tt_app_section(a),
+				tt_app_waiting(a) ? " computing" : "",
+				(double)(thread_ns() - c0) / 1e6);
 	}
 	tt_app_draw(a, &g);
 	tt_grid_dump(&g, out);
