@@ -124,6 +124,11 @@ const struct tt_results_opts *tt_results_options(const struct tt_results *r);
  * results; later calls do nothing).  Results asked for meanwhile are
  * computed by the asking thread unless the background thread is at them. */
 void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n);
+/* Have the background thread compute kinds k[0..n) after what it was
+ * asked (those not computed, being computed nor asked already), in that
+ * order; it starts again when it had finished.  Never blocks on a
+ * computation. */
+void tt_results_enqueue(struct tt_results *r, const enum tt_rkind *k, size_t n);
 /* Have the background thread compute kinds k[0..n) next, before the rest
  * of what it was asked (those not computed nor being computed); it starts
  * again when it had finished.  Never blocks on a computation. */

@@ -290,6 +290,12 @@ void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
  * the headline).  Does nothing without a second trace set. */
 void tt_app_set_view(struct tt_app *a, int v, bool diff_mode);
 
+/* As on a terminal (on): a pane whose work is not done says computing and
+ * the keys go on, and the background thread computes every view's
+ * analysis after the panes'.  Off (the default): opening a pane computes
+ * what it reads. */
+void tt_app_set_async(struct tt_app *a, bool on);
+
 /* ---- runs and cycles (tracetop/input.h) ---- */
 
 /* The explorer shows model m of input in (a log directory's run, a run's

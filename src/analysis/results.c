@@ -418,6 +418,26 @@ void tt_results_prefetch(struct tt_results *r, const enum tt_rkind *k, size_t n)
 	pthread_mutex_unlock(&r->mu);
 }
 
+void tt_results_enqueue(struct tt_results *r, const enum tt_rkind *k, size_t n)
+{
+	pthread_mutex_lock(&r->mu);
+	if (r->stop) {
+		pthread_mutex_unlock(&r->mu);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (k[i] >= TT_RES_COUNT || r->s[k[i]].state != EMPTY)
+			continue;
+		bool queued = false;
+		for (size_t j = 0; j < r->ntodo && !queued; j++)
+			queued = r->todo[j] == k[i];
+		if (!queued)
+			r->todo[r->ntodo++] = k[i];
+	}
+	start_worker(r);
+	pthread_mutex_unlock(&r->mu);
+}
+
 void tt_results_want(struct tt_results *r, const enum tt_rkind *k, size_t n)
 {
 	pthread_mutex_lock(&r->mu);

@@ -22,40 +22,44 @@
 
 /* ---- the results of the ranks shown ---- */
 
-/* Every analysis a pane or view reads, in the order a user is likely to
- * open them: the first pane's (the Diff pane's in a diff, the heatmap's
- * when the Overview is one), the pane keys' in their order, then the
- * views', the critical path first (the slowest to compute); with
- * tracetop's critical-path model, the Overview's verdict (the collectives
- * and the critical path) right after the Overview's table. */
-static size_t likely_order(struct tt_app *a, int s, bool verdict, enum tt_rkind *k)
+/* The analyses to compute in the background, in the order a user is
+ * likely to open them: the first pane's (the Diff pane's in a diff, the
+ * heatmap's when the Overview is one), with tracetop's critical-path model
+ * the Overview's verdict (the collectives and the critical path) right
+ * after the Overview's table, the pane keys' in their order, then (all: on
+ * a terminal) every view's, the critical path first (the slowest to
+ * compute).  Without a terminal (tests, --headless) only the panes' own: a
+ * pane computes what it reads when it opens, and an analysis the
+ * background thread has started is waited for at the end. */
+static size_t likely_order(struct tt_app *a, int s, bool all, enum tt_rkind *k)
 {
 	static const enum tt_rkind order[] = {
 		TT_RES_BYRANK, /* and the three it joins */
 		TT_RES_IDLE, TT_RES_LAUNCH, TT_RES_COUNTERS, TT_RES_PATTERNS,
+		/* the views */
 		TT_RES_CRITPATH, TT_RES_TBOVERVIEW, TT_RES_OPS, TT_RES_DIST, TT_RES_STEPS,
 		TT_RES_UTIL, TT_RES_MEM, TT_RES_SRC, TT_RES_ADVICE, TT_RES_RANKS,
 		TT_RES_OPS_SHAPES, TT_RES_SUMMARY,
 	};
+	const size_t npanes = 5;
 	bool seen[TT_RES_COUNT] = {false};
 	size_t n = 0;
 	if (s == 0 && a->m2) {
 		k[n++] = TT_RES_DIFF;
 		seen[TT_RES_DIFF] = true;
 	}
-	if (tt_view_ops(tt_view_top(0), a, a->h - 6)->needs & TT_NEED(TT_RES_RANKS)) {
+	if (all && tt_view_ops(tt_view_top(0), a, a->h - 6)->needs & TT_NEED(TT_RES_RANKS)) {
 		k[n++] = TT_RES_RANKS;
 		seen[TT_RES_RANKS] = true;
 	}
-	if (verdict) {
-		/* the Overview's verdict: the collectives and the critical
-		 * path, right after the table it heads */
+	if (a->ropts.cp_model == TT_CPM_TRACETOP) {
+		/* the Overview's verdict, right after the table it heads */
 		k[n++] = TT_RES_BYRANK;
 		k[n++] = TT_RES_COLL;
 		k[n++] = TT_RES_CRITPATH;
 		seen[TT_RES_BYRANK] = seen[TT_RES_COLL] = seen[TT_RES_CRITPATH] = true;
 	}
-	for (size_t i = 0; i < TT_ARRAY_SIZE(order); i++)
+	for (size_t i = 0; i < (all ? TT_ARRAY_SIZE(order) : npanes); i++)
 		if (!seen[order[i]]) {
 			k[n++] = order[i];
 			seen[order[i]] = true;
@@ -64,9 +68,9 @@ static size_t likely_order(struct tt_app *a, int s, bool verdict, enum tt_rkind 
 }
 
 /* New results objects for the app's ranks, one per side of a diff (the
- * Control side's also holds the diff), every pane's and view's analyses
- * computed in the background at once, in the order they are likely to be
- * opened (a pane opened meanwhile moves its own to the front). */
+ * Control side's also holds the diff), the analyses of likely_order
+ * computed in the background at once (a pane opened meanwhile moves its
+ * own to the front). */
 static void results_start(struct tt_app *a)
 {
 	struct tt_results_opts ro;
@@ -83,10 +87,25 @@ static void results_start(struct tt_app *a)
 		}
 		a->side_res[s] = tt_results_new(a->side_m[s], s == 0 ? a->m2 : NULL, &ro);
 		enum tt_rkind k[TT_RES_COUNT];
-		size_t n = likely_order(a, s, ro.cp.cp.model == TT_CPM_TRACETOP, k);
+		size_t n = likely_order(a, s, a->async, k);
 		tt_results_prefetch(a->side_res[s], k, n);
 	}
 	a->res = a->side_res[a->view == TT_VIEW_TEST ? 1 : 0];
+}
+
+void tt_app_set_async(struct tt_app *a, bool on)
+{
+	a->async = on;
+	if (!on)
+		return;
+	/* every view's analysis too, after the panes' */
+	for (int s = 0; s < 2; s++) {
+		if (!a->side_res[s])
+			continue;
+		enum tt_rkind k[TT_RES_COUNT];
+		size_t n = likely_order(a, s, true, k);
+		tt_results_enqueue(a->side_res[s], k, n);
+	}
 }
 
 /* The ranks changed: new results; the old ones are freed once their

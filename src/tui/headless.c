@@ -166,7 +166,7 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 	int64_t worst = 0, total = 0, last_t0 = tt_now_ns();
 	int n = 0;
 	if (s && strncmp(s, "<Async>", 7) == 0)
-		a->async = true; /* (the first screen too) */
+		tt_app_set_async(a, true); /* (the first screen too) */
 	tt_app_draw(a, &g); /* the first screen, as a terminal would show it */
 	if (time_keys)
 		fprintf(stderr, "key %-12s %8.3f ms  %s%s  cpu %.3f ms\n", "(start)",
@@ -181,7 +181,7 @@ int tt_headless_run(struct tt_app *a, int w, int h, const char *keys, FILE *out,
 		if (strcmp(key, "<Async>") == 0) {
 			/* from here on as in a terminal: a pane whose work is not
 			 * done shows "computing" and the keys go on */
-			a->async = true;
+			tt_app_set_async(a, true);
 			continue;
 		}
 		if (strcmp(key, "<Ready>") == 0) {

@@ -428,7 +428,7 @@ int tt_term_run(struct tt_app *a, const struct tt_theme *theme)
 		fprintf(stderr, "tracetop: standard input is not a terminal\n");
 		return 2;
 	}
-	a->async = true; /* (a pane computing its results does not hold the keys) */
+	tt_app_set_async(a, true); /* (a pane computing its results does not hold the keys) */
 	sig_have_tio = tcgetattr(0, &sig_tio) == 0; /* (the modes before curses) */
 	stderr_to_file();
 	SCREEN *scr = newterm(NULL, stdout, stdin);

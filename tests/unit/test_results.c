@@ -143,9 +143,39 @@ START_TEST(want_first)
 }
 END_TEST
 
+/* Results enqueued go after what the thread was asked, each once; one
+ * computed already is not computed again; after the thread has finished,
+ * enqueueing starts it again. */
+START_TEST(enqueue_after)
+{
+	struct tt_results *r = new_results(demo, NULL);
+	tt_results_pause(r, true);
+	enum tt_rkind k[] = {TT_RES_IDLE};
+	tt_results_prefetch(r, k, 1);
+	enum tt_rkind more[] = {TT_RES_LAUNCH, TT_RES_IDLE, TT_RES_LAUNCH, TT_RES_COUNTERS};
+	tt_results_enqueue(r, more, 4);
+	ck_assert(!tt_results_ready(r, TT_RES_LAUNCH));
+	tt_results_pause(r, false);
+	tt_results_wait(r);
+	ck_assert(tt_results_ready(r, TT_RES_IDLE));
+	ck_assert(tt_results_ready(r, TT_RES_LAUNCH));
+	ck_assert(tt_results_ready(r, TT_RES_COUNTERS));
+	ck_assert(!tt_results_ready(r, TT_RES_PATTERNS));
+	const void *before = tt_res_launch(r);
+	enum tt_rkind again[] = {TT_RES_LAUNCH, TT_RES_PATTERNS};
+	tt_results_enqueue(r, again, 2);
+	tt_results_wait(r);
+	ck_assert(tt_results_ready(r, TT_RES_PATTERNS));
+	ck_assert_ptr_eq(tt_res_launch(r), before);
+	tt_results_free(r);
+}
+END_TEST
+
 START_TEST(no_second_model)
 {
 	struct tt_results *r = new_results(demo, NULL);
+	/* known at once: never behind an analysis of the background thread */
+	ck_assert(tt_results_ready(r, TT_RES_DIFF));
 	struct tt_err err;
 	tt_err_clear(&err);
 	ck_assert_ptr_null(tt_res_diff(r, &err));
@@ -417,6 +447,7 @@ int main(void)
 	tcase_add_test(tc, many_threads_one_result);
 	tcase_add_test(tc, prefetch);
 	tcase_add_test(tc, want_first);
+	tcase_add_test(tc, enqueue_after);
 	tcase_add_test(tc, no_second_model);
 	tcase_add_test(tc, reports_from_kept_results);
 	tcase_add_test(tc, overview_join);
