@@ -144,12 +144,15 @@ struct tt_dist {
  * letters and digits ("all_reduce" = "allreduce").
  * Stragglers need >= 3 ranks: outliers by tt_rdist_outlier (stats.h) in
  * mean step time, mean GPU idle per step (high only), or total sync time.
- * tt_dist_compute computes the collectives itself; tt_dist_compute_coll
- * takes them (the same ranks selected).  Free with tt_dist_free. */
+ * tt_dist_compute computes the collectives and the Overview itself;
+ * tt_dist_compute_coll takes the collectives and the Overview (NULL: it
+ * computes it) of the same ranks and options.  Free with tt_dist_free. */
 struct tt_coll;
+struct tt_overview;
 void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_dist *out);
 void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
-			  const struct tt_coll *coll, struct tt_dist *out);
+			  const struct tt_coll *coll, const struct tt_overview *ov,
+			  struct tt_dist *out);
 void tt_dist_free(struct tt_dist *d);
 
 /* Normalised collective key of a name into buf ("nccl:all_reduce" ->

@@ -257,7 +257,9 @@ struct tt_rank {
  * selection, say): built by build(r, ctx) on the first call for slot, kept
  * until the rank is freed (then free_fn(value)), and returned by every later
  * call.  Safe from several threads; the rank itself stays unchanged.  The
- * value must depend only on the rank and on what slot stands for. */
+ * value must depend only on the rank and on what slot stands for.  A build
+ * may ask for the value of another slot (never, through others, of its
+ * own: that would wait for itself). */
 #define TT_MEMO_SLOTS 8
 void *tt_rank_memo(const struct tt_rank *r, unsigned slot,
 		   void *(*build)(const struct tt_rank *r, void *ctx), void *ctx,

@@ -227,15 +227,11 @@ void tt_sel_free(struct tt_sel *s)
 
 /* ---- intervals ---- */
 
-/* a before b or equal: by start, then end */
-static inline bool iv_le(const struct tt_iv *a, const struct tt_iv *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->end <= b->end);
-}
-
-/* Sort v by (start, end): its sorted runs (typically one per stream) merged
- * pairwise, without a comparison function (intervals that compare equal are
- * equal, so no order among them is lost). */
+/* Sort v by start: its sorted runs (typically one per stream or thread)
+ * merged pairwise, without a comparison function.  (By start alone: the
+ * union tt_iv_merge makes does not depend on the order of the ends, and
+ * ops nested on a thread, a longer one first at the same start, stay one
+ * run.) */
 static void iv_sort(struct tt_iv *v, size_t n)
 {
 	if (n < 2)
@@ -244,7 +240,7 @@ static void iv_sort(struct tt_iv *v, size_t n)
 	TT_GROW(run, cap, 2);
 	run[nr++] = 0;
 	for (size_t i = 1; i < n; i++)
-		if (!iv_le(&v[i - 1], &v[i])) {
+		if (v[i].ts < v[i - 1].ts) {
 			TT_GROW(run, cap, nr + 2);
 			run[nr++] = i;
 		}
@@ -261,7 +257,7 @@ static void iv_sort(struct tt_iv *v, size_t n)
 			if (k + 1 < nr) {
 				size_t b = am, bm = run[k + 2], o = a;
 				while (a < am && b < bm)
-					dst[o++] = iv_le(&src[b], &src[a]) ? src[b++] : src[a++];
+					dst[o++] = src[b].ts < src[a].ts ? src[b++] : src[a++];
 				while (a < am)
 					dst[o++] = src[a++];
 				while (b < bm)

@@ -23,6 +23,7 @@
 
 #include "tracetop/checked.h"
 #include "tracetop/utf8.h"
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 
 /* ---- describe() ---- */
@@ -54,11 +55,13 @@ static double pairwise_sum(const double *a, size_t n)
 	return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
 }
 
-static int dbl_cmp(const void *a, const void *b)
+static inline bool dbl_before(const double *a, const double *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	return *a < *b;
 }
+/* (ascending, stable: the order of qsort with x < y ? -1 : x > y; no NaN
+ * among the values sorted) */
+TT_STABLE_SORT(dbl_sort, double, dbl_before)
 
 /* numpy.percentile(method="linear") on sorted v: index q*(n-1), then
  * numpy's _lerp (which computes from the upper end when t >= 0.5) */
@@ -90,7 +93,7 @@ void tt_describe(double *v, size_t n, struct tt_describe *d)
 		d->std = sqrt(pairwise_sum(sq, n) / (double)(n - 1));
 		free(sq);
 	}
-	qsort(v, n, sizeof(*v), dbl_cmp);
+	dbl_sort(v, n);
 	d->min = v[0];
 	d->max = v[n - 1];
 	d->q25 = quantile(v, n, 0.25);

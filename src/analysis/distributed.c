@@ -115,9 +115,7 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 	if (!d->nnodes)
 		return;
 	/* the kernels launched inside each op */
-	struct tt_tbtree t;
-	tt_tbtree_build(r, &t);
-	tt_tbtree_comm_index(r, &t);
+	const struct tt_tbtree *t = tt_tbtree_of(r);
 	uint32_t *kn = tt_calloc(d->nnodes + 1, sizeof(*kn));
 	/* the kernels launched inside a node, each with its node */
 	struct kop {
@@ -129,7 +127,7 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 		const struct tt_event *e = &r->ev[i];
 		if (e->ph != 'X' || tt_ev_kind(r, e) != TT_K_KERNEL)
 			continue;
-		uint32_t op = tt_tbtree_comm_of_call(&t, tt_tb_launch_of(r, i, &lpos));
+		uint32_t op = tt_tbtree_comm_of_call(t, tt_tb_launch_of(r, i, &lpos));
 		if (op == TT_NONE || node_of[op] == TT_NONE)
 			continue;
 		kn[node_of[op]]++;
@@ -163,7 +161,6 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 	free(owner);
 	free(kn);
 	free(node_of);
-	tt_tbtree_free(&t);
 	if (d->nnodes > 1)
 		qsort(d->nodes, d->nnodes, sizeof(*d->nodes), tbnode_cmp);
 	/* each op's step: the plugin walks ops and steps together and gives
@@ -566,12 +563,13 @@ void tt_dist_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 {
 	struct tt_coll coll;
 	tt_coll_compute(m, o, &coll);
-	tt_dist_compute_coll(m, o, &coll, out);
+	tt_dist_compute_coll(m, o, &coll, NULL, out);
 	tt_coll_free(&coll);
 }
 
 void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
-			  const struct tt_coll *coll, struct tt_dist *out)
+			  const struct tt_coll *coll, const struct tt_overview *given,
+			  struct tt_dist *out)
 {
 	memset(out, 0, sizeof(*out));
 	tt_strtab_init(&out->names);
@@ -745,18 +743,23 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 	tb_collectives(m, c.r, out);
 	free(c.r);
 	/* the four parts of a step come from the Overview */
-	struct tt_overview ov;
-	tt_overview_compute(m, o, &ov);
+	struct tt_overview own;
+	const struct tt_overview *ov = given;
+	if (!ov) {
+		tt_overview_compute(m, o, &own);
+		ov = &own;
+	}
 	for (size_t i = 0; i < out->nranks; i++)
-		for (size_t j = 0; j < ov.nranks; j++)
-			if (ov.ranks[j].ri == out->ranks[i].ri) {
+		for (size_t j = 0; j < ov->nranks; j++)
+			if (ov->ranks[j].ri == out->ranks[i].ri) {
 				struct tt_dist_rank *w = &out->ranks[i];
-				w->comp_ns = ov.ranks[j].comp_ns;
-				w->overlap_ns = ov.ranks[j].overlap_ns;
-				w->comm_ns = ov.ranks[j].comm_ns;
-				w->other_ns = ov.ranks[j].other_ns;
+				w->comp_ns = ov->ranks[j].comp_ns;
+				w->overlap_ns = ov->ranks[j].overlap_ns;
+				w->comm_ns = ov->ranks[j].comm_ns;
+				w->other_ns = ov->ranks[j].other_ns;
 			}
-	tt_overview_free(&ov);
+	if (!given)
+		tt_overview_free(&own);
 	stragglers(out);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 
 const char *tt_idle_cat_name(enum tt_idle_cat c)
@@ -62,11 +63,13 @@ void tt_idle_describe(const double *v, size_t n, struct tt_idle_stats *st)
 	st->q75 = quantile(v, n, 0.75);
 }
 
-static int dbl_cmp(const void *a, const void *b)
+static inline bool dbl_before(const double *a, const double *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	return *a < *b;
 }
+/* (ascending, stable: the order of qsort with x < y ? -1 : x > y; no NaN
+ * among the values sorted) */
+TT_STABLE_SORT(dbl_sort, double, dbl_before)
 
 /* ---- per rank ---- */
 
@@ -166,7 +169,7 @@ static void one_stream(const struct ctx *c, const struct tt_sel *s, size_t ri, c
 		for (size_t i = 0; i + 1 < n; i++)
 			if (g[i].cat == cat)
 				scratch[m++] = (double)g[i].dur / 1000.0;
-		qsort(scratch, m, sizeof(*scratch), dbl_cmp);
+		dbl_sort(scratch, m);
 		tt_idle_describe(scratch, m, &cs->st);
 		cs->ratio = st->idle_ns ? (double)cs->idle_ns / (double)st->idle_ns : NAN;
 	}

@@ -177,16 +177,15 @@ static void mem_device(const struct tt_rank *r, size_t ri, const struct tt_optre
  * every node above it. */
 static void mem_ops(const struct tt_rank *r, const struct mev *v, size_t n, struct mem_out *d)
 {
-	struct tt_tbtree t;
-	tt_tbtree_build(r, &t);
+	const struct tt_tbtree *t = tt_tbtree_of(r);
 	struct tt_hmap h = {0};
 	size_t cap = 0;
 	for (size_t k = 0; k < n; k++) {
-		uint32_t o = t.owner[v[k].ev];
-		if (o == TT_NONE || t.kind[o] != TT_TBN_OP)
+		uint32_t o = t->owner[v[k].ev];
+		if (o == TT_NONE || t->kind[o] != TT_TBN_OP)
 			continue; /* in no op, or in a step or other node: left out */
 		const struct tt_meminfo *mi = &r->meminfo[r->ev[v[k].ev].aux];
-		for (uint32_t a = o; a != TT_NONE; a = t.parent[a]) {
+		for (uint32_t a = o; a != TT_NONE; a = t->parent[a]) {
 			uint32_t *slot = tt_hmap_slot(&h, ((uint64_t)a << 24) ^
 							       (uint64_t)(mi->device + 1));
 			if (*slot == TT_HMAP_NONE) {
@@ -214,17 +213,16 @@ static void mem_ops(const struct tt_rank *r, const struct mev *v, size_t n, stru
 	tt_hmap_free(&h);
 	if (d->nom) {
 		d->calls = tt_calloc((size_t)r->strs.n + 1, sizeof(*d->calls));
-		for (uint32_t k = 0; k < t.norder; k++)
-			if (t.kind[t.order[k]] == TT_TBN_OP)
-				d->calls[r->ev[t.order[k]].name]++;
+		for (uint32_t k = 0; k < t->norder; k++)
+			if (t->kind[t->order[k]] == TT_TBN_OP)
+				d->calls[r->ev[t->order[k]].name]++;
 		/* keep plain ops only */
 		size_t w = 0;
 		for (size_t j = 0; j < d->nom; j++)
-			if (t.kind[d->om[j].node] == TT_TBN_OP)
+			if (t->kind[d->om[j].node] == TT_TBN_OP)
 				d->om[w++] = d->om[j];
 		d->nom = w;
 	}
-	tt_tbtree_free(&t);
 }
 
 static int memop_cmp(const void *a, const void *b)

@@ -283,6 +283,25 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 	}
 }
 
+static void *node_stats_build(const struct tt_rank *r, void *ctx)
+{
+	(void)ctx;
+	struct tt_tb_nodestat *ns = tt_malloc(sizeof(*ns));
+	tt_tb_node_stats(r, tt_tbtree_of(r), ns);
+	return ns;
+}
+
+static void node_stats_drop(void *v)
+{
+	tt_tb_node_stats_free(v);
+	free(v);
+}
+
+const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r)
+{
+	return tt_rank_memo(r, TT_MEMO_TB_NODESTAT, node_stats_build, NULL, node_stats_drop);
+}
+
 void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
 {
 	free(ns->pos);
@@ -303,8 +322,8 @@ void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
 
 struct opacc {
 	uint32_t name, dims; /* rank string ids (dims TT_NONE: absent) */
-	bool tc_eligible;    /* the first call's (first_call) */
-	uint32_t first;      /* first_call place of that call */
+	bool tc_eligible;    /* the first call's (call_keys) */
+	uint32_t first;      /* position in t->order of that call, UINT32_MAX: none */
 	uint64_t calls, gself, gtotal;
 	int64_t htotal, hself, dtotal, dself, runtime, tcself, tctotal;
 	int64_t longest_dur;
@@ -367,10 +386,11 @@ static int thfirst_cmp(const void *a, const void *b)
 /* The plugin lists a thread's operators in post-order (children before
  * their parent), threads by their first node's start, and a grouped row
  * takes its tensor-core eligibility from the first call it meets.  The
- * place of each node of t (by position) in that order: within a thread,
- * post-order is by end, a descendant (deeper) first at equal ends. */
-static uint32_t *first_call(const struct tt_rank *r, const struct tt_tbtree *t,
-			    const struct tt_tb_nodestat *ns)
+ * key of each node of t (by position) in that order (postkey_cmp): within
+ * a thread, post-order is by end, a descendant (deeper) first at equal
+ * ends.  (A row's first call is the least key of its calls: no sort.) */
+static struct postkey *call_keys(const struct tt_rank *r, const struct tt_tbtree *t,
+				 const struct tt_tb_nodestat *ns)
 {
 	size_t nn = (size_t)t->norder + 1;
 	uint32_t *trank = tt_tb_none_array(r->ntracks);
@@ -407,16 +427,10 @@ static uint32_t *first_call(const struct tt_rank *r, const struct tt_tbtree *t,
 		rank_of[trank[i]] = i;
 	for (uint32_t k = 0; k < t->norder; k++)
 		v[k].thread = rank_of[v[k].thread];
-	if (t->norder > 1)
-		qsort(v, t->norder, sizeof(*v), postkey_cmp);
-	uint32_t *place = tt_malloc(nn * sizeof(*place));
-	for (uint32_t i = 0; i < t->norder; i++)
-		place[v[i].k] = i;
 	free(rank_of);
-	free(v);
 	free(tfirst);
 	free(trank);
-	return place;
+	return v;
 }
 
 static void ops_rank(size_t ri, void *vctx)
@@ -425,23 +439,21 @@ static void ops_rank(size_t ri, void *vctx)
 	const struct tt_rank *r = c->m->ranks[ri];
 	struct ops_out *d = &c->r[ri];
 	d->sel = true;
-	struct tt_tbtree t;
-	tt_tbtree_build(r, &t);
-	d->ndropped = t.ndropped;
-	d->nmerged = t.nmerged;
-	struct tt_tb_nodestat ns;
-	tt_tb_node_stats(r, &t, &ns);
-	uint32_t *place = first_call(r, &t, &ns);
+	const struct tt_tbtree *t = tt_tbtree_of(r);
+	d->ndropped = t->ndropped;
+	d->nmerged = t->nmerged;
+	const struct tt_tb_nodestat *ns = tt_tb_node_stats_of(r);
+	struct postkey *key = call_keys(r, t, ns);
 	uint32_t *by_name =
 		c->by_shapes ? NULL : tt_malloc(((size_t)r->strs.n + 1) * sizeof(*by_name));
 	if (by_name)
 		memset(by_name, 0xff, ((size_t)r->strs.n + 1) * sizeof(*by_name));
 	struct tt_hmap h = {0};
 	size_t cap = 0;
-	for (uint32_t k = 0; k < t.norder; k++) {
-		uint32_t i = t.order[k];
+	for (uint32_t k = 0; k < t->norder; k++) {
+		uint32_t i = t->order[k];
 		const struct tt_event *e = &r->ev[i];
-		if (t.kind[i] != TT_TBN_OP)
+		if (t->kind[i] != TT_TBN_OP)
 			continue;
 		uint32_t dims = dims_of(r, e);
 		if (dims != TT_NONE)
@@ -464,17 +476,17 @@ static void ops_rank(size_t ri, void *vctx)
 		struct opacc *a = &d->acc[*slot];
 		a->calls++;
 		tt_sat_acc(&a->htotal, e->dur);
-		tt_sat_acc(&a->hself, tt_sat_sub(tt_sat_sub(e->dur, ns.child[k]), ns.runtime[k]));
-		tt_sat_acc(&a->runtime, ns.runtime[k]);
-		tt_sat_acc(&a->dself, ns.dself[k]);
-		tt_sat_acc(&a->dtotal, ns.dtotal[k]);
-		a->gself += ns.gself[k];
-		a->gtotal += ns.gtotal[k];
-		tt_sat_acc(&a->tcself, ns.tcself[k]);
-		tt_sat_acc(&a->tctotal, ns.tctotal[k]);
-		if (place[k] < a->first) {
-			a->first = place[k];
-			a->tc_eligible = ns.tc_eligible[k];
+		tt_sat_acc(&a->hself, tt_sat_sub(tt_sat_sub(e->dur, ns->child[k]), ns->runtime[k]));
+		tt_sat_acc(&a->runtime, ns->runtime[k]);
+		tt_sat_acc(&a->dself, ns->dself[k]);
+		tt_sat_acc(&a->dtotal, ns->dtotal[k]);
+		a->gself += ns->gself[k];
+		a->gtotal += ns->gtotal[k];
+		tt_sat_acc(&a->tcself, ns->tcself[k]);
+		tt_sat_acc(&a->tctotal, ns->tctotal[k]);
+		if (a->first == UINT32_MAX || postkey_cmp(&key[k], &key[a->first]) < 0) {
+			a->first = k;
+			a->tc_eligible = ns->tc_eligible[k];
 		}
 		if (e->dur > a->longest_dur) {
 			a->longest_dur = e->dur;
@@ -483,9 +495,7 @@ static void ops_rank(size_t ri, void *vctx)
 	}
 	tt_hmap_free(&h);
 	free(by_name);
-	free(place);
-	tt_tb_node_stats_free(&ns);
-	tt_tbtree_free(&t);
+	free(key);
 }
 
 static int oprow_cmp(const void *a, const void *b)
@@ -616,14 +626,13 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 		uint32_t did = shapes ? tt_strtab_find(&r->strs, shapes, strlen(shapes)) : TT_NONE;
 		if (nid == TT_NO_STR || (shapes && did == TT_NO_STR))
 			continue;
-		struct tt_tbtree t;
-		tt_tbtree_build(r, &t);
+		const struct tt_tbtree *t = tt_tbtree_of(r);
 		for (uint32_t l = 0; l < r->nlinks; l++) {
-			uint32_t g = r->links[l].gpu, own = tt_tbtree_gpu_owner(r, &t, r->links[l].cpu);
+			uint32_t g = r->links[l].gpu, own = tt_tbtree_gpu_owner(r, t, r->links[l].cpu);
 			if (own == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
 				continue;
 			bool self = false, under = false;
-			for (uint32_t a = own; a != TT_NONE; a = t.parent[a]) {
+			for (uint32_t a = own; a != TT_NONE; a = t->parent[a]) {
 				const struct tt_event *e = &r->ev[a];
 				if (e->name != nid || (shapes && dims_of(r, e) != did))
 					continue;
@@ -655,7 +664,6 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 				k->longest = g;
 			}
 		}
-		tt_tbtree_free(&t);
 	}
 	/* names point into the model: the longest instance's rank */
 	for (size_t i = 0; i < n; i++)

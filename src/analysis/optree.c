@@ -482,6 +482,26 @@ uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t,
 	return o;
 }
 
+static void *tree_build(const struct tt_rank *r, void *ctx)
+{
+	(void)ctx;
+	struct tt_tbtree *t = tt_malloc(sizeof(*t));
+	tt_tbtree_build(r, t);
+	tt_tbtree_comm_index(r, t);
+	return t;
+}
+
+static void tree_drop(void *v)
+{
+	tt_tbtree_free(v);
+	free(v);
+}
+
+const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r)
+{
+	return tt_rank_memo(r, TT_MEMO_TB_TREE, tree_build, NULL, tree_drop);
+}
+
 void tt_tbtree_comm_index(const struct tt_rank *r, struct tt_tbtree *t)
 {
 	if (t->comm)

@@ -86,6 +86,8 @@ enum {
 /* (slots of tt_rank_memo: common.c uses 0 to 3) */
 #define TT_MEMO_TB_NAMES 4
 #define TT_MEMO_TB_STEPS 5
+#define TT_MEMO_TB_TREE 6     /* tt_tbtree_of */
+#define TT_MEMO_TB_NODESTAT 7 /* tt_tb_node_stats_of */
 
 /* The TT_NF_* flags of every string id of rank r (r->strs.n of them),
  * computed once per rank and kept in its memo: tests on an event's name
@@ -151,6 +153,12 @@ struct tt_tbtree {
 };
 
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
+/* The tree of rank r with its collective index (tt_tbtree_comm_index),
+ * built once and kept with the rank (tt_rank_memo) for every view that
+ * reads it: 17 bytes per event (kind 1, parent, owner and comm 4 each) and
+ * 4 per node (order).  Safe from several threads; never freed by the
+ * caller. */
+const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r);
 
 /* The node the GPU work of runtime call `call` is charged to: the innermost
  * cpu_op or ProfilerStep node around it; TT_NONE when none (the plugin's
@@ -175,6 +183,10 @@ struct tt_tb_nodestat {
 void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t,
 		      struct tt_tb_nodestat *ns);
 void tt_tb_node_stats_free(struct tt_tb_nodestat *ns);
+/* tt_tb_node_stats of tt_tbtree_of(r), built once and kept with the rank
+ * like the tree: 4 bytes per event (pos) and 73 per node.  Never freed by
+ * the caller. */
+const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r);
 
 /* The innermost collective op of the plugin's names around each node or
  * the node itself (TT_NONE: none): t->comm, by event index, freed by

@@ -63,9 +63,7 @@ static void ov_rank(size_t ri, void *vctx)
 	/* the roles, by priority */
 	struct ivs role[TT_OV_NCAT - 1];
 	memset(role, 0, sizeof(role));
-	struct tt_tbtree t;
-	tt_tbtree_build(r, &t);
-	tt_tbtree_comm_index(r, &t);
+	const struct tt_tbtree *t = tt_tbtree_of(r);
 	uint32_t lpos = 0;
 	int8_t *ktype = tt_tb_kernel_types(r);
 	for (uint32_t i = 0; i < r->nev; i++) {
@@ -73,11 +71,11 @@ static void ov_rank(size_t ri, void *vctx)
 		if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 			continue;
 		enum tt_cat_kind k = tt_ev_kind(r, e);
-		uint16_t nf = t.nflags[e->name];
+		uint16_t nf = t->nflags[e->name];
 		switch (k) {
 		case TT_K_KERNEL: {
 			bool linked =
-				tt_tbtree_comm_of_call(&t, tt_tb_launch_of(r, i, &lpos)) != TT_NONE;
+				tt_tbtree_comm_of_call(t, tt_tb_launch_of(r, i, &lpos)) != TT_NONE;
 			bool named = (ktype[e->name] >= 0 ? ktype[e->name]
 							   : (int8_t)tt_kernel_type(tt_ev_name(r, e), NULL)) ==
 				     TT_KT_COMM;
@@ -129,7 +127,6 @@ static void ov_rank(size_t ri, void *vctx)
 		}
 	}
 	free(ktype);
-	tt_tbtree_free(&t);
 	for (int k = 0; k < TT_OV_NCAT - 1; k++)
 		role[k].n = tt_iv_merge(role[k].v, role[k].n);
 	w->has_kernel = role[TT_OV_KERNEL].n > 0;

@@ -176,10 +176,11 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		return v;
 	}
 	case TT_RES_DIST: {
-		/* the collectives, computed here or waited for */
+		/* the collectives and the Overview, computed here or waited for */
 		const struct tt_coll *cl = tt_res_collectives(r);
+		const struct tt_overview *ov = tt_res_tb_overview(r);
 		struct tt_dist *v = tt_calloc(1, sizeof(*v));
-		tt_dist_compute_coll(m, &o->a, cl, v);
+		tt_dist_compute_coll(m, &o->a, cl, ov, v);
 		return v;
 	}
 	case TT_RES_OPS:

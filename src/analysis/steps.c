@@ -66,7 +66,7 @@ static void rank_steps_free(void *p)
 }
 
 /* The plugin's steps of rank r (ri 0); nf: tt_tb_name_flags(r) (not taken
- * here: the rank's memo is locked while this runs). */
+ * here: the caller takes them). */
 static void *rank_steps_build(const struct tt_rank *r, void *ctx)
 {
 	const uint16_t *nf = ctx;

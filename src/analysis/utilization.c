@@ -11,6 +11,7 @@
 
 #include "tracetop/checked.h"
 #include "tracetop/operators.h"
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 #include "optree.h"
 
@@ -115,20 +116,17 @@ struct bpoint {
 	double v;
 };
 
-static int bpoint_cmp(const void *a, const void *b)
+static inline bool bpoint_before(const struct bpoint *x, const struct bpoint *y)
 {
-	const struct bpoint *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->end - y->end;
+	return x->t < y->t || (x->t == y->t && x->end < y->end);
 }
+TT_STABLE_SORT(bpoint_sort, struct bpoint, bpoint_before)
 
 /* ∫ min(Σ v of the running kernels, 1) dt over [w0, w1), the plugin's
  * merge_ranges_with_value then clipped to the window */
 static double sm_integral(struct bpoint *p, size_t n, int64_t w0, int64_t w1)
 {
-	if (n > 1)
-		qsort(p, n, sizeof(*p), bpoint_cmp);
+	bpoint_sort(p, n); /* (stable: the sums add in the same order) */
 	double acc = 0, v = n ? p[0].v : 0;
 	for (size_t i = 1; i < n; i++) {
 		int64_t a = TT_MAX(p[i - 1].t, w0), b = TT_MIN(p[i].t, w1);
@@ -221,8 +219,7 @@ static void kop_add(const struct tt_rank *r, uint32_t i, uint32_t op, int kind,
 /* the plugin's tensor-core eligible ratio of one rank */
 static double tc_eligible_ratio(const struct tt_rank *r, const struct tt_tbtree *t)
 {
-	struct tt_tb_nodestat ns;
-	tt_tb_node_stats(r, t, &ns);
+	const struct tt_tb_nodestat ns = *tt_tb_node_stats_of(r);
 	/* an eligible node below (by position in t->order, as ns) */
 	uint8_t *below = tt_calloc((size_t)t->norder + 1, 1);
 	for (uint32_t k = t->norder; k-- > 0;) {
@@ -238,7 +235,6 @@ static double tc_eligible_ratio(const struct tt_rank *r, const struct tt_tbtree 
 			tt_sat_acc(&all, ns.kself[k]);
 	}
 	free(below);
-	tt_tb_node_stats_free(&ns);
 	return all > 0 ? 100.0 * (double)bottom / (double)all : NAN;
 }
 
@@ -261,20 +257,19 @@ static void util_rank(size_t ri, void *vctx)
 	tt_tb_rank_steps(r, ri, &st, &nkept);
 	int64_t w0 = nkept ? st[0].t0 : 0, w1 = nkept ? st[nkept - 1].t1 : 0;
 	free(st);
-	struct tt_tbtree t;
-	tt_tbtree_build(r, &t);
-	ur->row.tc_eligible_pct = tc_eligible_ratio(r, &t);
+	const struct tt_tbtree *t = tt_tbtree_of(r);
+	ur->row.tc_eligible_pct = tc_eligible_ratio(r, t);
 	/* the threads with nodes (the plugin's trees), and whether the rank has
 	 * steps (its main thread) */
 	uint8_t *thread_nodes = tt_calloc((size_t)r->ntracks + 1, 1);
 	bool steps = false;
-	for (uint32_t k = 0; k < t.norder; k++) {
-		const struct tt_event *e = &r->ev[t.order[k]];
+	for (uint32_t k = 0; k < t->norder; k++) {
+		const struct tt_event *e = &r->ev[t->order[k]];
 		uint32_t th = e->track;
 		if (r->tracks[th].kind != TT_TRACK_CPU)
 			th = r->opinfo[e->aux].thread; /* (a stray op: tt_opinfo.thread) */
 		thread_nodes[th] = 1;
-		steps |= t.kind[t.order[k]] == TT_TBN_STEP;
+		steps |= t->kind[t->order[k]] == TT_TBN_STEP;
 	}
 	/* the devices of the GPU stream tracks */
 	size_t ndev = 0, cdev = 0;
@@ -416,8 +411,8 @@ static void util_rank(size_t ri, void *vctx)
 				tt_sat_acc(&all_tc_ns, ka->tc ? e->dur : 0);
 				/* tensor cores over the kernels the operators launched */
 				int lk;
-				uint32_t op = launch_op(r, &t, thread_nodes, steps, i, &lpos, &lk);
-				if (op != TT_NONE && t.kind[op] == TT_TBN_OP) {
+				uint32_t op = launch_op(r, t, thread_nodes, steps, i, &lpos, &lk);
+				if (op != TT_NONE && t->kind[op] == TT_TBN_OP) {
 					tt_sat_acc(&u->op_kernel_ns, e->dur);
 					tt_sat_acc(&u->tc_ns, ka->tc ? e->dur : 0);
 					rank_op_kernels = true;
@@ -477,7 +472,6 @@ static void util_rank(size_t ri, void *vctx)
 	ur->row.tc_kernel_pct =
 		all_kernel_ns > 0 ? 100.0 * (double)all_tc_ns / (double)all_kernel_ns : NAN;
 	ur->nogpu = ur->ndevs == 0;
-	tt_tbtree_free(&t);
 	free(thread_nodes);
 	free(kopmap);
 	free(kidx);

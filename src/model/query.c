@@ -181,12 +181,14 @@ size_t tt_rank_memsize(const struct tt_rank *r)
 /* ---- derived data ---- */
 
 struct tt_rank_memo {
-	pthread_mutex_t lock; /* held while a value is built */
+	/* one lock per slot, held while its value is built: a build may ask
+	 * for another slot's value (the op tree asks for the name flags) */
+	pthread_mutex_t lock[TT_MEMO_SLOTS];
 	void *v[TT_MEMO_SLOTS];
 	void (*free_fn[TT_MEMO_SLOTS])(void *);
 };
 
-/* (guards the creation of a rank's memo; builds take the memo's own lock) */
+/* (guards the creation of a rank's memo; builds take the slot's own lock) */
 static pthread_mutex_t memo_create = PTHREAD_MUTEX_INITIALIZER;
 
 void *tt_rank_memo(const struct tt_rank *r, unsigned slot,
@@ -199,17 +201,18 @@ void *tt_rank_memo(const struct tt_rank *r, unsigned slot,
 	struct tt_rank_memo *mm = r->memo;
 	if (!mm) {
 		mm = tt_calloc(1, sizeof(*mm));
-		pthread_mutex_init(&mm->lock, NULL);
+		for (unsigned i = 0; i < TT_MEMO_SLOTS; i++)
+			pthread_mutex_init(&mm->lock[i], NULL);
 		((struct tt_rank *)r)->memo = mm; /* (the memo is not part of the model) */
 	}
 	pthread_mutex_unlock(&memo_create);
-	pthread_mutex_lock(&mm->lock);
+	pthread_mutex_lock(&mm->lock[slot]);
 	if (!mm->v[slot]) {
 		mm->v[slot] = build(r, ctx);
 		mm->free_fn[slot] = free_fn;
 	}
 	void *v = mm->v[slot];
-	pthread_mutex_unlock(&mm->lock);
+	pthread_mutex_unlock(&mm->lock[slot]);
 	return v;
 }
 
@@ -217,10 +220,11 @@ static void memo_free(struct tt_rank_memo *mm)
 {
 	if (!mm)
 		return;
-	for (unsigned i = 0; i < TT_MEMO_SLOTS; i++)
+	for (unsigned i = 0; i < TT_MEMO_SLOTS; i++) {
 		if (mm->v[i] && mm->free_fn[i])
 			mm->free_fn[i](mm->v[i]);
-	pthread_mutex_destroy(&mm->lock);
+		pthread_mutex_destroy(&mm->lock[i]);
+	}
 	free(mm);
 }
 

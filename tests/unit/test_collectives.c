@@ -95,7 +95,7 @@ START_TEST(late_rank)
 	ck_assert_str_eq(buf, "allreduce #0 of pg 0");
 	/* the Distributed view: the same split */
 	struct tt_dist d;
-	tt_dist_compute_coll(m, &all, &c, &d);
+	tt_dist_compute_coll(m, &all, &c, NULL, &d);
 	ck_assert_uint_eq(d.ncalls, 2);
 	ck_assert_int_eq(d.calls[0].sync, 10000 * US);
 	ck_assert_int_eq(d.calls[0].transfer, 500 * US);

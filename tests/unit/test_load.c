@@ -10,6 +10,7 @@
 
 #include "tracetop/io.h"
 #include "tracetop/model.h"
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 #include "testlib.h"
 
@@ -233,6 +234,25 @@ static int kv_cmp(const void *a, const void *b, void *ctx)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* the same written out for the type (tracetop/sort.h), and tt_msort over
+ * 24-byte elements */
+static inline bool kv_before(const struct kv *x, const struct kv *y)
+{
+	return x->key < y->key;
+}
+TT_STABLE_SORT(kv_sort, struct kv, kv_before)
+
+struct kv3 {
+	int64_t key, pos, pad;
+};
+
+static int kv3_cmp(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	const struct kv3 *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
 START_TEST(msort_natural_and_stable)
 {
 	unsigned seed = 12345;
@@ -256,12 +276,27 @@ START_TEST(msort_natural_and_stable)
 					ref[j] = ref[j - 1];
 					ref[j - 1] = t;
 				}
-			tt_msort(v, n, sizeof(*v), kv_cmp, NULL);
+			struct kv *w = malloc((n + 1) * sizeof(*w));
+			struct kv3 *w3 = malloc((n + 1) * sizeof(*w3));
+			memcpy(w, v, n * sizeof(*v));
 			for (size_t i = 0; i < n; i++)
+				w3[i] = (struct kv3){v[i].key, v[i].pos, -1};
+			tt_msort(v, n, sizeof(*v), kv_cmp, NULL);
+			kv_sort(w, n);
+			tt_msort(w3, n, sizeof(*w3), kv3_cmp, NULL);
+			for (size_t i = 0; i < n; i++) {
 				ck_assert_msg(v[i].key == ref[i].key && v[i].pos == ref[i].pos,
 					      "shape %d n %zu at %zu: (%d,%d) vs (%d,%d)", shape, n, i,
 					      v[i].key, v[i].pos, ref[i].key, ref[i].pos);
+				ck_assert_msg(w[i].key == ref[i].key && w[i].pos == ref[i].pos,
+					      "stable sort: shape %d n %zu at %zu", shape, n, i);
+				ck_assert_msg(w3[i].key == ref[i].key && w3[i].pos == ref[i].pos &&
+						      w3[i].pad == -1,
+					      "24-byte msort: shape %d n %zu at %zu", shape, n, i);
+			}
 			free(v);
+			free(w);
+			free(w3);
 			free(ref);
 		}
 	}
