@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tracetop/results.h"
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 
 /* the column name, in the table's own arena */
@@ -140,12 +141,12 @@ struct ref {
 	int64_t key;
 };
 
-static int ref_cmp(const void *a, const void *b, void *ctx)
+/* the larger key first; stable: rank, row order */
+static inline bool ref_before(const struct ref *x, const struct ref *y)
 {
-	const struct ref *x = a, *y = b;
-	(void)ctx;
-	return x->key > y->key ? -1 : x->key < y->key; /* stable: rank, row order */
+	return x->key > y->key;
 }
+TT_STABLE_SORT(ref_sort, struct ref, ref_before)
 
 static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_launch *l,
 				      enum kind kind)
@@ -196,8 +197,7 @@ static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_
 			n++;
 		}
 	}
-	if (n)
-		tt_msort(v, n, sizeof(*v), ref_cmp, NULL);
+	ref_sort(v, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct tt_launch_rank *rk = v[i].rk;
 		const struct tt_launch_row *w = v[i].w;
