@@ -10,6 +10,7 @@
 
 #include "tracetop/checked.h"
 #include "tracetop/pool.h"
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 
 bool tt_aopts_has_rank(const struct tt_aopts *o, int64_t rank)
@@ -99,17 +100,11 @@ static bool gpu_side(const struct tt_rank *r, const struct tt_event *e, uint32_t
 	return (e->flags & TT_EF_STREAM) || e->name == sync1 || e->name == sync2;
 }
 
-static int u32_bcmp(const void *a, const void *b)
+static inline bool u32_before(const uint32_t *a, const uint32_t *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
+	return *a < *b;
 }
-
-static int u32_cmp(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return u32_bcmp(a, b);
-}
+TT_STABLE_SORT(u32_sort, uint32_t, u32_before)
 
 /* The kept events of one rank: a bit per event (shared through the rank's
  * memo, never changed once built). */
@@ -189,17 +184,43 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 			corrs[nc++] = e->corr;
 		}
 	}
-	if (nc > 1)
-		tt_msort(corrs, nc, sizeof(*corrs), u32_cmp, NULL); /* (mostly ascending) */
-	for (uint32_t i = 0; i < r->nev; i++) {
+	/* the kept correlation ids: a bit each when they are not too sparse
+	 * (ids count up from 0 in a trace), else sorted and searched */
+	uint32_t cmax = 0;
+	for (size_t k = 0; k < nc; k++)
+		cmax = corrs[k] > cmax ? corrs[k] : cmax;
+	uint64_t *cbits = NULL;
+	if (nc && (uint64_t)cmax < 64 * ((uint64_t)r->nev + 1024)) {
+		cbits = tt_calloc((size_t)cmax / 64 + 1, sizeof(*cbits));
+		for (size_t k = 0; k < nc; k++)
+			cbits[corrs[k] >> 6] |= UINT64_C(1) << (corrs[k] & 63);
+	} else {
+		u32_sort(corrs, nc); /* (mostly ascending) */
+	}
+	for (uint32_t i = 0; i < r->nev && nc; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!tt_hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
 			continue;
-		if (nc && bsearch(&e->corr, corrs, nc, sizeof(*corrs), u32_bcmp)) {
+		bool in;
+		if (cbits) {
+			in = e->corr <= cmax && (cbits[e->corr >> 6] >> (e->corr & 63) & 1);
+		} else {
+			size_t lo = 0, hi = nc;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (corrs[mid] < e->corr)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			in = lo < nc && corrs[lo] == e->corr;
+		}
+		if (in) {
 			keep[i >> 6] |= UINT64_C(1) << (i & 63);
 			nkept++;
 		}
 	}
+	free(cbits);
 	free(corrs);
 	out->nkept = nkept;
 	return out;
