@@ -15,6 +15,7 @@
 
 #include "tracetop/arena.h"
 #include "tracetop/err.h"
+#include "tracetop/hmap.h"
 #include "tracetop/utf8.h"
 
 /* ---- numbers ---- */
@@ -172,17 +173,30 @@ struct tt_table {
 	 * columns up to the first text column when all of them are text or
 	 * integers (rank, stream, name) */
 	int nkeys;
+	/* tt_table_set_keyed's strings: key -> index in keyed */
+	struct tt_hmap keyix;
+	const char **keyed;
+	size_t nkeyed, capkeyed;
 };
 
 /* cols is copied (names must be static strings or outlive the table) */
 struct tt_table *tt_table_new(const char *name, const struct tt_col *cols, int ncols);
 void tt_table_free(struct tt_table *t);
 size_t tt_table_add_row(struct tt_table *t);
+/* Room for n rows in all (a table whose size is known: no regrowth) */
+void tt_table_reserve(struct tt_table *t, size_t n);
 /* A deep copy (cells, strings, title and notes). */
 struct tt_table *tt_table_copy(const struct tt_table *t);
 /* Append a column (empty cells); returns its index. */
 int tt_table_add_col(struct tt_table *t, const struct tt_col *c);
 void tt_table_set_str(struct tt_table *t, size_t row, int col, const char *s);
+/* s itself, not a copy: a string that outlives the table (a literal) */
+void tt_table_set_static(struct tt_table *t, size_t row, int col, const char *s);
+/* s, copied into the table at the first cell set with key (the caller's
+ * 64-bit name for the string, e.g. rank << 32 | string id), later cells
+ * with that key pointing at the copy: a column of a few names repeated
+ * over many rows costs a look-up per row */
+void tt_table_set_keyed(struct tt_table *t, size_t row, int col, uint64_t key, const char *s);
 void tt_table_set_int(struct tt_table *t, size_t row, int col, int64_t v);
 void tt_table_set_num(struct tt_table *t, size_t row, int col, double v); /* NaN = empty */
 void tt_table_set_title(struct tt_table *t, const char *fmt, ...) TT_PRINTF(2, 3);

@@ -31,6 +31,8 @@ void tt_table_free(struct tt_table *t)
 	free(t->cols);
 	free(t->cells);
 	tt_arena_free(&t->strs);
+	tt_hmap_free(&t->keyix);
+	free(t->keyed);
 	for (size_t i = 0; i < t->nnotes; i++)
 		free(t->notes[i]);
 	free(t->notes);
@@ -46,6 +48,14 @@ size_t tt_table_add_row(struct tt_table *t)
 	}
 	memset(&t->cells[t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(*t->cells));
 	return t->nrows++;
+}
+
+void tt_table_reserve(struct tt_table *t, size_t n)
+{
+	if (n <= t->caprows)
+		return;
+	t->cells = tt_realloc_array(t->cells, n * (size_t)t->ncols, sizeof(*t->cells));
+	t->caprows = n;
 }
 
 struct tt_table *tt_table_copy(const struct tt_table *t)
@@ -94,6 +104,26 @@ void tt_table_set_str(struct tt_table *t, size_t row, int col, const char *s)
 	struct tt_cell *c = cell(t, row, col);
 	c->kind = TT_CV_S;
 	c->v.s = tt_arena_strndup(&t->strs, s, strlen(s));
+}
+
+void tt_table_set_static(struct tt_table *t, size_t row, int col, const char *s)
+{
+	struct tt_cell *c = cell(t, row, col);
+	c->kind = TT_CV_S;
+	c->v.s = s;
+}
+
+void tt_table_set_keyed(struct tt_table *t, size_t row, int col, uint64_t key, const char *s)
+{
+	uint32_t *slot = tt_hmap_slot(&t->keyix, key);
+	if (*slot != TT_HMAP_NONE) {
+		tt_table_set_static(t, row, col, t->keyed[*slot]);
+		return;
+	}
+	tt_table_set_str(t, row, col, s);
+	TT_GROW(t->keyed, t->capkeyed, t->nkeyed + 1);
+	t->keyed[t->nkeyed] = cell(t, row, col)->v.s;
+	*slot = (uint32_t)t->nkeyed++;
 }
 
 void tt_table_set_int(struct tt_table *t, size_t row, int col, int64_t v)

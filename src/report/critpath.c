@@ -512,6 +512,14 @@ static const char *short_type(uint8_t type)
 	return type < TT_CPE_COUNT ? n[type] : "?";
 }
 
+/* an event's name: copied into the table once per (rank, name) */
+static void set_name(struct tt_table *t, size_t k, int col, size_t ri, const struct tt_rank *r,
+		     uint32_t ev)
+{
+	const struct tt_event *e = &r->ev[ev];
+	tt_table_set_keyed(t, k, col, (uint64_t)ri << 32 | e->name, tt_ev_name(r, e));
+}
+
 static struct tt_table *path_table(const struct ctx *x, int64_t base)
 {
 	static const struct tt_col cols[] = {
@@ -543,41 +551,55 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 	tt_table_set_title(t, "The critical path edge by edge (start: since the job's first "
 			      "event)");
 	const struct tt_model *m = x->m;
+	size_t rows = 0;
+	for (size_t i = 0; i < x->s->n; i++)
+		rows += x->s->steps[i].res.nedges;
+	tt_table_reserve(t, rows);
 	for (size_t i = 0; i < x->s->n; i++) {
 		const struct tt_cp_step *p = &x->s->steps[i];
 		const struct tt_rank *r = m->ranks[p->ri];
 		const struct tt_cp_result *res = &p->res;
+		/* the step's annotation and instance: copied into the table
+		 * once, the step's other rows pointing at that copy */
+		const char *annot = NULL, *inst = NULL;
 		for (size_t j = 0; j < res->nedges; j++) {
 			const struct tt_cp_edge *e = &res->edges[j];
 			const struct tt_cp_node *u = &res->nodes[e->u], *v = &res->nodes[e->v];
 			size_t k = tt_table_add_row(t);
 			tt_table_set_int(t, k, 0, res->rank);
-			tt_table_set_str(t, k, 1, p->annotation);
-			tt_table_set_str(t, k, 2, p->inst);
+			if (!annot) {
+				tt_table_set_str(t, k, 1, p->annotation);
+				tt_table_set_str(t, k, 2, p->inst);
+				annot = tt_table_cell(t, k, 1)->v.s;
+				inst = tt_table_cell(t, k, 2)->v.s;
+			} else {
+				tt_table_set_static(t, k, 1, annot);
+				tt_table_set_static(t, k, 2, inst);
+			}
 			tt_table_set_int(t, k, 3, (int64_t)j);
-			tt_table_set_str(t, k, 4, tt_cp_etype_name((enum tt_cp_etype)e->type));
-			tt_table_set_str(t, k, 5, short_type(e->type));
+			tt_table_set_static(t, k, 4, tt_cp_etype_name((enum tt_cp_etype)e->type));
+			tt_table_set_static(t, k, 5, short_type(e->type));
 			tt_table_set_int(t, k, 6, e->weight);
 			tt_table_set_int(t, k, 7, e->graph_weight);
 			tt_table_set_int(t, k, 8, u->ts - base);
 			tt_table_set_int(t, k, 9, v->ts - base);
-			tt_table_set_str(t, k, 10, tt_ev_name(r, &r->ev[u->ev]));
+			set_name(t, k, 10, p->ri, r, u->ev);
 			tt_table_set_int(t, k, 11, u->start);
-			tt_table_set_str(t, k, 12, tt_ev_name(r, &r->ev[v->ev]));
+			set_name(t, k, 12, p->ri, r, v->ev);
 			tt_table_set_int(t, k, 13, v->start);
 			if (e->attr != TT_NONE) {
-				tt_table_set_str(t, k, 14, tt_ev_name(r, &r->ev[e->attr]));
+				set_name(t, k, 14, p->ri, r, e->attr);
 				tt_table_set_int(t, k, 15, e->attr_stream);
 				tt_table_set_int(t, k, 22, e->attr);
 			}
-			tt_table_set_str(t, k, 16,
-					 e->bound == TT_CPB_NONE ?
-						 "" :
-						 tt_cp_bound_name((enum tt_cp_bound)e->bound));
+			tt_table_set_static(t, k, 16,
+					    e->bound == TT_CPB_NONE ?
+						    "" :
+						    tt_cp_bound_name((enum tt_cp_bound)e->bound));
 			char lab[48];
 			tt_report_cp_edge_label(e, lab, sizeof(lab));
 			tt_table_set_str(t, k, 17, lab);
-			tt_table_set_str(t, k, 18, tt_cp_cat_name((enum tt_cp_cat)e->cat));
+			tt_table_set_static(t, k, 18, tt_cp_cat_name((enum tt_cp_cat)e->cat));
 			tt_table_set_int(t, k, 19, (int64_t)p->ri);
 			tt_table_set_int(t, k, 20, u->ev);
 			tt_table_set_int(t, k, 21, v->ev);

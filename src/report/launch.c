@@ -198,6 +198,7 @@ static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_
 		}
 	}
 	ref_sort(v, n);
+	tt_table_reserve(t, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct tt_launch_rank *rk = v[i].rk;
 		const struct tt_launch_row *w = v[i].w;
@@ -205,8 +206,11 @@ static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_
 		size_t k = tt_table_add_row(t);
 		tt_table_set_int(t, k, 0, rk->rank);
 		tt_table_set_int(t, k, 1, w->corr);
-		tt_table_set_str(t, k, 2, tt_ev_name(r, &r->ev[w->cpu]));
-		tt_table_set_str(t, k, 3, tt_ev_name(r, &r->ev[w->gpu]));
+		/* (each rank's name copied once) */
+		const struct tt_event *ce = &r->ev[w->cpu], *ge = &r->ev[w->gpu];
+		uint64_t rk32 = (uint64_t)rk->rank_idx << 32;
+		tt_table_set_keyed(t, k, 2, rk32 | ce->name, tt_ev_name(r, ce));
+		tt_table_set_keyed(t, k, 3, rk32 | ge->name, tt_ev_name(r, ge));
 		tt_table_set_int(t, k, 4, w->cpu_dur);
 		tt_table_set_int(t, k, 5, w->gpu_dur);
 		tt_table_set_int(t, k, 6, w->delay);

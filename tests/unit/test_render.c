@@ -473,6 +473,39 @@ START_TEST(table_diff_signed_bar)
 }
 END_TEST
 
+/* a keyed cell holds its key's first string, copied once; a literal set
+ * as is; both survive the table's copy and the caller's buffer changing */
+START_TEST(table_keyed_cells)
+{
+	static const struct tt_col cols[] = {{.name = "name", .type = TT_C_STR},
+					     {.name = "kind", .type = TT_C_STR}};
+	struct tt_table *t = tt_table_new("t", cols, 2);
+	tt_table_reserve(t, 3);
+	char buf[16];
+	size_t copies = 0;
+	for (int i = 0; i < 1000; i++) {
+		size_t k = tt_table_add_row(t);
+		snprintf(buf, sizeof(buf), "name%d", i % 3);
+		tt_table_set_keyed(t, k, 0, (uint64_t)(i % 3), buf);
+		tt_table_set_static(t, k, 1, i % 2 ? "odd" : "even");
+		copies += tt_table_cell(t, k, 0)->v.s != buf &&
+			  (k < 3 || tt_table_cell(t, k, 0)->v.s != tt_table_cell(t, k - 3, 0)->v.s);
+	}
+	memset(buf, 'x', sizeof(buf) - 1);
+	ck_assert_uint_eq(copies, 3); /* 3 of 1000 cells copied their string */
+	struct tt_table *c = tt_table_copy(t);
+	tt_table_free(t);
+	for (size_t k = 0; k < 1000; k++) {
+		char want[16];
+		snprintf(want, sizeof(want), "name%zu", k % 3);
+		ck_assert_str_eq(tt_table_cell(c, k, 0)->v.s, want);
+		ck_assert_str_eq(tt_table_cell(c, k, 1)->v.s, k % 2 ? "odd" : "even");
+	}
+	ck_assert_uint_eq(c->nrows, 1000);
+	tt_table_free(c);
+}
+END_TEST
+
 int main(void)
 {
 	setenv("LC_ALL", "C.UTF-8", 1);
@@ -491,6 +524,7 @@ int main(void)
 	TCase *tt = tcase_create("tables");
 	tcase_add_test(tt, table_cells_whole);
 	tcase_add_test(tt, table_names_distinct);
+	tcase_add_test(tt, table_keyed_cells);
 	suite_add_tcase(s, tt);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
