@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/hmap.h"
 #include "tracetop/checked.h"
 #include "tracetop/collectives.h"
 #include "tracetop/diff.h"
@@ -322,12 +323,14 @@ static int top_cmp(const void *a, const void *b, void *ctx)
 	return strcmp(tt_str(r, x->name), tt_str(r, y->name));
 }
 
-/* time inside events (operator edges), grouped by the event's name */
+/* time inside events (operator edges), grouped by the event's name; maps
+ * sized by the path, not by the rank (a step's path is short, the rank's
+ * names and events many: run per step, full-size arrays were quadratic) */
 static void make_top(struct tt_cp_result *out)
 {
 	const struct tt_rank *r = out->r;
-	uint32_t *slot = tt_calloc((size_t)r->strs.n + 1, sizeof(*slot)); /* name -> slot + 1 */
-	uint64_t *seen = tt_calloc((size_t)r->nev / 64 + 1, sizeof(*seen));
+	struct tt_hmap slot = {0}; /* name -> index in out->top */
+	struct tt_hmap seen = {0}; /* events counted */
 	size_t cap = 0;
 	out->top = NULL;
 	out->ntop = 0;
@@ -336,23 +339,25 @@ static void make_top(struct tt_cp_result *out)
 		if (e->type != TT_CPE_OPERATOR || e->attr == TT_NONE)
 			continue;
 		uint32_t name = r->ev[e->attr].name;
-		if (!slot[name]) {
+		uint32_t *sl = tt_hmap_slot(&slot, name);
+		if (*sl == TT_HMAP_NONE) {
 			TT_GROW(out->top, cap, out->ntop + 1);
 			out->top[out->ntop] = (struct tt_cp_top){.name = name, .bound = e->bound,
 								  .first_ev = e->attr};
-			slot[name] = (uint32_t)++out->ntop;
+			*sl = (uint32_t)out->ntop++;
 		}
-		struct tt_cp_top *t = &out->top[slot[name] - 1];
+		struct tt_cp_top *t = &out->top[*sl];
 		tt_sat_acc(&t->dur, e->weight);
 		t->edges++;
-		if (!(seen[e->attr >> 6] >> (e->attr & 63) & 1)) {
-			seen[e->attr >> 6] |= UINT64_C(1) << (e->attr & 63);
+		uint32_t *ev = tt_hmap_slot(&seen, e->attr);
+		if (*ev == TT_HMAP_NONE) {
+			*ev = 1;
 			t->events++;
 		}
 	}
 	tt_msort(out->top, out->ntop, sizeof(*out->top), top_cmp, (void *)r);
-	free(seen);
-	free(slot);
+	tt_hmap_free(&seen);
+	tt_hmap_free(&slot);
 }
 
 /* ---- what-if ---- */
