@@ -470,6 +470,11 @@ struct tt_cp_job {
 	int64_t wait_caused;     /* the other ranks' waits for it in step N */
 	uint32_t nwaiting;       /* ranks that waited for it */
 	char coll[64];           /* the operation most of that wait was in */
+	uint32_t ndisagree;      /* the step's collectives the ranks disagree on
+				  * (TT_COLL_MISMATCH, TT_COLL_MISSING): none of
+				  * them has a last rank, so no wait in them is
+				  * on the path */
+	char disagree[64];       /* the first of them ("allreduce #3 of pg 0") */
 	uint32_t nsegs;          /* stretches on one rank the path is made of */
 	bool cut;                /* a late rank's path to its arrival was not
 				  * found: the path starts there */

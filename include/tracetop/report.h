@@ -356,6 +356,7 @@ enum {
 	TT_CPJ_RANKS,
 	TT_CPJ_RANK_INDEX,
 	TT_CPJ_CARRIED,
+	TT_CPJ_DISAGREE,
 	TT_CPJ_NCOLS
 };
 /* The what-if of s (computed with whatif[0..n)): per rank and step the

@@ -573,6 +573,10 @@ static void jobs(const struct tt_model *m, const struct tt_cp_steps_opts *o,
 			c1++;
 		memset(stamp, 0, m->nranks + 1);
 		job_waits(cl, cidx + c0, c1 - c0, job->ri, stamp, job);
+		for (size_t i = c0; i < c1; i++)
+			if (cl->colls[cidx[i]].flags & (TT_COLL_MISMATCH | TT_COLL_MISSING) &&
+			    !job->ndisagree++)
+				tt_coll_label(cl, cidx[i], job->disagree, sizeof(job->disagree));
 		a = b;
 	}
 	free(j.e);

@@ -309,6 +309,38 @@ void tt_report_cp_verdict(const struct tt_cp_steps *s, char *buf, size_t n)
 	}
 }
 
+/* The steps in which the ranks disagree on collectives: no wait is taken
+ * from those, so the job's path may miss a late rank there.  At most three
+ * named, then a count. */
+static void disagree_notes(struct tt_table *t, const struct tt_cp_steps *s)
+{
+	size_t nsteps = 0, named = 0;
+	for (size_t i = 0; i < s->njobs; i++)
+		nsteps += s->jobs[i].ndisagree > 0;
+	for (size_t i = 0; i < s->njobs && named < 3; i++) {
+		const struct tt_cp_job *j = &s->jobs[i];
+		if (!j->ndisagree)
+			continue;
+		named++;
+		if (j->ndisagree == 1)
+			tt_table_add_note(t,
+					  "step %lld: the ranks disagree on %s (its operation, size or "
+					  "place differs between ranks): no rank's wait in it is on "
+					  "the job's path (report collectives: issues)",
+					  (long long)j->step, j->disagree);
+		else
+			tt_table_add_note(t,
+					  "step %lld: the ranks disagree on %u collectives (%s, ...: "
+					  "operation, size or place differs between ranks): no rank's "
+					  "wait in them is on the job's path (report collectives: "
+					  "issues)",
+					  (long long)j->step, j->ndisagree, j->disagree);
+	}
+	if (nsteps > named)
+		tt_table_add_note(t, "... and %zu more steps with collectives the ranks disagree on",
+				  nsteps - named);
+}
+
 static struct tt_table *job_table(const struct ctx *x)
 {
 	static const struct tt_col cols[] = {
@@ -337,6 +369,8 @@ static struct tt_table *job_table(const struct ctx *x)
 		[TT_CPJ_RANKS] = {.name = "ranks", .type = TT_C_INT, .hidden_text = true},
 		[TT_CPJ_RANK_INDEX] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 		[TT_CPJ_CARRIED] = {.name = "carried", .type = TT_C_INT, .hidden_text = true},
+		[TT_CPJ_DISAGREE] = {.name = "collectives_disagreed", .type = TT_C_INT,
+				     .hidden_text = true},
 	};
 	_Static_assert(TT_ARRAY_SIZE(cols) == TT_CPJ_NCOLS, "one title per column");
 	struct tt_table *t = tt_table_new("critical_path_job", cols, (int)TT_ARRAY_SIZE(cols));
@@ -379,6 +413,7 @@ static struct tt_table *job_table(const struct ctx *x)
 		tt_table_set_str(t, k, TT_CPJ_SEGS, buf);
 		tt_table_set_int(t, k, TT_CPJ_RANKS, j->nranks);
 		tt_table_set_int(t, k, TT_CPJ_RANK_INDEX, (int64_t)j->ri);
+		tt_table_set_int(t, k, TT_CPJ_DISAGREE, j->ndisagree);
 	}
 	char v[300];
 	tt_report_cp_verdict(s, v, sizeof(v));
@@ -402,6 +437,7 @@ static struct tt_table *job_table(const struct ctx *x)
 	if (cut)
 		tt_table_add_note(t, "some paths stop at a late rank's arrival whose path was not "
 				     "found (its step is not analysed)");
+	disagree_notes(t, s);
 	return t;
 }
 

@@ -69,9 +69,10 @@ static inline void tb_step(struct tb *b, int num, long ts, long dur)
 
 /* a collective: record_param_comms (name, Float, nelems, group pg with
  * ranks pgr; pg NULL: no group args) around a launch at t of a kernel
- * kname at [kts, kts + kdur) on stream 20 */
-static inline void tb_coll(struct tb *b, const char *name, const char *pg, const char *pgr, long nelems,
-		    long t, long kts, long kdur, const char *kname)
+ * kname at [kts, kts + kdur) on stream */
+static inline void tb_coll_on(struct tb *b, const char *name, const char *pg, const char *pgr,
+			      long nelems, long t, long kts, long kdur, const char *kname,
+			      int stream)
 {
 	int corr = b->corr++;
 	tb_ev(b);
@@ -91,9 +92,16 @@ static inline void tb_coll(struct tb *b, const char *name, const char *pg, const
 	       t + 5, corr);
 	tb_ev(b);
 	tb_add(b,
-	       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s\",\"pid\":0,\"tid\":20,\"ts\":%ld,"
-	       "\"dur\":%ld,\"args\":{\"device\":0,\"stream\":20,\"correlation\":%d}}",
-	       kname, kts, kdur, corr);
+	       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s\",\"pid\":0,\"tid\":%d,\"ts\":%ld,"
+	       "\"dur\":%ld,\"args\":{\"device\":0,\"stream\":%d,\"correlation\":%d}}",
+	       kname, stream, kts, kdur, stream, corr);
+}
+
+/* the same on stream 20 */
+static inline void tb_coll(struct tb *b, const char *name, const char *pg, const char *pgr,
+			   long nelems, long t, long kts, long kdur, const char *kname)
+{
+	tb_coll_on(b, name, pg, pgr, nelems, t, kts, kdur, kname, 20);
 }
 
 /* a CPU event (cat "cpu_op", "user_annotation", "cuda_runtime") on thread

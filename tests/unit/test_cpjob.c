@@ -213,6 +213,172 @@ START_TEST(job_path_late_rank)
 }
 END_TEST
 
+/* Two process groups, interleaved differently on the two ranks: pg "A" on
+ * stream 20, pg "B" on stream 21, both of ranks [0, 1]; one step 0-7000 on
+ * each rank.  Both run aten::index 100-1100.  Rank 0 then calls A's
+ * all_reduce at 1200 (kernel 1300-6400) and B's at 1400 (kernel
+ * 1500-1600); rank 1 calls B's first, at 1200 (kernel 1300-1600), then
+ * aten::index 1300-6100, then A's at 6200 (kernel 6300-6400).  Matched by
+ * place in each group (kernel order would pair rank 0's A with rank 1's B,
+ * both at 1300, and find no wait): in A rank 0 waits 5000 for rank 1; in B
+ * rank 1 waits 200 for rank 0.
+ * Rank 0's path: before the first op 100, aten::index 1000, outside ops
+ * 100, record_param_comms to its launch 5, the launch delay 95, waiting for
+ * rank 1 5000, communication 100: 6400.
+ * Rank 1's path to its arrival in A at 6300: before the first op 100,
+ * aten::index 1000, outside 100, B's record_param_comms 20, outside 80,
+ * aten::index 4800, outside 100, A's record_param_comms to its launch 5,
+ * the launch delay 95: CPU 5825, outside ops 280, launch 95.
+ * The job: both steps end at 7000, rank 0's first: its 100 of
+ * communication, then the wait in A -> rank 1's 6300: length 6400, 6300
+ * of it on rank 1, bound by CPU (its way to A exceeds rank 0's, 1005, by
+ * 4820), which cost rank 0 5000 of waiting.  B's 200 (rank 1 waiting for
+ * rank 0) is on no path. */
+static char *two_groups(int r)
+{
+	struct tb b;
+	tb_begin(&b, r, 2, "h0");
+	tb_cpu(&b, "user_annotation", "ProfilerStep#1", 1, 0, 7000, -1);
+	tb_cpu(&b, "cpu_op", "aten::index", 1, 100, 1000, -1);
+	b.corr = 10;
+	if (r == 0) {
+		tb_coll_on(&b, "allreduce", "A", "[0, 1]", 1000, 1200, 1300, 5100, AR_KERNEL, 20);
+		tb_coll_on(&b, "allreduce", "B", "[0, 1]", 1000, 1400, 1500, 100, AR_KERNEL, 21);
+	} else {
+		tb_coll_on(&b, "allreduce", "B", "[0, 1]", 1000, 1200, 1300, 300, AR_KERNEL, 21);
+		tb_cpu(&b, "cpu_op", "aten::index", 1, 1300, 4800, -1);
+		tb_coll_on(&b, "allreduce", "A", "[0, 1]", 1000, 6200, 6300, 100, AR_KERNEL, 20);
+	}
+	return tb_end(&b);
+}
+
+static const char *group_of(const struct tt_coll *cl, uint32_t coll)
+{
+	return cl->groups[cl->colls[coll].group].name;
+}
+
+START_TEST(job_path_two_groups)
+{
+	char *t[2] = {two_groups(0), two_groups(1)};
+	struct tt_model *m = load(t, 2);
+	struct tt_results_opts ro;
+	tt_results_opts_init(&ro);
+	ro.a.exact = true;
+	struct tt_results *res = tt_results_new(m, NULL, &ro);
+	const struct tt_coll *cl = tt_res_collectives(res);
+	ck_assert_uint_eq(cl->ngroups, 2);
+	ck_assert_uint_eq(cl->ncolls, 2);
+	ck_assert_uint_eq(cl->nflagged, 0);
+	for (uint32_t k = 0; k < 2; k++) {
+		const struct tt_coll_op *co = &cl->colls[k];
+		ck_assert_uint_eq(co->n, 2);
+		bool a = !strcmp(group_of(cl, k), "A");
+		ck_assert_int_eq(co->wait_sum, (a ? 5000 : 200) * US);
+		ck_assert_int_eq(cl->parts[co->last].rank, a ? 1 : 0);
+	}
+	const struct tt_cp_steps *s = tt_res_critpath(res);
+	ck_assert_uint_eq(s->n, 2);
+	const struct tt_cp_result *r0 = &s->steps[0].res, *r1 = &s->steps[1].res;
+	ck_assert_int_eq(r0->rank, 0);
+	ck_assert_int_eq(r0->length, 6400 * US);
+	ck_assert_int_eq(r0->by_bound[TT_CPB_WAIT].dur, 5000 * US);
+	ck_assert_int_eq(r0->by_bound[TT_CPB_COMM].dur, 100 * US);
+	ck_assert_int_eq(r0->wait_rank, 1);
+	size_t nw = 0;
+	for (size_t i = 0; i < r0->nedges; i++)
+		if (r0->edges[i].type == TT_CPE_WAIT) {
+			nw++;
+			ck_assert_str_eq(group_of(cl, cl->parts[r0->edges[i].coll_part].coll), "A");
+		}
+	ck_assert_uint_eq(nw, 1);
+	ck_assert_int_eq(r1->rank, 1);
+	ck_assert_int_eq(r1->by_bound[TT_CPB_WAIT].dur, 0);
+	ck_assert_int_eq(r1->by_bound[TT_CPB_CPU].dur, 5825 * US);
+	ck_assert_int_eq(r1->by_bound[TT_CPB_OUTSIDE].dur, 280 * US);
+	ck_assert_uint_eq(s->njobs, 1);
+	const struct tt_cp_job *j = &s->jobs[0];
+	ck_assert_int_eq(j->end_rank, 0);
+	ck_assert_int_eq(j->rank, 1);
+	ck_assert_uint_eq(j->nsegs, 2);
+	ck_assert(!j->cut);
+	ck_assert_int_eq(j->length, 6400 * US);
+	ck_assert_int_eq(j->rank_ns, 6300 * US);
+	ck_assert_int_eq(j->bound, TT_CPB_CPU);
+	ck_assert_int_eq(j->bound_ns, 5825 * US);
+	ck_assert_int_eq(j->excess_ns, 4820 * US);
+	ck_assert_int_eq(j->wait_caused, 5000 * US);
+	ck_assert_uint_eq(j->nwaiting, 1);
+	ck_assert_uint_eq(j->ndisagree, 0);
+	ck_assert_int_eq(j->by_bound[TT_CPB_WAIT].dur, 0);
+	tt_results_free(res);
+	tt_model_free(m);
+}
+END_TEST
+
+/* Step 1: rank 0 makes three all_reduces of pg 0, rank 1 two (the ranks
+ * disagree on the step's collectives: both matched ones are flagged, no
+ * wait is taken from them); step 2: one all_reduce each, rank 1 300 late.
+ * The job's path of step 1 counts the two it cannot use and the report
+ * says so; step 2's goes through rank 1. */
+START_TEST(job_path_ranks_disagree)
+{
+	char *t[2];
+	struct tb b;
+	tb_begin(&b, 0, 2, NULL);
+	tb_step(&b, 1, 0, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 100, 200, 100, AR_KERNEL);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 1100, 1200, 100, AR_KERNEL);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 2100, 2200, 100, AR_KERNEL);
+	tb_step(&b, 2, 10000, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 10100, 10200, 400, AR_KERNEL);
+	t[0] = tb_end(&b);
+	tb_begin(&b, 1, 2, NULL);
+	tb_step(&b, 1, 0, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 100, 200, 100, AR_KERNEL);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 1100, 1200, 100, AR_KERNEL);
+	tb_step(&b, 2, 10000, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 10400, 10500, 100, AR_KERNEL);
+	t[1] = tb_end(&b);
+	struct tt_model *m = load(t, 2);
+	struct tt_results_opts ro;
+	tt_results_opts_init(&ro);
+	ro.a.exact = true;
+	struct tt_results *res = tt_results_new(m, NULL, &ro);
+	const struct tt_cp_steps *s = tt_res_critpath(res);
+	ck_assert_uint_eq(s->njobs, 2);
+	ck_assert_int_eq(s->jobs[0].step, 1);
+	ck_assert_uint_eq(s->jobs[0].ndisagree, 2);
+	ck_assert_str_eq(s->jobs[0].disagree, "allreduce #0 of pg 0");
+	ck_assert_int_eq(s->jobs[0].by_bound[TT_CPB_WAIT].dur, 0);
+	ck_assert_int_eq(s->jobs[1].step, 2);
+	ck_assert_uint_eq(s->jobs[1].ndisagree, 0);
+	ck_assert_int_eq(s->jobs[1].rank, 1);
+	ck_assert_int_eq(s->jobs[1].wait_caused, 300 * US);
+
+	struct tt_report_opts o;
+	tt_report_opts_init(&o);
+	o.a.exact = true;
+	o.table = "critical_path_job";
+	struct tt_table **tabs;
+	size_t n;
+	ck_assert_int_eq(tt_report_tables(res, "critical-path", &o, &tabs, &n, NULL), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(tabs[0]->nrows, 2);
+	ck_assert_int_eq(tt_table_cell(tabs[0], 0, TT_CPJ_DISAGREE)->v.i, 2);
+	ck_assert_int_eq(tt_table_cell(tabs[0], 1, TT_CPJ_DISAGREE)->v.i, 0);
+	size_t found = 0;
+	for (size_t i = 0; i < tabs[0]->nnotes; i++)
+		if (strstr(tabs[0]->notes[i], "step 1: the ranks disagree on 2 collectives "
+					      "(allreduce #0 of pg 0, ...") &&
+		    !strstr(tabs[0]->notes[i], "step 2"))
+			found++;
+	ck_assert_uint_eq(found, 1);
+	tt_tables_free(tabs, n);
+	tt_results_free(res);
+	tt_model_free(m);
+}
+END_TEST
+
 /* The demo job (rank 5 loads its data slowly): every rank's path in
  * tracetop's model covers at least 95 % of its step; rank 5's path is
  * data loading and GPU compute; the job's path bounds every step on rank
@@ -261,6 +427,8 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, data_loading_before_first_op);
 	tcase_add_test(tc, job_path_late_rank);
+	tcase_add_test(tc, job_path_two_groups);
+	tcase_add_test(tc, job_path_ranks_disagree);
 	tcase_add_test(tc, demo);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
