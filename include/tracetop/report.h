@@ -366,6 +366,11 @@ struct tt_table *tt_report_cp_whatif(const struct tt_model *m, const struct tt_c
 /* The job's verdict in one line: "bound by rank 5: data loading 30.2 ms a
  * step; 7 ranks wait for it in allreduce" (buf "" without one). */
 void tt_report_cp_verdict(const struct tt_cp_steps *s, char *buf, size_t n);
+/* The steps whose collectives the ranks disagree on, in one line: "the
+ * ranks disagree on 1 collective of step 551 (all_reduce #3 on stream #1):
+ * no wait in it is on the job's path; report collectives says how" (buf ""
+ * when they agree everywhere). */
+void tt_report_cp_disagree(const struct tt_cp_steps *s, char *buf, size_t n);
 
 /* What ran between two times (report/range.c): per rank, per GPU stream,
  * by name, and the idle gaps, from the typed result of tt_range_compute

@@ -18,6 +18,7 @@
 #include "tracetop/report.h"
 #include "tracetop/results.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +308,33 @@ void tt_report_cp_verdict(const struct tt_cp_steps *s, char *buf, size_t n)
 	} else {
 		snprintf(buf + k, n - (size_t)k, "; no rank waits for it");
 	}
+}
+
+void tt_report_cp_disagree(const struct tt_cp_steps *s, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	size_t nsteps = 0, first = SIZE_MAX;
+	uint64_t ncolls = 0;
+	for (size_t i = 0; i < s->njobs; i++)
+		if (s->jobs[i].ndisagree) {
+			nsteps++;
+			ncolls += s->jobs[i].ndisagree;
+			if (first == SIZE_MAX)
+				first = i;
+		}
+	if (!nsteps)
+		return;
+	const struct tt_cp_job *j = &s->jobs[first];
+	if (nsteps == 1)
+		snprintf(buf, n, "the ranks disagree on %" PRIu64 " collective%s of step %lld (%s%s): "
+				 "no wait in %s is on the job's path; report collectives says how",
+			 ncolls, ncolls == 1 ? "" : "s", (long long)j->step, j->disagree,
+			 ncolls == 1 ? "" : ", ...", ncolls == 1 ? "it" : "them");
+	else
+		snprintf(buf, n, "the ranks disagree on %" PRIu64 " collectives in %zu steps "
+				 "(first: %s of step %lld): no wait in them is on the job's path; "
+				 "report collectives says how",
+			 ncolls, nsteps, j->disagree, (long long)j->step);
 }
 
 /* The steps in which the ranks disagree on collectives: no wait is taken

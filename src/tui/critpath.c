@@ -59,6 +59,18 @@ static void cover_line(struct tt_pane *p)
 	pane_set_head(p, st->cover, TT_ROLE_DEFAULT, line);
 }
 
+/* a warning line when the ranks disagree on some step's collectives (the
+ * job's path takes no wait from them) */
+static void disagree_head(struct tt_pane *p)
+{
+	if (p->app->ropts.cp_model != TT_CPM_TRACETOP)
+		return;
+	char d[300];
+	tt_report_cp_disagree(tt_res_critpath(p->app->res), d, sizeof(d));
+	if (d[0])
+		tt_pane_head(p, TT_ROLE_WARNING, "%s", d);
+}
+
 static int steps_open(struct tt_pane *p)
 {
 	struct tt_table *t = tt_pane_table(p, "critical-path", "critical_path_steps");
@@ -89,8 +101,10 @@ static int steps_open(struct tt_pane *p)
 			p->row_role[i] = TT_ROLE_MARKED;
 			marked++;
 		}
-	/* what bounds the job, what the row's path covers */
+	/* what bounds the job (and where the ranks disagree on collectives),
+	 * what the row's path covers */
 	pane_verdict_head(p);
+	disagree_head(p);
 	if (hta)
 		tt_pane_head(p, TT_ROLE_DIM, "HTA's model (--model hta): no time before a step's "
 					     "first op nor between ops, no wait named");
@@ -527,6 +541,7 @@ static int job_open(struct tt_pane *p)
 	t->cols[TT_CPJ_SPAN].hidden_text = true;
 	t->cols[TT_CPJ_COVER].hidden_text = true;
 	pane_verdict_head(p);
+	disagree_head(p);
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "rank: the one the path spends most time on; bound by: where its path "
 		     "exceeds the others' most before they waited for it (excess: over their "

@@ -309,6 +309,9 @@ START_TEST(job_path_two_groups)
 	ck_assert_int_eq(j->wait_caused, 5000 * US);
 	ck_assert_uint_eq(j->nwaiting, 1);
 	ck_assert_uint_eq(j->ndisagree, 0);
+	char line[300];
+	tt_report_cp_disagree(s, line, sizeof(line));
+	ck_assert_str_eq(line, "");
 	ck_assert_int_eq(j->by_bound[TT_CPB_WAIT].dur, 0);
 	tt_results_free(res);
 	tt_model_free(m);
@@ -354,6 +357,11 @@ START_TEST(job_path_ranks_disagree)
 	ck_assert_uint_eq(s->jobs[1].ndisagree, 0);
 	ck_assert_int_eq(s->jobs[1].rank, 1);
 	ck_assert_int_eq(s->jobs[1].wait_caused, 300 * US);
+	char line[300];
+	tt_report_cp_disagree(s, line, sizeof(line));
+	ck_assert_str_eq(line, "the ranks disagree on 2 collectives of step 1 (allreduce #0 of pg "
+			       "0, ...): no wait in them is on the job's path; report collectives "
+			       "says how");
 
 	struct tt_report_opts o;
 	tt_report_opts_init(&o);
