@@ -1,8 +1,8 @@
 /* Builder: raw events -> tracks -> sorted, immutable event arrays.
  *
  * While a file is scanned, events are appended to their track's staging
- * chunks (mmap'ed, so memory goes back to the system as soon as a chunk has
- * been copied out).  builder_finish() copies track after track into one flat
+ * chunks (from 32 events, doubling; the large ones mmap'ed, so memory goes
+ * back to the system as soon as a chunk has been copied out).  builder_finish() copies track after track into one flat
  * array, sorting each track by (start, -duration) with a stable sort, so
  * that the peak stays near one copy of the events. */
 #include "config.h"
@@ -18,11 +18,21 @@
 #include "model_int.h"
 #include "tracetop/util.h"
 
+/* (a small chunk from malloc: a trace of many short tracks -- a thread or
+ * a stream per event -- would otherwise cost a mapping and a page fault
+ * per track; the larger ones mapped, so that they go back at once) */
+#define STAGE_MMAP_MIN (128 * 1024)
+
 void *stage_alloc(size_t n)
 {
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		tt_die("out of memory (%zu bytes)", n);
+	void *p;
+	if (n < STAGE_MMAP_MIN) {
+		p = tt_malloc(n);
+	} else {
+		p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			tt_die("out of memory (%zu bytes)", n);
+	}
 	tt_mem_account((int64_t)n);
 	return p;
 }
@@ -30,7 +40,10 @@ void *stage_alloc(size_t n)
 void stage_free(void *p, size_t n)
 {
 	if (p) {
-		munmap(p, n);
+		if (n < STAGE_MMAP_MIN)
+			free(p);
+		else
+			munmap(p, n);
 		tt_mem_account(-(int64_t)n);
 	}
 }

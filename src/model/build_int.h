@@ -4,7 +4,7 @@
 
 #include "model_int.h"
 
-#define CHUNK_MIN 1024
+#define CHUNK_MIN 32
 #define CHUNK_MAX (64 * 1024)
 
 struct chunk {
