@@ -7,8 +7,9 @@
  *     the record's hash and the value its index; records may share a hash,
  *     so the caller walks the candidates (tt_hmap_first / tt_hmap_next),
  *     compares the records itself, and adds a new one with tt_hmap_add.
- * Keys are mixed before use, so any key distribution works (small
- * integers, packed pairs, hashes).  A zeroed struct is an empty map. */
+ * Keys are mixed before use, with a seed of the process, so any key
+ * distribution works (small integers, packed pairs, hashes), even one made
+ * to collide.  A zeroed struct is an empty map. */
 #ifndef TRACETOP_HMAP_H
 #define TRACETOP_HMAP_H
 
@@ -23,8 +24,16 @@ struct tt_hmap {
 	size_t n, cap;  /* entries; slots (0 or a power of two) */
 };
 
+/* A random value taken once per process, before main: mixed into every
+ * key and every name's hash, so that no trace can choose ids or names
+ * that all land in one place of a table (which would make each lookup a
+ * walk of them all).  Nothing may depend on a hash's value beyond one
+ * process (no order, no file). */
+extern uint64_t tt_hash_seed;
+
 static inline uint64_t tt_hmap_mix(uint64_t k)
 {
+	k ^= tt_hash_seed;
 	k ^= k >> 33;
 	k *= UINT64_C(0xff51afd7ed558ccd);
 	k ^= k >> 33;

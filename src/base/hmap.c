@@ -5,9 +5,29 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tracetop/err.h"
 #include "tracetop/util.h"
+
+uint64_t tt_hash_seed;
+
+/* (before main, so before any map or string table is used, on any thread) */
+__attribute__((constructor)) static void seed_init(void)
+{
+	uint64_t s = 0;
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s)) {
+		/* (no entropy yet: the clock, the process and where it was
+		 * loaded -- enough that a file cannot be made for it) */
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)ts.tv_sec ^
+		    (uint64_t)getpid() << 32 ^ (uint64_t)(uintptr_t)&s;
+	}
+	tt_hash_seed = s;
+}
 
 void tt_hmap_free(struct tt_hmap *h)
 {

@@ -11,7 +11,8 @@
  * interning runs once per event, so this is on the loader's hot path. */
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xC2B2AE3D27D4EB4Full);
+	/* (seeded: a trace cannot make names that share a hash) */
+	uint64_t h = 0x9E3779B97F4A7C15ull ^ tt_hash_seed ^ (n * 0xC2B2AE3D27D4EB4Full);
 	while (n >= 8) {
 		uint64_t w;
 		memcpy(&w, s, 8);

@@ -104,7 +104,8 @@ struct tt_load_report *builder_report(struct builder *b)
 
 static uint64_t tkey_hash(const struct tkey *k)
 {
-	uint64_t h = (uint64_t)k->kind * 0x9E3779B97F4A7C15ull;
+	/* (seeded: a trace cannot choose ids whose keys share a hash) */
+	uint64_t h = ((uint64_t)k->kind ^ tt_hash_seed) * 0x9E3779B97F4A7C15ull;
 	h ^= (uint64_t)k->pid + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2);
 	h ^= (uint64_t)k->tid + 0x85EBCA77C2B2AE63ull + (h << 6) + (h >> 2);
 	h ^= (uint64_t)k->pid_is_str << 1 | (uint64_t)k->tid_is_str;

@@ -4,6 +4,7 @@
 #include "advgen.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,42 @@ static void shape_counters(struct buf *b, size_t n)
 	}
 }
 
+/* Names of 16 printable characters that share one value of the string
+ * table's hash as it would be without its seed (src/base/strtab.c): the
+ * second 8 bytes undo what the first did to the state, so every name
+ * leaves it the same.  Without the seed every one of them would be a walk
+ * of all the others when interned. */
+static void shape_collide(struct buf *b, size_t n)
+{
+	size_t k = n / 2;
+	step(b, 1, 0, 100 + 2 * (long long)k);
+	uint64_t h0 = UINT64_C(0x9E3779B97F4A7C15) ^ (16 * UINT64_C(0xC2B2AE3D27D4EB4F));
+	uint64_t x = UINT64_C(88172645463325252);
+	for (size_t got = 0; got < k;) {
+		char name[17];
+		for (int i = 0; i < 8; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			name[i] = (char)('a' + x % 26);
+		}
+		uint64_t w1, h;
+		memcpy(&w1, name, 8);
+		h = (h0 ^ w1) * UINT64_C(0xFF51AFD7ED558CCD);
+		h ^= h >> 32;
+		uint64_t w2 = UINT64_C(0x4141414141414141) ^ h; /* (the state after) */
+		memcpy(name + 8, &w2, 8);
+		bool ok = true;
+		for (int i = 8; i < 16 && ok; i++)
+			ok = name[i] >= 0x20 && name[i] <= 0x7e && name[i] != '"' && name[i] != '\\';
+		if (!ok)
+			continue;
+		name[16] = '\0';
+		op(b, name, 1, 50 + 2 * (long long)got, 1, 0);
+		got++;
+	}
+}
+
 size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out)
 {
 	size_t nf = 1;
@@ -408,6 +445,9 @@ size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out
 			break;
 		case ADV_COUNTERS:
 			shape_counters(&b, n);
+			break;
+		case ADV_COLLIDE:
+			shape_collide(&b, n);
 			break;
 		case ADV_OVERFLOW:
 		case ADV_NSHAPES:

@@ -1,7 +1,8 @@
 /* Adversarial traces: valid Kineto JSON of shapes meant to make the tool
  * slow (identical timestamps, many streams, steps, names or ranks, deep
  * nesting, one correlation id for everything, many named threads and
- * processes, many counter series) or its sums overflow.  New shapes go at
+ * processes, many counter series, names made to share a hash) or its sums
+ * overflow.  New shapes go at
  * the end (a fuzz recipe names its shape by number).  Used by
  * the complexity check (tests/scaling.c), the fuzz targets (a fuzz input
  * can be a recipe for one of these) and the shell tests (tests/ttgen). */
@@ -21,7 +22,8 @@
 	_(CORR, "corr", "n/5 ops, launches, kernels and flows, all on correlation id 1")   \
 	_(OVERFLOW, "overflow", "n overlapping 7-day kernels, n/8 copies of 9e15 bytes")    \
 	_(THREADS, "threads", "n/3 threads and n/3 processes, each named, an op on each")   \
-	_(COUNTERS, "counters", "n/2 samples of n/4 counter series, n/2 allocations alive")
+	_(COUNTERS, "counters", "n/2 samples of n/4 counter series, n/2 allocations alive") \
+	_(COLLIDE, "collide", "n/2 op names made to share one hash (were it not seeded)")
 
 enum adv_shape {
 #define _(id, name, help) ADV_##id,
