@@ -509,6 +509,7 @@ static void jobs(const struct tt_model *m, const struct tt_cp_steps_opts *o,
 	uint8_t *stamp = tt_calloc(m->nranks + 1, 1);
 	size_t jcap = 0, c0 = 0;
 	struct jbuild j = {.s = s, .cl = cl};
+	size_t ecap = 0; /* (grown by doubling: one realloc per step was quadratic) */
 	for (size_t a = 0; a < nw;) {
 		size_t b = a;
 		while (b < nw && w[b].num == w[a].num)
@@ -539,7 +540,7 @@ static void jobs(const struct tt_model *m, const struct tt_cp_steps_opts *o,
 		job_walk(&j, end_idx, job);
 		/* forwards, into the result */
 		job->first = s->njedges;
-		s->jedges = tt_realloc_array(s->jedges, s->njedges + j.n + 1, sizeof(*s->jedges));
+		TT_GROW(s->jedges, ecap, s->njedges + j.n + 1);
 		for (size_t i = j.n; i-- > 0;)
 			s->jedges[s->njedges++] = j.e[i];
 		job->n = j.n;
