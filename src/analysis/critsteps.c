@@ -573,7 +573,8 @@ static void jobs(const struct tt_model *m, const struct tt_cp_steps_opts *o,
 		while (c1 < ncl && cl->colls[cidx[c1]].step == job->step)
 			c1++;
 		memset(stamp, 0, m->nranks + 1);
-		job_waits(cl, cidx + c0, c1 - c0, job->ri, stamp, job);
+		/* (cidx is NULL when there is no collective) */
+		job_waits(cl, c1 > c0 ? cidx + c0 : NULL, c1 - c0, job->ri, stamp, job);
 		for (size_t i = c0; i < c1; i++)
 			if (cl->colls[cidx[i]].flags & (TT_COLL_MISMATCH | TT_COLL_MISSING) &&
 			    !job->ndisagree++)
