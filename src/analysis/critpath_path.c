@@ -437,10 +437,29 @@ static int i64_first_cmp(const void *a, const void *b, void *ctx)
 
 /* out->tnodes: the longest paths from the window's start to g's targets,
  * as a tree (each walk back stops at a node already in it) */
+/* A path or tree edge from the graph's edge ge of graph weight gw (its ends, u and v, are the
+ * caller's); a wait on a collective names the collective and its last rank. */
+static void fill_edge(const struct cp_graph *g, const struct cp_edge *ge, int64_t gw,
+		      struct tt_cp_edge *pe)
+{
+	pe->weight = ge->w;
+	pe->graph_weight = gw;
+	pe->type = ge->type;
+	pe->attr = ge->attr;
+	pe->attr_stream = ev_stream(g->r, ge->attr);
+	pe->gu = ge->u;
+	pe->peer_rank = -1;
+	pe->coll_part = TT_NONE;
+	if (ge->type == TT_CPE_WAIT && g->coll && ge->part != TT_NONE) {
+		const struct tt_coll_part *pt = &g->coll->parts[ge->part];
+		pe->coll_part = ge->part;
+		pe->peer_rank = g->coll->parts[g->coll->colls[pt->coll].last].rank;
+	}
+}
+
 static void make_tree(const struct cp_graph *g, const struct adj *pred, const uint32_t *from,
 		      const int64_t *w, struct classify *cl, struct tt_cp_result *out)
 {
-	const struct tt_rank *r = g->r;
 	(void)pred;
 	struct tt_hmap at = {0}; /* graph node -> tree node */
 	size_t cap = 0;
@@ -476,20 +495,8 @@ static void make_tree(const struct cp_graph *g, const struct adj *pred, const ui
 			/* the edge into me, from its tail */
 			const struct cp_edge *ge = &g->e[from[v]];
 			struct tt_cp_edge *pe = &out->tnodes[me].edge;
-			pe->weight = ge->w;
-			pe->graph_weight = w[from[v]];
-			pe->type = ge->type;
-			pe->attr = ge->attr;
-			pe->attr_stream = ev_stream(r, ge->attr);
-			pe->gu = ge->u;
-			pe->peer_rank = -1;
-			pe->coll_part = TT_NONE;
+			fill_edge(g, ge, w[from[v]], pe);
 			pe->u = pe->v = TT_NONE;
-			if (ge->type == TT_CPE_WAIT && g->coll && ge->part != TT_NONE) {
-				const struct tt_coll_part *pt = &g->coll->parts[ge->part];
-				pe->coll_part = ge->part;
-				pe->peer_rank = g->coll->parts[g->coll->colls[pt->coll].last].rank;
-			}
 			classify_edge(cl, ge, &pe->cat, &pe->bound);
 			child = me;
 			v = ge->u;
@@ -502,7 +509,6 @@ static void make_tree(const struct cp_graph *g, const struct adj *pred, const ui
 
 void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result *out)
 {
-	const struct tt_rank *r = g->r;
 	size_t nodes = 2 * (size_t)g->nne;
 	if (!g->ne) {
 		out->status = TT_CP_EMPTY;
@@ -580,21 +586,9 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		const struct cp_edge *ge = &g->e[e];
 		struct tt_cp_edge *pe = &out->edges[i - 1];
 		memset(pe, 0, sizeof(*pe));
+		fill_edge(g, ge, w[e], pe);
 		pe->u = (uint32_t)(i - 1);
 		pe->v = (uint32_t)i;
-		pe->weight = ge->w;
-		pe->graph_weight = w[e];
-		pe->type = ge->type;
-		pe->attr = ge->attr;
-		pe->attr_stream = ev_stream(r, ge->attr);
-		pe->gu = ge->u;
-		pe->peer_rank = -1;
-		pe->coll_part = TT_NONE;
-		if (ge->type == TT_CPE_WAIT && g->coll && ge->part != TT_NONE) {
-			const struct tt_coll_part *pt = &g->coll->parts[ge->part];
-			pe->coll_part = ge->part;
-			pe->peer_rank = g->coll->parts[g->coll->colls[pt->coll].last].rank;
-		}
 		v = ge->u;
 	}
 	struct classify cl = {g, NULL, 0};
