@@ -145,4 +145,29 @@ static inline struct tt_model *load(char **text, size_t n)
 	return m;
 }
 
+/* Two ranks that disagree on a step's collectives: in step 1 rank 0 makes
+ * three all_reduces of pg 0, rank 1 two; in step 2 each makes one, rank 1
+ * 300 µs late (its kernel at 10400, rank 0's at 10200 for 400 µs). */
+static inline struct tt_model *tb_ranks_disagree(void)
+{
+	char *t[2];
+	struct tb b;
+	tb_begin(&b, 0, 2, NULL);
+	tb_step(&b, 1, 0, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 100, 200, 100, AR_KERNEL);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 1100, 1200, 100, AR_KERNEL);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 2100, 2200, 100, AR_KERNEL);
+	tb_step(&b, 2, 10000, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 10100, 10200, 400, AR_KERNEL);
+	t[0] = tb_end(&b);
+	tb_begin(&b, 1, 2, NULL);
+	tb_step(&b, 1, 0, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 100, 200, 100, AR_KERNEL);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 1100, 1200, 100, AR_KERNEL);
+	tb_step(&b, 2, 10000, 10000);
+	tb_coll(&b, "allreduce", "0", "[0, 1]", 100, 10400, 10500, 100, AR_KERNEL);
+	t[1] = tb_end(&b);
+	return load(t, 2);
+}
+
 #endif
