@@ -380,6 +380,14 @@ void tt_track_window(const struct tt_rank *r, const struct tt_track *t, int64_t 
 void tt_links_of_cpu(const struct tt_rank *r, uint32_t cpu, uint32_t *lo, uint32_t *hi);
 /* Runtime event that launched GPU op gpu, or TT_NONE. */
 uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu);
+/* A ProfilerStep#num annotation of a rank: its number, its event. */
+struct tt_step_ev {
+	int64_t num;
+	uint32_t ev;
+};
+/* The event of step number num in v[0..n) (sorted by number, one each), or
+ * TT_NONE. */
+uint32_t tt_step_ev_find(const struct tt_step_ev *v, size_t n, int64_t num);
 /* Label of a track for display: "stream 7", "thread 1234 (pt_main_thread)". */
 void tt_track_label(const struct tt_rank *r, const struct tt_track *t, char *buf, size_t n);
 enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy);

@@ -101,6 +101,19 @@ uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu)
 	return TT_NONE;
 }
 
+uint32_t tt_step_ev_find(const struct tt_step_ev *v, size_t n, int64_t num)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (v[m].num < num)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < n && v[a].num == num ? v[a].ev : TT_NONE;
+}
+
 void tt_track_label(const struct tt_rank *r, const struct tt_track *t, char *buf, size_t n)
 {
 	switch (t->kind) {

@@ -16,16 +16,10 @@
 #include "tracetop/raster.h"
 #include "tracetop/util.h"
 
-/* a ProfilerStep annotation of a rank: its number, its event */
-struct sp_step {
-	int64_t num;
-	uint32_t ev;
-};
-
 struct sp_half {
 	struct tl_state s;   /* the rows of one rank of one side */
 	const struct tt_rank *r;
-	struct sp_step *steps; /* by number, one each (tl_find_step's choice) */
+	struct tt_step_ev *steps; /* by number, one each (tl_find_step's choice) */
 	size_t nsteps;
 	const char *side;    /* "Control", "Test" */
 	int64_t step;	     /* the ProfilerStep number shown, -1: none */
@@ -75,7 +69,7 @@ static int64_t *step_numbers(const struct tt_rank *r)
 
 static int sstep_cmp(const void *a, const void *b)
 {
-	const struct sp_step *x = a, *y = b;
+	const struct tt_step_ev *x = a, *y = b;
 	if (x->num != y->num)
 		return x->num < y->num ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
@@ -90,7 +84,7 @@ static int64_t half_steps(struct sp_half *h, int64_t t)
 	const struct tt_rank *r = h->r;
 	int64_t *num = step_numbers(r);
 	size_t n = 0, cap = 0;
-	struct sp_step *v = NULL;
+	struct tt_step_ev *v = NULL;
 	int64_t in = -1, after = -1, last = -1;
 	int64_t in_ts = INT64_MIN, after_ts = INT64_MAX, last_ts = INT64_MIN;
 	h->first = INT64_MAX;
@@ -103,7 +97,7 @@ static int64_t half_steps(struct sp_half *h, int64_t t)
 		if (k < 0)
 			continue;
 		TT_GROW(v, cap, n + 1);
-		v[n++] = (struct sp_step){k, i};
+		v[n++] = (struct tt_step_ev){k, i};
 		if (r->tracks[e->track].kind != TT_TRACK_CPU)
 			continue;
 		h->first = TT_MIN(h->first, k);
@@ -147,15 +141,7 @@ static int64_t half_steps(struct sp_half *h, int64_t t)
 /* The annotation of step number n of half h, or TT_NONE. */
 static uint32_t half_find(const struct sp_half *h, int64_t n)
 {
-	size_t lo = 0, hi = h->nsteps;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->steps[mid].num < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < h->nsteps && h->steps[lo].num == n ? h->steps[lo].ev : TT_NONE;
+	return tt_step_ev_find(h->steps, h->nsteps, n);
 }
 
 /* Show step number n on half h (its span, or the rank's without it). */
