@@ -142,6 +142,25 @@ static void steps_refresh(struct tt_pane *p)
 
 /* ---- the job's path on the timeline ---- */
 
+/* A path's edge from u to w of rank ri, as the timeline draws it: on the
+ * row of its last node's event, from its first node's time to its last's. */
+static struct tt_tl_span edge_span(size_t ri, const struct tt_cp_node *u,
+				   const struct tt_cp_node *w)
+{
+	return (struct tt_tl_span){ri, w->ev, TT_MIN(u->ts, w->ts), TT_MAX(u->ts, w->ts)};
+}
+
+/* The timeline of a path: its events v[0..nv), its edges sp[0..nsp) (both
+ * freed here), named `what` in the status line. */
+static struct tt_pane *path_timeline(struct tt_app *a, struct tt_tl_event *v, size_t nv,
+				     struct tt_tl_span *sp, size_t nsp, const char *what)
+{
+	struct tt_pane *np = tt_timeline_set(a, v, nv, sp, nsp, what);
+	free(sp);
+	free(v);
+	return np;
+}
+
 /* The timeline of the job's path jobs[j]: its nodes' events in order, each
  * edge drawn on the row of its last node's event; NULL without a path. */
 static struct tt_pane *job_timeline(struct tt_app *a, size_t j)
@@ -161,15 +180,11 @@ static struct tt_pane *job_timeline(struct tt_app *a, size_t j)
 		for (int k = 0; k < 2; k++)
 			if (!nv || v[nv - 1].ri != e->ri || v[nv - 1].ev != ends[k]->ev)
 				v[nv++] = (struct tt_tl_event){e->ri, ends[k]->ev};
-		sp[i] = (struct tt_tl_span){e->ri, e->v.ev, TT_MIN(e->u.ts, e->v.ts),
-					    TT_MAX(e->u.ts, e->v.ts)};
+		sp[i] = edge_span(e->ri, &e->u, &e->v);
 	}
 	char what[64];
 	snprintf(what, sizeof(what), "job path of step %lld", (long long)job->step);
-	struct tt_pane *np = tt_timeline_set(a, v, nv, sp, job->n, what);
-	free(sp);
-	free(v);
-	return np;
+	return path_timeline(a, v, nv, sp, job->n, what);
 }
 
 /* the job of the step of steps row `row` */
@@ -402,19 +417,12 @@ static struct tt_pane *path_drill(struct tt_pane *p, size_t row)
 	struct tt_tl_event *v = tt_malloc((s->nev + 1) * sizeof(*v));
 	memcpy(v, s->ev + at, (s->nev - at) * sizeof(*v));
 	memcpy(v + (s->nev - at), s->ev, at * sizeof(*v));
-	/* each edge drawn on the row of its last node's event, from its
-	 * first node's time to its last's */
 	const struct tt_cp_result *res = &st->res;
 	struct tt_tl_span *sp = tt_malloc((res->nedges + 1) * sizeof(*sp));
-	for (size_t i = 0; i < res->nedges; i++) {
-		const struct tt_cp_node *u = &res->nodes[res->edges[i].u];
-		const struct tt_cp_node *w = &res->nodes[res->edges[i].v];
-		sp[i] = (struct tt_tl_span){st->ri, w->ev, TT_MIN(u->ts, w->ts), TT_MAX(u->ts, w->ts)};
-	}
-	struct tt_pane *np = tt_timeline_set(p->app, v, s->nev, sp, res->nedges, "critical path");
-	free(sp);
-	free(v);
-	return np;
+	for (size_t i = 0; i < res->nedges; i++)
+		sp[i] = edge_span(st->ri, &res->nodes[res->edges[i].u],
+				  &res->nodes[res->edges[i].v]);
+	return path_timeline(p->app, v, s->nev, sp, res->nedges, "critical path");
 }
 
 static const struct tt_pane_ops path_ops = {
