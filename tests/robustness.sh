@@ -472,10 +472,10 @@ expect_warning "$B/instant-without-name-after-marker.json" \
 	"an instant without name after a skipped \"Record Window End\" (was a marker, not when split)"
 # (version 1 files: the harness makes their header current to reach the bugs)
 expect_error "$B/tts-bool-byte-in-track.tts" \
-	"tracetop: $B/tts-bool-byte-in-track.tts:16: cache version 1, this tracetop reads version 5: run tracetop summarize again" \
+	"tracetop: $B/tts-bool-byte-in-track.tts:16: cache version 1, this tracetop reads version 6: run tracetop summarize again" \
 	"a .tts with a bool byte of 114 (undefined behaviour)"
 expect_error "$B/tts-section-size-after-unmap.tts" \
-	"tracetop: $B/tts-section-size-after-unmap.tts:16: cache version 1, this tracetop reads version 5: run tracetop summarize again" \
+	"tracetop: $B/tts-section-size-after-unmap.tts:16: cache version 1, this tracetop reads version 6: run tracetop summarize again" \
 	"a .tts with a bad section (read after unmapping)"
 
 # ---- real traces from ../shared ----------------------------------------------------------
@@ -608,7 +608,7 @@ def sum64(p):
         h ^= lane[i]
         h = ((((h << 27) | (h >> 37)) & M) * k2) & M
     return h ^ (h >> 33)
-assert struct.unpack_from("<I", b, 16)[0] == 5, 'a .tts version this test does not know'
+assert struct.unpack_from("<I", b, 16)[0] == 6, 'a .tts version this test does not know'
 assert struct.unpack_from('<Q', b, 56)[0] == sum64(b[HDR:]), 'a .tts checksum this test does not know'
 nsec = struct.unpack_from('<I', b, 48)[0]
 def sec(i):

@@ -123,6 +123,10 @@ struct tt_opinfo {
 	 * ops) sits on that GPU stream's track, as HTA reads it: the track of
 	 * its CPU thread, else TT_NONE */
 	uint32_t thread;
+	uint32_t input_strides; /* compact JSON text, or TT_NONE */
+	uint32_t concrete;   /* Concrete Inputs: compact JSON text, or TT_NONE */
+	uint32_t pad;
+	int64_t seq;         /* Sequence number (autograd), -1 if absent */
 };
 
 /* record_param_comms / NCCL kernel collective args */
@@ -182,6 +186,7 @@ struct tt_flow {
 _Static_assert(sizeof(struct tt_event) == 40, "tt_event is 40 bytes");
 _Static_assert(sizeof(struct tt_track) == 96, "tt_track has no padding");
 _Static_assert(sizeof(struct tt_kinfo) == 48, "tt_kinfo has no padding");
+_Static_assert(sizeof(struct tt_opinfo) == 40, "tt_opinfo has no padding");
 _Static_assert(sizeof(struct tt_meminfo) == 48, "tt_meminfo has no padding");
 _Static_assert(sizeof(struct tt_syncinfo) == 16, "tt_syncinfo has no padding");
 _Static_assert(sizeof(struct tt_counter) == 32, "tt_counter has no padding");

@@ -87,7 +87,9 @@ struct tt_rawid {
 	_(MEM_DEVTYPE, "Device Type")                                             \
 	_(MEM_ADDR, "Addr")                                                       \
 	_(WAIT_STREAM, "wait_on_stream")                                          \
-	_(WAIT_CORR, "wait_on_cuda_event_record_corr_id")
+	_(WAIT_CORR, "wait_on_cuda_event_record_corr_id")                          \
+	_(INPUT_STRIDES, "Input Strides")                                         \
+	_(CONCRETE, "Concrete Inputs")
 
 enum tt_arg {
 #define _(id, key) TT_A_##id,

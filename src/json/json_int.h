@@ -123,6 +123,8 @@ static inline enum tt_arg_kind arg_kind(int a)
 	case TT_A_INPUT_DIMS:
 	case TT_A_INPUT_DIMS_OLD:
 	case TT_A_INPUT_TYPE:
+	case TT_A_INPUT_STRIDES:
+	case TT_A_CONCRETE:
 		return TT_AK_JSON;
 	default:
 		return TT_AK_INT;

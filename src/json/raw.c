@@ -101,6 +101,8 @@ int arg_lookup(const char *k, size_t n)
 			return TT_A_IN_NELEMS;
 		if (memcmp(k, arg_keys[TT_A_FWD_TID], 13) == 0)
 			return TT_A_FWD_TID;
+		if (memcmp(k, arg_keys[TT_A_INPUT_STRIDES], 13) == 0)
+			return TT_A_INPUT_STRIDES;
 		break;
 	case 14:
 		if (memcmp(k, arg_keys[TT_A_OUT_NELEMS], 14) == 0)
@@ -117,6 +119,8 @@ int arg_lookup(const char *k, size_t n)
 			return TT_A_SEQ;
 		if (memcmp(k, arg_keys[TT_A_MEM_ALLOC], 15) == 0)
 			return TT_A_MEM_ALLOC;
+		if (memcmp(k, arg_keys[TT_A_CONCRETE], 15) == 0)
+			return TT_A_CONCRETE;
 		break;
 	case 16:
 		if (memcmp(k, arg_keys[TT_A_PG_ID], 16) == 0)

@@ -360,7 +360,8 @@ static uint32_t comm_info(struct builder *b, const struct tt_raw_event *ev)
 	 TT_HAVE(TT_A_WPSM) | HAVE_COMM)
 #define HAVE_OPINFO                                                                 \
 	(TT_HAVE(TT_A_INPUT_DIMS) | TT_HAVE(TT_A_INPUT_DIMS_OLD) | TT_HAVE(TT_A_INPUT_TYPE) | \
-	 TT_HAVE(TT_A_CALL_STACK) | HAVE_COMM)
+	 TT_HAVE(TT_A_CALL_STACK) | TT_HAVE(TT_A_INPUT_STRIDES) | TT_HAVE(TT_A_CONCRETE) |      \
+	 TT_HAVE(TT_A_SEQ) | HAVE_COMM)
 #define HAVE_MEMEV                                                                  \
 	(TT_HAVE(TT_A_MEM_BYTES) | TT_HAVE(TT_A_MEM_ALLOC) | TT_HAVE(TT_A_MEM_RESERVED))
 
@@ -455,6 +456,10 @@ static void set_aux(struct builder *b, const struct tt_raw_event *ev, struct tt_
 		o->call_stack = str_arg(b, ev, TT_A_CALL_STACK);
 		if (o->call_stack != TT_NONE && tt_strtab_len(&r->strs, o->call_stack) == 0)
 			o->call_stack = TT_NONE;
+		o->input_strides = str_arg(b, ev, TT_A_INPUT_STRIDES);
+		o->concrete = str_arg(b, ev, TT_A_CONCRETE);
+		o->pad = 0;
+		o->seq = int_arg(ev, TT_A_SEQ, -1);
 		o->comm = comm_info(b, ev);
 		o->thread = thread;
 		e->aux = r->nopinfo++;
@@ -885,6 +890,8 @@ void builder_merge(struct builder *b, struct builder *b2)
 		o.input_dims = S(o.input_dims);
 		o.input_type = S(o.input_type);
 		o.call_stack = S(o.call_stack);
+		o.input_strides = S(o.input_strides);
+		o.concrete = S(o.concrete);
 		if (o.comm != TT_NONE)
 			o.comm += comm0;
 		r->opinfo[r->nopinfo++] = o; /* (thread: remapped with the tracks) */

@@ -30,7 +30,7 @@
 #include "tracetop/util.h"
 
 #define TTS_MAGIC "TRACETOP-TTS\0\0\0"
-#define TTS_VERSION 5
+#define TTS_VERSION 6
 #define TTS_BOM 0x01020304u
 
 enum sect {
@@ -672,6 +672,8 @@ static const char *check_rank(const struct tt_rank *r, uint32_t ns)
 		    (op->input_dims != TT_NONE && op->input_dims >= ns) ||
 		    (op->input_type != TT_NONE && op->input_type >= ns) ||
 		    (op->call_stack != TT_NONE && op->call_stack >= ns) ||
+		    (op->input_strides != TT_NONE && op->input_strides >= ns) ||
+		    (op->concrete != TT_NONE && op->concrete >= ns) ||
 		    (op->thread != TT_NONE && (op->thread >= r->ntracks ||
 					       r->tracks[op->thread].kind != TT_TRACK_CPU)))
 			return "op info is out of range";

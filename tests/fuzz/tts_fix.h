@@ -11,7 +11,7 @@
 #include <string.h>
 
 enum { TTS_HDR = 72, TTS_VERSION_OFF = 16, TTS_SIZE_OFF = 24, TTS_SUM_OFF = 56 };
-static const uint32_t tts_version = 5;
+static const uint32_t tts_version = 6;
 
 static inline uint64_t tts_sum(const uint8_t *p, size_t n)
 {

@@ -47,7 +47,7 @@ def section(b, sid):
 
 
 def save(b, path):
-    assert struct.unpack_from('<I', b, 16)[0] == 5, 'a .tts version tts.py does not know'
+    assert struct.unpack_from('<I', b, 16)[0] == 6, 'a .tts version tts.py does not know'
     struct.pack_into('<Q', b, 56, sum64(b[HDR:]))
     open(path, 'wb').write(b)
 
