@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tracetop/demo.h"
+#include "tracetop/perfmodel.h"
 #include "tracetop/ranklist.h"
 #include "tracetop/render.h"
 #include "tracetop/escape.h"
@@ -108,6 +109,10 @@ void cli_usage(FILE *out)
 	      "      --data-load NAME    critical-path: ops named *NAME* load data (repeatable)\n"
 	      "      --model M           critical-path: tracetop (default: the whole step,\n"
 	      "                          waits for other ranks named) or hta (HTA's path)\n"
+	      "      --gpu-type NAME     perf-model: the peaks of this GPU (A100, H100 SXM,\n"
+	      "                          MI300X, ...) whatever deviceProperties says\n"
+	      "      --peaks FILE        perf-model: GPU peaks (ini; default\n"
+	      "                          ~/.config/tracetop/peaks.ini, $TRACETOP_PEAKS)\n"
 	      "      --from T, --to T    range, critical-path: the times (12.5ms, 1.2s, 800us;\n"
 	      "                          a bare number is ms) from the job's first event, as\n"
 	      "                          the timeline shows them (default: the start and the\n"
@@ -203,6 +208,8 @@ enum {
 	O_CYCLE,
 	O_FOLLOW,
 	O_POLL,
+	O_PEAKS,
+	O_GPUTYPE,
 };
 
 static const struct option longopts[] = {
@@ -269,10 +276,13 @@ static const struct option longopts[] = {
 	{"cycle", required_argument, NULL, O_CYCLE},
 	{"follow", no_argument, NULL, O_FOLLOW},
 	{"poll", no_argument, NULL, O_POLL},
+	{"peaks", required_argument, NULL, O_PEAKS},
+	{"gpu-type", required_argument, NULL, O_GPUTYPE},
 	{NULL, 0, NULL, 0},
 };
 
 static int bad(const char *fmt, ...) TT_PRINTF(1, 2);
+static int peaks_file(struct cli *c);
 
 static int bad(const char *fmt, ...)
 {
@@ -743,6 +753,12 @@ int cli_parse(struct cli *c, int argc, char **argv)
 			c->follow = true;
 			c->poll = true;
 			break;
+		case O_PEAKS:
+			c->ropts.peaks_file = optarg;
+			break;
+		case O_GPUTYPE:
+			c->ropts.gpu = optarg;
+			break;
 		case O_FROM:
 		case O_TO:
 			if (tt_parse_time(optarg, TT_U_MS, &iv, why, sizeof(why)) != 0)
@@ -770,6 +786,8 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	}
 	c->ropts.a.ranks = c->ranks;
 	c->ropts.a.nranks = c->nranks;
+	if (peaks_file(c))
+		return 2;
 	if (strcmp(c->cmd, "report") == 0 && !c->list) {
 		if (optind >= argc)
 			return bad("%s", "report: which report? (tracetop report --list)");
@@ -778,6 +796,43 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->paths = argv + optind;
 	c->npaths = argc - optind;
 	c->progress_tty = !c->quiet && isatty(2);
+	return 0;
+}
+
+/* The GPU peak file: --peaks, else $TRACETOP_PEAKS, else
+ * ~/.config/tracetop/peaks.ini when it exists; read once here so that a
+ * bad file is said before anything loads. */
+static int peaks_file(struct cli *c)
+{
+	const char *f = c->ropts.peaks_file;
+	if (!f)
+		f = getenv("TRACETOP_PEAKS");
+	if ((!f || !*f) && getenv("HOME")) {
+		struct stat st;
+		snprintf(c->peaks_path, sizeof(c->peaks_path), "%s/.config/tracetop/peaks.ini",
+			 getenv("HOME"));
+		if (stat(c->peaks_path, &st) == 0)
+			f = c->peaks_path;
+	}
+	struct tt_gpu_table *t = NULL;
+	if (f && *f) {
+		struct tt_err err;
+		tt_err_clear(&err);
+		t = tt_gpu_table_load(f, &err);
+		if (!t) {
+			char buf[700];
+			tt_err_format(&err, buf, sizeof(buf));
+			tt_msg("%s", buf);
+			return 2;
+		}
+	}
+	c->ropts.peaks_file = f && *f ? f : NULL;
+	bool ok = !c->ropts.gpu || tt_gpu_lookup(t, NULL, 0, c->ropts.gpu);
+	tt_gpu_table_free(t);
+	if (!ok)
+		return bad("--gpu-type '%s': no such GPU in the peak table (e.g. A100, H100 SXM, "
+			   "MI300X; or a [section] of --peaks FILE)",
+			   c->ropts.gpu);
 	return 0;
 }
 

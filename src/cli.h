@@ -45,6 +45,7 @@ struct cli {
 	int ncycle;
 	bool follow, poll;
 	char note[600]; /* the last load's note ("cycle 5 is being written: ...") */
+	char peaks_path[1024]; /* the default peak file, when it exists */
 };
 
 void cli_usage(FILE *out);

@@ -54,6 +54,9 @@ struct tt_report_opts {
 	 * without them, the start and the end of the data */
 	bool range_has_from, range_has_to;
 	int64_t range_from, range_to;
+	/* perf-model */
+	const char *peaks_file; /* a user GPU peak file, or NULL */
+	const char *gpu;        /* the peaks of this GPU (a row name), or NULL */
 };
 
 void tt_report_opts_init(struct tt_report_opts *o);
@@ -313,6 +316,10 @@ enum {
 	TT_CPS_GROUP, /* + enum tt_cp_group: the pane's bar */
 	TT_CPS_NCOLS = TT_CPS_GROUP + TT_CPG_COUNT
 };
+/* Is each op fast (report/perfmodel.c), from the typed result tt_res_perf:
+ * TraceLens' tables and tracetop's per-op summary. */
+int tt_report_perf_model(struct tt_results *res, const struct tt_report_opts *o,
+			 struct tt_table ***out, size_t *n, struct tt_err *err);
 /* collectives matched across ranks (report/collectives.c) */
 int tt_report_collectives(struct tt_results *res, const struct tt_report_opts *o,
 			  struct tt_table ***out, size_t *n, struct tt_err *err);

@@ -48,6 +48,8 @@ struct tt_results_opts {
 	struct tt_cp_steps_opts cp;       /* critical path: the windows, data
 					   * loading and what-if (strings and
 					   * arrays copied; cp.cp.a is a) */
+	const char *peaks_file;           /* perf model: a user GPU peak file (copied) */
+	const char *gpu;                  /* perf model: this GPU's peaks (copied) */
 };
 
 /* HTA's defaults, every rank; the diff's defaults (tt_diff_opts_init). */
@@ -76,7 +78,8 @@ void tt_results_opts_init(struct tt_results_opts *o);
 	_(MEM, "memory")          /* struct tt_mem */                           \
 	_(SRC, "source")          /* struct tt_src */                           \
 	_(ADVICE, "advice")       /* struct tt_advice */                        \
-	_(CRITPATH, "critical-path") /* struct tt_cp_steps */
+	_(CRITPATH, "critical-path") /* struct tt_cp_steps */                \
+	_(PERF, "perf-model")     /* struct tt_perf */
 
 enum tt_rkind {
 #define _(id, name) TT_RES_##id,
@@ -165,6 +168,8 @@ const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes);
 /* the critical path of each rank and window (critpath.h) */
 const struct tt_cp_steps *tt_res_critpath(struct tt_results *r);
 const struct tt_mem *tt_res_mem(struct tt_results *r);
+/* the performance model per op and shape (perfmodel.h) */
+const struct tt_perf *tt_res_perf(struct tt_results *r);
 const struct tt_src *tt_res_src(struct tt_results *r);
 const struct tt_advice *tt_res_advice(struct tt_results *r);
 /* NULL with *err filled when there is no second model or the two cannot

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tracetop/advice.h"
+#include "tracetop/perfmodel.h"
 #include "tracetop/pool.h"
 #include "tracetop/tbviews.h"
 #include "tracetop/util.h"
@@ -31,6 +32,7 @@ struct tt_results {
 	struct tt_diff_pair *map;
 	int64_t *ranks;
 	char *op_name;
+	char *peaks_file, *gpu;
 	char *cp_annotation;                 /* o.cp.annotation */
 	char *cp_data_load[8];               /* o.cp.cp.data_load -> cp_load */
 	const char *cp_load[8];
@@ -234,6 +236,16 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		tt_cp_steps_compute(m, &co, v);
 		return v;
 	}
+	case TT_RES_PERF: {
+		struct tt_perf *v = tt_calloc(1, sizeof(*v));
+		struct tt_perf_opts po;
+		tt_perf_opts_init(&po);
+		po.a = &o->a;
+		po.peaks_file = o->peaks_file;
+		po.gpu = o->gpu;
+		tt_perf_compute(m, &po, v);
+		return v;
+	}
 	case TT_RES_COUNT:
 		break;
 	}
@@ -308,6 +320,9 @@ static void release(enum tt_rkind k, void *v)
 		break;
 	case TT_RES_CRITPATH:
 		tt_cp_steps_free(v);
+		break;
+	case TT_RES_PERF:
+		tt_perf_free(v);
 		break;
 	case TT_RES_COUNT:
 		break;
@@ -526,6 +541,10 @@ struct tt_results *tt_results_new(const struct tt_model *m, const struct tt_mode
 	r->o.a.nranks = r->ranks ? o->a.nranks : 0;
 	r->op_name = o->op_name ? tt_strdup(o->op_name) : NULL;
 	r->o.op_name = r->op_name;
+	r->peaks_file = o->peaks_file ? tt_strdup(o->peaks_file) : NULL;
+	r->o.peaks_file = r->peaks_file;
+	r->gpu = o->gpu ? tt_strdup(o->gpu) : NULL;
+	r->o.gpu = r->gpu;
 	if (o->diff_map && o->diff_nmap) {
 		r->map = tt_malloc(o->diff_nmap * sizeof(*r->map));
 		memcpy(r->map, o->diff_map, o->diff_nmap * sizeof(*r->map));
@@ -558,6 +577,8 @@ void tt_results_free(struct tt_results *r)
 	pthread_cond_destroy(&r->cv);
 	free(r->ranks);
 	free(r->op_name);
+	free(r->peaks_file);
+	free(r->gpu);
 	free(r->map);
 	free(r->cp_annotation);
 	for (size_t i = 0; i < TT_ARRAY_SIZE(r->cp_data_load); i++)
@@ -665,6 +686,11 @@ const struct tt_ops *tt_res_ops(struct tt_results *r, bool by_shapes)
 const struct tt_mem *tt_res_mem(struct tt_results *r)
 {
 	return get(r, TT_RES_MEM, NULL);
+}
+
+const struct tt_perf *tt_res_perf(struct tt_results *r)
+{
+	return get(r, TT_RES_PERF, NULL);
 }
 
 const struct tt_src *tt_res_src(struct tt_results *r)

@@ -87,6 +87,9 @@ static const struct {
 	 tt_report_outliers},
 	{"critical-path", "what bounds each step: the longest path through ops, kernels and syncs",
 	 NULL, tt_report_critpath},
+	{"perf-model", "is each op fast: FLOPs, bytes, TFLOP/s, TB/s and roofline per op and "
+		       "shape; ops by category; kernels; short kernels (TraceLens' tables)",
+	 NULL, tt_report_perf_model},
 	{"load", "load warnings of every file, with counts and first offsets", load, NULL},
 	{"range", "what ran between --from and --to: busy % per stream, kernels and ops by "
 		  "time, idle gaps",
@@ -96,7 +99,7 @@ static const struct {
 const char *const tt_report_names[] = {
 	"summary",  "byrank", "temporal", "idle",	    "kernels",	   "overlap", "launch", "counters",
 	"patterns", "diff",	"overview", "utilization", "distributed", "operators", "memory", "source",
-	"steps",    "collectives", "advice",	"outliers",    "critical-path", "load",	   "range",	NULL};
+	"steps",    "collectives", "advice",	"outliers",    "critical-path", "perf-model", "load",	   "range",	NULL};
 
 const char *tt_report_help(const char *name)
 {
@@ -164,6 +167,8 @@ void tt_report_results_opts(const struct tt_report_opts *o, struct tt_results_op
 	ro->cp.has_to = o->range_has_to;
 	ro->cp.from = o->range_from;
 	ro->cp.to = o->range_to;
+	ro->peaks_file = o->peaks_file;
+	ro->gpu = o->gpu;
 }
 
 int tt_report_width(const struct tt_report_opts *o, FILE *out)

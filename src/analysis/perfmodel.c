@@ -1,0 +1,1622 @@
+/* The performance model analysis: TraceLens' op tree, kernel launchers,
+ * perf-model rows, GPU timeline, kernel summary and short kernels, over the
+ * ranks selected (perfmodel.h).
+ *
+ * Per rank (on the analysis threads), then merged:
+ *   1. the op tree of each CPU thread, TraceLens' way: cpu_ops and runtime
+ *      calls by start; an event starting inside the open one but ending
+ *      after it is a sibling when it overlaps by under 1 µs and the open
+ *      one has a parent, else left out of the tree;
+ *   2. each GPU op's launch by correlation id; its launcher: the first
+ *      cpu_op above the runtime call (a cpu_op named `execute` passed
+ *      through), else the runtime call itself; communication kernels have
+ *      none (TraceLens' include_nccl=False);
+ *   3. the ops with a perf model and their FLOPs and bytes (pmcalc.c, once
+ *      per distinct name and args);
+ *   4. each forward op's backward by Sequence number (the autograd
+ *      engine's evaluate_function event of the number, and the latest
+ *      event of the number on another thread as the forward);
+ *   5. the GPU ops under every op that needs them (launchers, modelled
+ *      ops, linked backward events): walking up from each GPU op's runtime
+ *      call, at most MAX_UP levels (a deeper walk is cut and counted);
+ *   6. busy time (the union of the intervals) of each such set.
+ * Cost: O(E log E) per rank for E events, plus GPU ops times the depth of
+ * the op tree above them (bounded by MAX_UP). */
+#include "config.h"
+
+#include "tracetop/perfmodel.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/hmap.h"
+#include "tracetop/pool.h"
+#include "tracetop/stats.h"
+#include "tracetop/util.h"
+
+#define MAX_UP 256   /* ancestors walked above one runtime call */
+#define BLEED_NS 1000 /* TraceLens' overlap tolerance, 1 µs */
+
+void tt_perf_opts_init(struct tt_perf_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->short_us = 10;
+}
+
+const char *tt_pm_timeline_name(int k)
+{
+	static const char *const n[TT_PMT_N] = {
+		"computation_time", "exposed_comm_time", "exposed_memcpy_time", "busy_time",
+		"idle_time",	    "total_time",	 "total_comm_time",	"total_memcpy_time"};
+	return k >= 0 && k < TT_PMT_N ? n[k] : "";
+}
+
+/* ---- names ---- */
+
+static bool has_ci(const char *s, const char *lit)
+{
+	size_t n = strlen(lit);
+	for (; *s; s++) {
+		size_t i = 0;
+		while (i < n && s[i] && (s[i] | 0x20) == lit[i])
+			i++;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+/* TraceLens' communication kernels: nccl, rccl (any case), cross_device_reduce */
+static bool is_comm_name(const char *s)
+{
+	return has_ci(s, "nccl") || has_ci(s, "rccl") || strstr(s, "cross_device_reduce");
+}
+
+/* ROCm 7.1's copy and fill kernels (TraceLens' rocclr patterns) */
+static bool rocclr(const char *s, const char *stem, const char *const *alts)
+{
+	size_t n = strlen(stem);
+	if (strncmp(s, stem, n) != 0)
+		return false;
+	s += n;
+	for (; *alts; alts++) {
+		size_t k = strlen(*alts);
+		if (strncmp(s, *alts, k) == 0 && (strcmp(s + k, "") == 0 || strcmp(s + k, ".kd") == 0))
+			return true;
+	}
+	return false;
+}
+
+static bool rocm_copy(const char *s)
+{
+	static const char *const mc[] = {"HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE", NULL};
+	static const char *const cb[] = {"", "Rect", "Aligned", "RectAligned", NULL};
+	return rocclr(s, "MEMORY_COPY_", mc) || rocclr(s, "__amd_rocclr_copyBuffer", cb);
+}
+
+static bool rocm_fill(const char *s)
+{
+	static const char *const fb[] = {"", "Aligned", NULL};
+	return rocclr(s, "__amd_rocclr_fillBuffer", fb);
+}
+
+/* ---- the result's strings and rows ---- */
+
+struct kacc { /* one kernel (name, stream) under a row */
+	uint32_t row;
+	uint32_t name; /* result string id */
+	int64_t stream;
+	uint64_t count;
+	int64_t sum, min, max;
+};
+
+struct inst { /* one instance's values, for the statistics */
+	uint32_t row;
+	uint32_t ri;
+	int64_t ts;
+	double time_us, tflops, tbps, pct;
+	double direct_us, subtree_us; /* launchers */
+};
+
+struct acc {
+	struct tt_perf *p;
+	pthread_mutex_t mu;
+	const struct tt_perf_opts *o;
+	size_t nsel;
+	/* modelled rows: key string id -> row */
+	uint32_t *rowmap;
+	size_t crowmap, crows;
+	struct inst *ri_v;
+	size_t nri, cri;
+	struct kacc *rk;
+	size_t nrk, crk;
+	struct tt_hmap rkmap; /* (row, name, stream) -> rk */
+	double *rflops;       /* per row: FLOPs over its instances */
+	uint64_t *rranks;     /* per row: a bit per rank (first 64), for nranks */
+	/* launchers */
+	uint32_t *lmap;
+	size_t clmap, claunch;
+	struct inst *li_v;
+	size_t nli, cli;
+	struct kacc *lk;
+	size_t nlk, clk;
+	struct tt_hmap lkmap;
+	/* ops_summary */
+	uint32_t *omap;
+	size_t comap, cops;
+	/* kernel summary */
+	struct tt_hmap ksmap;
+	size_t cksum;
+	/* short kernels */
+	uint32_t *smap;
+	size_t csmap, cshort;
+	double *short_durs;
+	size_t nsd, csd;
+};
+
+static uint32_t intern(struct acc *a, const char *s)
+{
+	return tt_strtab_intern(&a->p->strs, s, strlen(s));
+}
+
+static const char *istr(struct acc *a, const char *s)
+{
+	if (!s)
+		return NULL;
+	return tt_strtab_get(&a->p->strs, intern(a, s));
+}
+
+/* a slot of a map from result string ids to indices (TT_NONE: new) */
+static uint32_t *map_slot(uint32_t **map, size_t *cap, uint32_t id)
+{
+	if (id >= *cap) {
+		size_t old = *cap, n = TT_MAX((size_t)id + 1, 2 * old);
+		*map = tt_realloc_array(*map, n, sizeof(**map));
+		memset(*map + old, 0xff, (n - old) * sizeof(**map));
+		*cap = n;
+	}
+	return &(*map)[id];
+}
+
+static void kacc_add(struct kacc **v, size_t *n, size_t *cap, struct tt_hmap *h, uint32_t row,
+		     uint32_t name, int64_t stream, int64_t dur)
+{
+	uint64_t key = tt_hmap_mix(((uint64_t)row << 32 | name) ^ ((uint64_t)stream * 0x9E3779B97F4A7C15ull));
+	size_t pos = 0;
+	for (uint32_t k = tt_hmap_first(h, key, &pos); k != TT_HMAP_NONE;
+	     k = tt_hmap_next(h, key, &pos)) {
+		struct kacc *x = &(*v)[k];
+		if (x->row == row && x->name == name && x->stream == stream) {
+			x->count++;
+			x->sum += dur;
+			x->min = TT_MIN(x->min, dur);
+			x->max = TT_MAX(x->max, dur);
+			return;
+		}
+	}
+	TT_GROW(*v, *cap, *n + 1);
+	(*v)[*n] = (struct kacc){row, name, stream, 1, dur, dur, dur};
+	tt_hmap_add(h, key, (uint32_t)*n);
+	(*n)++;
+}
+
+/* ---- one rank ---- */
+
+struct gop {            /* a GPU op */
+	uint32_t ev;
+	uint32_t call;      /* its runtime call, TT_NONE: no launch */
+	uint32_t launcher;  /* TT_NONE: none (communication, no launch) */
+	int64_t ts, end;
+	uint8_t kind;       /* enum tt_cat_kind */
+	uint8_t cls;        /* 0 computation, 1 communication, 2 memcpy */
+};
+
+struct pair {
+	uint32_t node;      /* wanted node */
+	uint32_t g;         /* gop index */
+	int64_t ts;
+};
+
+struct rinst {          /* a modelled op instance */
+	uint32_t ev;
+	uint32_t calc;      /* into calcs */
+	uint32_t depth;
+	bool kept;
+	bool own_bwd;       /* it is the forward of a backward (TraceLens' row test) */
+};
+
+struct rctx {
+	const struct tt_rank *r;
+	size_t ri;
+	const struct tt_gpu_peak *gpu;
+	uint32_t *parent;   /* by event: tree parent */
+	uint8_t *intree;
+	uint32_t *wid;      /* by event: wanted node id */
+	uint32_t nwanted;
+	int8_t *comm, *model; /* by name id: -1 unknown */
+	struct gop *g;
+	uint32_t ng;
+	struct pair *pairs;
+	size_t npairs, cpairs;
+	uint32_t *node_first; /* by node: [first, next first) into pairs */
+	/* modelled */
+	struct tt_pm_calc *calcs;
+	uint32_t ncalcs;
+	size_t ccalcs;
+	struct tt_hmap calcmap;
+	struct rinst *inst;
+	uint32_t ninst;
+	size_t cinst;
+	uint32_t *inst_of;  /* by event: instance, TT_NONE */
+	/* linked backward: (instance, bwd event) */
+	struct {
+		uint32_t inst, bwd;
+	} *bl;
+	size_t nbl, cbl;
+	uint64_t depth_cut;
+	uint64_t unmodelled;
+	const char *why;
+	char whybuf[120];
+};
+
+static bool is_cpu_op(const struct tt_rank *r, const struct tt_event *e)
+{
+	return e->ph == 'X' && !(e->flags & TT_EF_MARKER) && tt_ev_kind(r, e) == TT_K_CPU_OP;
+}
+
+static bool is_call(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return false;
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	return k == TT_K_RUNTIME || k == TT_K_DRIVER;
+}
+
+static bool is_gpu(const struct tt_rank *r, const struct tt_event *e)
+{
+	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+		return false;
+	enum tt_cat_kind k = tt_ev_kind(r, e);
+	return k == TT_K_KERNEL || k == TT_K_MEMCPY || k == TT_K_MEMSET;
+}
+
+/* 1. the trees */
+static void build_tree(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	uint32_t *st = NULL;
+	size_t cst = 0;
+	for (uint32_t t = 0; t < r->ntracks; t++) {
+		const struct tt_track *tr = &r->tracks[t];
+		if (tr->kind != TT_TRACK_CPU)
+			continue;
+		size_t n = 0;
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (!is_cpu_op(r, e) && !is_call(r, e))
+				continue;
+			int64_t ts = e->ts, end = tt_ev_end(e);
+			while (n && ts >= tt_ev_end(&r->ev[st[n - 1]]))
+				n--;
+			if (n && end > tt_ev_end(&r->ev[st[n - 1]])) {
+				int64_t ov = tt_ev_end(&r->ev[st[n - 1]]) - ts;
+				if (ov < BLEED_NS && n >= 2)
+					n--;
+				else
+					continue; /* left out of the tree */
+			}
+			x->intree[i] = 1;
+			x->parent[i] = n ? st[n - 1] : TT_NONE;
+			TT_GROW(st, cst, n + 1);
+			st[n++] = i;
+		}
+	}
+	free(st);
+}
+
+static bool comm_name(struct rctx *x, uint32_t name)
+{
+	if (x->comm[name] < 0)
+		x->comm[name] = is_comm_name(tt_str(x->r, name));
+	return x->comm[name];
+}
+
+/* 2. GPU ops and launchers */
+static void find_gops(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	size_t cap = 0;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!is_gpu(r, e))
+			continue;
+		TT_GROW(x->g, cap, (size_t)x->ng + 1);
+		struct gop *g = &x->g[x->ng++];
+		g->ev = i;
+		g->ts = e->ts;
+		g->end = tt_ev_end(e);
+		g->kind = (uint8_t)tt_ev_kind(r, e);
+		g->call = tt_launch_of(r, i);
+		const char *nm = tt_ev_name(r, e);
+		if (g->kind == TT_K_MEMCPY || (g->kind == TT_K_KERNEL && rocm_copy(nm)))
+			g->cls = 2;
+		else if (g->kind == TT_K_KERNEL && rocm_fill(nm))
+			g->cls = 0;
+		else
+			g->cls = comm_name(x, e->name) ? 1 : 0;
+		g->launcher = TT_NONE;
+		if (g->call == TT_NONE || comm_name(x, e->name))
+			continue;
+		uint32_t p = x->intree[g->call] ? x->parent[g->call] : TT_NONE, l = TT_NONE;
+		for (int up = 0; p != TT_NONE && up < MAX_UP; up++) {
+			const struct tt_event *pe = &r->ev[p];
+			if (!is_cpu_op(r, pe))
+				break;
+			if (strcmp(tt_ev_name(r, pe), "execute") == 0) {
+				p = x->parent[p];
+				continue;
+			}
+			l = p;
+			break;
+		}
+		g->launcher = l != TT_NONE ? l : g->call;
+	}
+}
+
+/* the args of a cpu_op as text (NULL: absent) */
+static void op_args(const struct tt_rank *r, uint32_t i, struct tt_pm_args *a)
+{
+	const struct tt_event *e = &r->ev[i];
+	memset(a, 0, sizeof(*a));
+	a->name = tt_ev_name(r, e);
+	if (!(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
+		return;
+	const struct tt_opinfo *o = &r->opinfo[e->aux];
+	a->dims = o->input_dims != TT_NONE ? tt_str(r, o->input_dims) : NULL;
+	a->types = o->input_type != TT_NONE ? tt_str(r, o->input_type) : NULL;
+	a->strides = o->input_strides != TT_NONE ? tt_str(r, o->input_strides) : NULL;
+	a->concrete = o->concrete != TT_NONE ? tt_str(r, o->concrete) : NULL;
+}
+
+/* the calc of op i: computed once per (name, args) */
+static uint32_t calc_of(struct rctx *x, uint32_t i)
+{
+	const struct tt_rank *r = x->r;
+	const struct tt_event *e = &r->ev[i];
+	uint32_t ids[5] = {e->name, TT_NONE, TT_NONE, TT_NONE, TT_NONE};
+	if ((e->flags & TT_EF_OPINFO) && e->aux < r->nopinfo) {
+		const struct tt_opinfo *o = &r->opinfo[e->aux];
+		ids[1] = o->input_dims, ids[2] = o->input_type, ids[3] = o->input_strides,
+		ids[4] = o->concrete;
+	}
+	uint64_t key = 0;
+	for (int k = 0; k < 5; k++)
+		key = tt_hmap_mix(key ^ ids[k]) + (uint64_t)k;
+	size_t pos = 0;
+	for (uint32_t c = tt_hmap_first(&x->calcmap, key, &pos); c != TT_HMAP_NONE;
+	     c = tt_hmap_next(&x->calcmap, key, &pos)) {
+		/* (the calc's first op has the same ids) */
+		const struct tt_event *f = &r->ev[x->inst[c].ev];
+		uint32_t fid[5] = {f->name, TT_NONE, TT_NONE, TT_NONE, TT_NONE};
+		if ((f->flags & TT_EF_OPINFO) && f->aux < r->nopinfo) {
+			const struct tt_opinfo *o = &r->opinfo[f->aux];
+			fid[1] = o->input_dims, fid[2] = o->input_type, fid[3] = o->input_strides,
+			fid[4] = o->concrete;
+		}
+		if (memcmp(ids, fid, sizeof(ids)) == 0)
+			return x->inst[c].calc;
+	}
+	/* new: its calc, and the instance index that first had it (the
+	 * caller adds the instance next: ninst) */
+	TT_GROW(x->calcs, x->ccalcs, (size_t)x->ncalcs + 1);
+	struct tt_pm_args a;
+	op_args(r, i, &a);
+	if (tt_pm_calc(&a, &x->calcs[x->ncalcs]) != 0)
+		x->calcs[x->ncalcs].family = TT_PMF_COUNT; /* not modelled */
+	tt_hmap_add(&x->calcmap, key, x->ninst);
+	return x->ncalcs++;
+}
+
+static uint32_t depth_of(const struct rctx *x, uint32_t i)
+{
+	uint32_t d = 0;
+	for (uint32_t p = x->intree[i] ? x->parent[i] : TT_NONE; p != TT_NONE && d < MAX_UP;
+	     p = x->parent[p])
+		d++;
+	return d;
+}
+
+static int inst_depth_cmp(const void *a, const void *b)
+{
+	const struct rinst *x = a, *y = b;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* 3. the modelled ops: each op with a model name and args that give the
+ * shapes; a composite only when no modelled op is under it */
+static void find_models(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!is_cpu_op(r, e))
+			continue;
+		if (x->model[e->name] < 0)
+			x->model[e->name] = tt_pm_has_model(tt_ev_name(r, e));
+		if (!x->model[e->name])
+			continue;
+		uint32_t c = calc_of(x, i);
+		TT_GROW(x->inst, x->cinst, (size_t)x->ninst + 1);
+		x->inst[x->ninst++] = (struct rinst){i, c, depth_of(x, i), false, false};
+	}
+	qsort(x->inst, x->ninst, sizeof(*x->inst), inst_depth_cmp);
+	uint8_t *covered = tt_calloc((size_t)r->nev + 1, 1);
+	for (uint32_t k = 0; k < x->ninst; k++) {
+		struct rinst *in = &x->inst[k];
+		const struct tt_pm_calc *c = &x->calcs[in->calc];
+		if (c->family == TT_PMF_COUNT) {
+			x->unmodelled++;
+			if (!x->why) {
+				snprintf(x->whybuf, sizeof(x->whybuf), "%s", c->why);
+				x->why = x->whybuf;
+			}
+			continue;
+		}
+		if (c->composite && covered[in->ev])
+			continue;
+		in->kept = true;
+		for (uint32_t p = x->intree[in->ev] ? x->parent[in->ev] : TT_NONE, up = 0;
+		     p != TT_NONE && up < MAX_UP && !covered[p]; p = x->parent[p], up++)
+			covered[p] = 1;
+	}
+	free(covered);
+	/* compact: the kept ones, in event order */
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < x->ninst; k++)
+		if (x->inst[k].kept)
+			x->inst[n++] = x->inst[k];
+	x->ninst = n;
+	for (uint32_t k = 0; k < n; k++)
+		x->inst[k].depth = 0;
+	x->inst_of = tt_malloc(((size_t)r->nev + 1) * sizeof(*x->inst_of));
+	memset(x->inst_of, 0xff, ((size_t)r->nev + 1) * sizeof(*x->inst_of));
+	for (uint32_t k = 0; k < n; k++)
+		x->inst_of[x->inst[k].ev] = k;
+}
+
+struct seqev {
+	int64_t seq;
+	uint32_t ev;
+};
+
+static int seq_cmp(const void *a, const void *b)
+{
+	const struct seqev *x = a, *y = b;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* 4. forward -> backward by Sequence number, for the ops with a backward
+ * row (TraceLens' link_all_fwd_bwd_events and get_subtree_bwd_events) */
+static void link_bwd(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	bool any = false;
+	for (uint32_t k = 0; k < x->ninst && !any; k++)
+		any = x->calcs[x->inst[k].calc].has_bwd;
+	if (!any)
+		return;
+	struct seqev *v = NULL;
+	size_t n = 0, cap = 0;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		if (!is_cpu_op(r, e) || !(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
+			continue;
+		int64_t s = r->opinfo[e->aux].seq;
+		if (s < 0)
+			continue;
+		TT_GROW(v, cap, n + 1);
+		v[n++] = (struct seqev){s, i};
+	}
+	qsort(v, n, sizeof(*v), seq_cmp);
+	static const char ef[] = "autograd::engine::evaluate_function:";
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a; b < n && v[b].seq == v[a].seq; b++)
+			;
+		uint32_t bwd = TT_NONE;
+		for (size_t k = a; k < b && bwd == TT_NONE; k++)
+			if (strncmp(tt_ev_name(r, &r->ev[v[k].ev]), ef, sizeof(ef) - 1) == 0)
+				bwd = v[k].ev;
+		if (bwd == TT_NONE)
+			continue;
+		uint32_t bt = tt_track_of(r, bwd), fwd = TT_NONE;
+		int64_t fts = -1;
+		for (size_t k = a; k < b; k++) {
+			uint32_t i = v[k].ev;
+			if (tt_track_of(r, i) == bt)
+				continue;
+			if (r->ev[i].ts > fts) {
+				fts = r->ev[i].ts;
+				fwd = i;
+			}
+		}
+		if (fwd == TT_NONE)
+			continue;
+		if (x->inst_of[fwd] != TT_NONE)
+			x->inst[x->inst_of[fwd]].own_bwd = true;
+		/* every modelled op at or above the forward gets the backward */
+		for (uint32_t p = fwd, up = 0; p != TT_NONE && up < MAX_UP; up++) {
+			uint32_t k = x->inst_of[p];
+			if (k != TT_NONE && x->calcs[x->inst[k].calc].has_bwd) {
+				TT_GROW(x->bl, x->cbl, x->nbl + 1);
+				x->bl[x->nbl].inst = k;
+				x->bl[x->nbl].bwd = bwd;
+				x->nbl++;
+			}
+			p = x->intree[p] ? x->parent[p] : TT_NONE;
+		}
+	}
+	free(v);
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static void want(struct rctx *x, uint32_t ev)
+{
+	if (x->wid[ev] == TT_NONE)
+		x->wid[ev] = x->nwanted++;
+}
+
+/* 5. the GPU ops under every wanted node */
+static void gather(struct rctx *x)
+{
+	for (uint32_t k = 0; k < x->ng; k++)
+		if (x->g[k].launcher != TT_NONE)
+			want(x, x->g[k].launcher);
+	for (uint32_t k = 0; k < x->ninst; k++)
+		want(x, x->inst[k].ev);
+	for (size_t k = 0; k < x->nbl; k++)
+		want(x, x->bl[k].bwd);
+	for (uint32_t k = 0; k < x->ng; k++) {
+		const struct gop *g = &x->g[k];
+		if (g->call == TT_NONE)
+			continue;
+		uint32_t p = g->call, up = 0;
+		for (; p != TT_NONE && up < MAX_UP; up++) {
+			if (x->wid[p] != TT_NONE) {
+				TT_GROW(x->pairs, x->cpairs, x->npairs + 1);
+				x->pairs[x->npairs++] = (struct pair){x->wid[p], k, g->ts};
+			}
+			p = x->intree[p] ? x->parent[p] : TT_NONE;
+		}
+		if (p != TT_NONE)
+			x->depth_cut++;
+	}
+	qsort(x->pairs, x->npairs, sizeof(*x->pairs), pair_cmp);
+	x->node_first = tt_calloc((size_t)x->nwanted + 2, sizeof(*x->node_first));
+	for (size_t i = 0; i < x->npairs; i++)
+		x->node_first[x->pairs[i].node + 1]++;
+	for (uint32_t i = 0; i < x->nwanted; i++)
+		x->node_first[i + 1] += x->node_first[i];
+}
+
+/* 6. busy time of GPU ops (sorted by start): the union's length, ns */
+static int64_t busy(const struct rctx *x, const uint32_t *gi, size_t n)
+{
+	int64_t sum = 0, s = 0, e = 0;
+	bool open = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct gop *g = &x->g[gi[i]];
+		if (!open || g->ts > e) {
+			if (open)
+				sum += e - s;
+			s = g->ts, e = g->end, open = true;
+		} else if (g->end > e) {
+			e = g->end;
+		}
+	}
+	return open ? sum + e - s : 0;
+}
+
+static int64_t node_busy(const struct rctx *x, uint32_t node, uint32_t **buf, size_t *cap)
+{
+	uint32_t a = x->node_first[node], b = x->node_first[node + 1];
+	TT_GROW(*buf, *cap, (size_t)(b - a) + 1);
+	for (uint32_t i = a; i < b; i++)
+		(*buf)[i - a] = x->pairs[i].g;
+	return busy(x, *buf, b - a);
+}
+
+/* ---- the classes timeline (TraceLens' GPUEventAnalyser) ---- */
+
+static int iv_cmp(const void *a, const void *b)
+{
+	const struct tt_iv *x = a, *y = b;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* merge (TraceLens: an interval joins when start <= the last end) */
+static size_t merge(struct tt_iv *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), iv_cmp);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].ts <= v[k].end) {
+			if (v[i].end > v[k].end)
+				v[k].end = v[i].end;
+		} else {
+			v[++k] = v[i];
+		}
+	}
+	return k + 1;
+}
+
+static void timeline(const struct rctx *x, bool linked_only, double *out)
+{
+	struct tt_iv *c[4];
+	size_t n[4] = {0};
+	for (int i = 0; i < 4; i++)
+		c[i] = tt_malloc(((size_t)x->ng + 1) * sizeof(struct tt_iv));
+	for (uint32_t k = 0; k < x->ng; k++) {
+		const struct gop *g = &x->g[k];
+		if (linked_only && g->call == TT_NONE)
+			continue;
+		struct tt_iv iv = {g->ts, g->end};
+		c[3][n[3]++] = iv;
+		c[g->cls][n[g->cls]++] = iv;
+	}
+	for (int i = 0; i < TT_PMT_N; i++)
+		out[i] = 0;
+	if (!n[3])
+		goto done;
+	for (int i = 0; i < 4; i++)
+		n[i] = merge(c[i], n[i]);
+	int64_t total = c[3][n[3] - 1].end - c[3][0].ts;
+	int64_t comp = tt_iv_total(c[0], n[0]), comm = tt_iv_total(c[1], n[1]),
+		mcp = tt_iv_total(c[2], n[2]), all = tt_iv_total(c[3], n[3]);
+	struct tt_iv *ec = NULL, *m1 = NULL, *m2 = NULL;
+	size_t nec = tt_iv_sub(c[1], n[1], c[0], n[0], &ec);
+	size_t nm1 = tt_iv_sub(c[2], n[2], c[0], n[0], &m1);
+	size_t nm2 = tt_iv_sub(m1, nm1, c[1], n[1], &m2);
+	out[TT_PMT_COMP] = comp / 1e3;
+	out[TT_PMT_EXPOSED_COMM] = tt_iv_total(ec, nec) / 1e3;
+	out[TT_PMT_EXPOSED_MEMCPY] = tt_iv_total(m2, nm2) / 1e3;
+	out[TT_PMT_BUSY] = all / 1e3;
+	out[TT_PMT_IDLE] = (total - all) / 1e3;
+	out[TT_PMT_TOTAL] = total / 1e3;
+	out[TT_PMT_TOTAL_COMM] = comm / 1e3;
+	out[TT_PMT_TOTAL_MEMCPY] = mcp / 1e3;
+	free(ec);
+	free(m1);
+	free(m2);
+done:
+	for (int i = 0; i < 4; i++)
+		free(c[i]);
+}
+
+/* ---- categories ---- */
+
+/* TraceLens' categorize_torch_op: by name, then the first (by start) of
+ * the kernels it launched (gi: sorted by start; n may be 0) */
+static int categorize(const struct rctx *x, uint32_t ev, const uint32_t *gi, size_t n)
+{
+	const char *name = tt_ev_name(x->r, &x->r->ev[ev]);
+	int c = tt_pm_cat_by_name(name);
+	if (c != TT_PMC_OTHER || !n)
+		return c;
+	const char *k = tt_ev_name(x->r, &x->r->ev[x->g[gi[0]].ev]);
+	if (strncmp(k, "void at::native", 15) != 0)
+		return TT_PMC_OTHER;
+	if (strstr(k, "elementwise"))
+		return TT_PMC_ELEMENTWISE;
+	if (strstr(k, "reduce"))
+		return TT_PMC_REDUCE;
+	if (strstr(k, "multi_tensor_apply"))
+		return TT_PMC_MTA;
+	return TT_PMC_OTHER;
+}
+
+/* ---- merging a rank into the result ---- */
+
+static const char *thread_key(const struct acc *a, const char *label, char *buf, size_t n)
+{
+	/* several ranks: "thread 4515 (python3.8)" -> "thread (python3.8)",
+	 * the same thread on every rank */
+	if (a->nsel > 1 && strncmp(label, "thread ", 7) == 0) {
+		const char *p = label + 7;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p > label + 7 && *p == ' ') {
+			snprintf(buf, n, "thread%s", p);
+			return buf;
+		}
+	}
+	return label;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+struct lrec { /* a launcher instance */
+	uint32_t ev;
+	uint8_t cat;
+	int64_t direct, subtree;
+	uint32_t k0, nk; /* its direct kernels: into dk */
+};
+
+static int gop_launcher_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct rctx *x = ctx;
+	const struct gop *g = &x->g[*(const uint32_t *)a], *h = &x->g[*(const uint32_t *)b];
+	if (g->launcher != h->launcher)
+		return g->launcher < h->launcher ? -1 : 1;
+	if (g->ts != h->ts)
+		return g->ts < h->ts ? -1 : 1;
+	return g->ev < h->ev ? -1 : g->ev > h->ev;
+}
+
+/* the first cpu_op above a runtime call (no pass-through), TT_NONE */
+static uint32_t parent_op(const struct rctx *x, uint32_t call)
+{
+	uint32_t p = x->intree[call] ? x->parent[call] : TT_NONE;
+	for (int up = 0; p != TT_NONE && up < MAX_UP; up++, p = x->parent[p])
+		if (is_cpu_op(x->r, &x->r->ev[p]))
+			return p;
+	return TT_NONE;
+}
+
+static void merge_rank(struct acc *a, struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	struct tt_perf *p = a->p;
+	uint32_t *buf = NULL;
+	size_t cbuf = 0;
+	char tb[300];
+
+	/* launchers: their direct kernels, grouped */
+	uint32_t *dk = tt_malloc(((size_t)x->ng + 1) * sizeof(*dk));
+	uint32_t ndk = 0;
+	for (uint32_t k = 0; k < x->ng; k++)
+		if (x->g[k].launcher != TT_NONE)
+			dk[ndk++] = k;
+	tt_msort(dk, ndk, sizeof(*dk), gop_launcher_cmp, x);
+	struct lrec *lr = NULL;
+	size_t nlr = 0, clr = 0;
+	for (uint32_t i = 0, j; i < ndk; i = j) {
+		uint32_t l = x->g[dk[i]].launcher;
+		for (j = i; j < ndk && x->g[dk[j]].launcher == l; j++)
+			;
+		TT_GROW(lr, clr, nlr + 1);
+		struct lrec *w = &lr[nlr++];
+		w->ev = l;
+		w->k0 = i, w->nk = j - i;
+		w->direct = busy(x, dk + i, j - i);
+		w->subtree = x->wid[l] != TT_NONE ? node_busy(x, x->wid[l], &buf, &cbuf) : 0;
+		w->cat = (uint8_t)categorize(x, l, dk + i, j - i);
+	}
+
+	/* kernel summary and short kernels: the parent cpu_op of each kernel */
+	uint8_t *lcat = NULL; /* category of each launcher event, by event */
+	lcat = tt_malloc((size_t)r->nev + 1);
+	memset(lcat, 0xff, (size_t)r->nev + 1);
+	for (size_t i = 0; i < nlr; i++)
+		lcat[lr[i].ev] = lr[i].cat;
+
+	pthread_mutex_lock(&a->mu);
+	size_t ri = x->ri;
+	p->rank_gpu[ri] = x->gpu;
+	p->gpu_ops += x->ng;
+	p->depth_cut += x->depth_cut;
+	p->ops_unmodelled += x->unmodelled;
+	if (!p->why_first && x->why)
+		p->why_first = istr(a, x->why);
+	if (x->ng)
+		p->has_gpu = true;
+
+	/* unlinked GPU work */
+	{
+		uint32_t *ul = tt_malloc(((size_t)x->ng + 1) * sizeof(*ul));
+		size_t nu = 0;
+		for (uint32_t k = 0; k < x->ng; k++)
+			if (x->g[k].call == TT_NONE)
+				ul[nu++] = k;
+		p->gpu_unlinked += nu;
+		/* (gops are in event order: sort each track's... by start) */
+		struct tt_iv *iv = tt_malloc((nu + 1) * sizeof(*iv));
+		for (size_t k = 0; k < nu; k++)
+			iv[k] = (struct tt_iv){x->g[ul[k]].ts, x->g[ul[k]].end};
+		size_t m = merge(iv, nu);
+		p->gpu_unlinked_us += tt_iv_total(iv, m) / 1e3;
+		free(iv);
+		free(ul);
+	}
+
+	/* modelled rows */
+	for (uint32_t k = 0; k < x->ninst; k++) {
+		const struct rinst *in = &x->inst[k];
+		const struct tt_pm_calc *c = &x->calcs[in->calc];
+		const struct tt_event *e = &r->ev[in->ev];
+		p->ops_modelled++;
+		for (int pass = 0; pass < 2; pass++) {
+			bool bwd = pass == 1;
+			if (bwd && !c->has_bwd)
+				break;
+			int64_t t;
+			uint32_t nk;
+			if (!bwd) {
+				uint32_t node = x->wid[in->ev];
+				t = node_busy(x, node, &buf, &cbuf);
+				nk = x->node_first[node + 1] - x->node_first[node];
+			} else {
+				if (!in->own_bwd) {
+					p->bwd_unlinked++;
+					break;
+				}
+				/* the GPU ops under its backward events */
+				size_t nb = 0;
+				for (size_t q = 0; q < x->nbl; q++) {
+					if (x->bl[q].inst != k)
+						continue;
+					uint32_t node = x->wid[x->bl[q].bwd];
+					uint32_t f = x->node_first[node], l = x->node_first[node + 1];
+					TT_GROW(buf, cbuf, nb + (l - f) + 1);
+					for (uint32_t z = f; z < l; z++)
+						buf[nb++] = x->pairs[z].g;
+				}
+				/* sort by start and drop repeats */
+				for (size_t z = 1; z < nb; z++) {
+					uint32_t v = buf[z];
+					size_t w = z;
+					while (w > 0 && (x->g[buf[w - 1]].ts > x->g[v].ts ||
+							 (x->g[buf[w - 1]].ts == x->g[v].ts && buf[w - 1] > v))) {
+						buf[w] = buf[w - 1];
+						w--;
+					}
+					buf[w] = v;
+				}
+				size_t u = 0;
+				for (size_t z = 0; z < nb; z++)
+					if (!u || buf[u - 1] != buf[z])
+						buf[u++] = buf[z];
+				nb = u;
+				t = busy(x, buf, nb);
+				nk = (uint32_t)nb;
+			}
+			int sheet = bwd ? c->bwd_sheet : c->sheet;
+			double flops = bwd ? c->flops_bwd : c->flops, bytes = bwd ? c->bytes_bwd : c->bytes;
+			/* the spec: TF32 when fp32 matrix work ran TF32 kernels */
+			int spec = c->spec;
+			if (c->tf32_able && spec == TT_PMSPEC_MATRIX_FP32) {
+				for (uint32_t z = 0; z < nk; z++) {
+					const char *kn = tt_ev_name(r, &r->ev[x->g[buf[z]].ev]);
+					if (strstr(kn, "tf32") || strstr(kn, "s1688gemm") ||
+					    strstr(kn, "s16816gemm")) {
+						spec = TT_PMSPEC_MATRIX_TF32;
+						break;
+					}
+				}
+			}
+			/* the row */
+			char key[TT_PM_PARAMS + 300];
+			snprintf(key, sizeof(key), "%d\x1e%s\x1e%s", sheet, tt_ev_name(r, e), c->params);
+			uint32_t *slot = map_slot(&a->rowmap, &a->crowmap, intern(a, key));
+			if (*slot == TT_NONE) {
+				*slot = (uint32_t)p->nrows;
+				TT_GROW(p->rows, a->crows, p->nrows + 1);
+				a->rflops = tt_realloc_array(a->rflops, a->crows, sizeof(*a->rflops));
+				a->rranks = tt_realloc_array(a->rranks, a->crows, sizeof(*a->rranks));
+				struct tt_pm_row *w = &p->rows[p->nrows++];
+				memset(w, 0, sizeof(*w));
+				a->rflops[*slot] = 0;
+				a->rranks[*slot] = 0;
+				w->sheet = (uint8_t)sheet;
+				w->family = c->family;
+				w->cat = c->cat;
+				w->spec = (int8_t)spec;
+				w->bwd = bwd;
+				w->name = istr(a, tt_ev_name(r, e));
+				w->params = istr(a, c->params);
+				struct tt_pm_args ar;
+				op_args(r, in->ev, &ar);
+				w->dims = istr(a, ar.dims);
+				w->types = istr(a, ar.types);
+				w->strides = istr(a, ar.strides);
+				w->concrete = istr(a, ar.concrete);
+				const struct tt_track *tr = &r->tracks[tt_track_of(r, in->ev)];
+				w->process = istr(a, tt_str(r, tr->proc_name));
+				w->thread = istr(a, tt_str(r, tr->name));
+				w->flops = flops;
+				w->bytes = bytes;
+				w->gpu = x->gpu;
+				bool fb;
+				w->peak_tflops = tt_gpu_peak_of(x->gpu, spec, &fb);
+				w->mem_gbps = x->gpu ? x->gpu->mem_gbps : 0;
+				w->roof_us = NAN;
+				if (w->peak_tflops > 0 && w->mem_gbps > 0 && bytes >= 0 && flops > 0) {
+					double ct = flops / (w->peak_tflops * 1e12) * 1e6,
+					       mt = bytes / (w->mem_gbps * 1e9) * 1e6;
+					w->roof_us = TT_MAX(ct, mt);
+					w->compute_bound = ct >= mt;
+				}
+				w->ri = ri;
+				w->ev = in->ev;
+				w->uid_first = ((uint64_t)ri << 48) ^ (uint64_t)(e->ts - r->t0);
+			}
+			uint32_t row = *slot;
+			struct tt_pm_row *w = &p->rows[row];
+			w->count++;
+			a->rflops[row] += flops;
+			if (ri < 64)
+				a->rranks[row] |= UINT64_C(1) << ri;
+			double tu = (double)t / 1e3;
+			struct inst iv = {row, (uint32_t)ri, e->ts, tu, NAN, NAN, NAN, 0, 0};
+			if (t > 0) {
+				iv.tflops = flops / 1e12 / (tu / 1e6);
+				if (bytes >= 0)
+					iv.tbps = bytes / 1e12 / (tu / 1e6);
+				/* this instance's roofline on its own GPU */
+				double pk = tt_gpu_peak_of(x->gpu, spec, NULL),
+				       bw = x->gpu ? x->gpu->mem_gbps : 0;
+				if (pk > 0 && bw > 0 && bytes >= 0 && flops > 0) {
+					double roof = TT_MAX(flops / (pk * 1e12), bytes / (bw * 1e9)) * 1e6;
+					iv.pct = roof / tu * 100;
+				}
+			}
+			TT_GROW(a->ri_v, a->cri, a->nri + 1);
+			a->ri_v[a->nri++] = iv;
+			for (uint32_t z = 0; z < nk; z++) {
+				const struct gop *g = &x->g[buf[z]];
+				const struct tt_event *ge = &r->ev[g->ev];
+				int64_t stream = r->tracks[tt_track_of(r, g->ev)].stream;
+				kacc_add(&a->rk, &a->nrk, &a->crk, &a->rkmap, row,
+					 intern(a, tt_ev_name(r, ge)), stream, ge->dur);
+			}
+		}
+	}
+
+	/* launchers */
+	for (size_t i = 0; i < nlr; i++) {
+		const struct lrec *w = &lr[i];
+		const struct tt_event *e = &r->ev[w->ev];
+		const struct tt_track *tr = &r->tracks[tt_track_of(r, w->ev)];
+		struct tt_pm_args ar = {0};
+		if (is_cpu_op(r, e))
+			op_args(r, w->ev, &ar);
+		const char *th = thread_key(a, tt_str(r, tr->name), tb, sizeof(tb));
+		const char *pn = tt_str(r, tr->proc_name);
+		char key[4096];
+		snprintf(key, sizeof(key), "%s\x1e%d\x1e%s\x1e%s\x1e%s\x1e%s\x1e%s\x1e%s", tt_ev_name(r, e),
+			 w->cat, pn, th, or_empty(ar.dims), or_empty(ar.types), or_empty(ar.strides),
+			 or_empty(ar.concrete));
+		uint32_t *slot = map_slot(&a->lmap, &a->clmap, intern(a, key));
+		if (*slot == TT_NONE) {
+			*slot = (uint32_t)p->nlaunch;
+			TT_GROW(p->launch, a->claunch, p->nlaunch + 1);
+			struct tt_pm_launch *l = &p->launch[p->nlaunch++];
+			memset(l, 0, sizeof(*l));
+			l->name = istr(a, tt_ev_name(r, e));
+			l->cat = w->cat;
+			l->runtime = !is_cpu_op(r, e);
+			l->process = istr(a, pn);
+			l->thread = istr(a, th);
+			l->dims = istr(a, ar.dims);
+			l->types = istr(a, ar.types);
+			l->strides = istr(a, ar.strides);
+			l->concrete = istr(a, ar.concrete);
+			l->ri = ri;
+			l->ev = w->ev;
+			l->uid_first = ((uint64_t)ri << 48) ^ (uint64_t)(e->ts - r->t0);
+		}
+		uint32_t row = *slot;
+		p->launch[row].count++;
+		struct inst iv = {row, (uint32_t)ri, e->ts, 0, 0, 0, 0, w->direct / 1e3, w->subtree / 1e3};
+		TT_GROW(a->li_v, a->cli, a->nli + 1);
+		a->li_v[a->nli++] = iv;
+		for (uint32_t z = 0; z < w->nk; z++) {
+			const struct gop *g = &x->g[dk[w->k0 + z]];
+			const struct tt_event *ge = &r->ev[g->ev];
+			int64_t stream = r->tracks[tt_track_of(r, g->ev)].stream;
+			kacc_add(&a->lk, &a->nlk, &a->clk, &a->lkmap, row, intern(a, tt_ev_name(r, ge)),
+				 stream, ge->dur);
+		}
+		/* ops_summary */
+		uint32_t *os = map_slot(&a->omap, &a->comap, intern(a, tt_ev_name(r, e)));
+		if (*os == TT_NONE) {
+			*os = (uint32_t)p->nops;
+			TT_GROW(p->ops, a->cops, p->nops + 1);
+			p->ops[p->nops++] = (struct tt_pm_opsum){istr(a, tt_ev_name(r, e)), 0, 0, 0, 0};
+		}
+		struct tt_pm_opsum *o = &p->ops[*os];
+		o->count++;
+		o->direct_us += w->direct / 1e3;
+		o->subtree_us += w->subtree / 1e3;
+		o->cats |= 1u << w->cat;
+		p->cats[w->cat].count++;
+		p->cats[w->cat].direct_us += w->direct / 1e3;
+	}
+
+	/* kernel summary, short kernels (kernels only) */
+	for (uint32_t k = 0; k < x->ng; k++) {
+		const struct gop *g = &x->g[k];
+		if (g->kind != TT_K_KERNEL)
+			continue;
+		const struct tt_event *ge = &r->ev[g->ev];
+		int cat = -1;
+		const char *parent = NULL;
+		uint32_t pop = TT_NONE;
+		if (g->call != TT_NONE) {
+			pop = parent_op(x, g->call);
+			if (pop != TT_NONE) {
+				parent = tt_ev_name(r, &r->ev[pop]);
+				cat = lcat[pop] != 0xff ? lcat[pop] : categorize(x, pop, NULL, 0);
+			} else {
+				parent = tt_ev_name(r, &r->ev[g->call]);
+				cat = has_ci(parent, "cudagraph") || has_ci(parent, "graphlaunch") ? -3 : -2;
+			}
+		}
+		int64_t stream = r->tracks[tt_track_of(r, g->ev)].stream;
+		double dur = ge->dur / 1e3;
+		p->kernels_us += dur;
+		char key[1024];
+		snprintf(key, sizeof(key), "%d\x1e%s\x1e%s\x1e%lld", cat, parent ? parent : "\x1d",
+			 tt_ev_name(r, ge), (long long)stream);
+		uint32_t kid = intern(a, key);
+		uint64_t hk = tt_hmap_mix(kid);
+		size_t pos = 0;
+		uint32_t ks = TT_HMAP_NONE;
+		for (uint32_t q = tt_hmap_first(&a->ksmap, hk, &pos); q != TT_HMAP_NONE;
+		     q = tt_hmap_next(&a->ksmap, hk, &pos))
+			if (p->ksum[q].name == tt_strtab_get(&p->strs, intern(a, tt_ev_name(r, ge))) &&
+			    p->ksum[q].cat == cat && p->ksum[q].stream == stream &&
+			    ((!p->ksum[q].parent && !parent) ||
+			     (p->ksum[q].parent && parent && strcmp(p->ksum[q].parent, parent) == 0))) {
+				ks = q;
+				break;
+			}
+		if (ks == TT_HMAP_NONE) {
+			ks = (uint32_t)p->nksum;
+			TT_GROW(p->ksum, a->cksum, p->nksum + 1);
+			p->ksum[p->nksum++] = (struct tt_pm_ksum){cat, istr(a, parent),
+								  istr(a, tt_ev_name(r, ge)), stream, 0,
+								  0, dur, dur};
+			tt_hmap_add(&a->ksmap, hk, ks);
+		}
+		struct tt_pm_ksum *s = &p->ksum[ks];
+		s->count++;
+		s->sum_us += dur;
+		s->min_us = TT_MIN(s->min_us, dur);
+		s->max_us = TT_MAX(s->max_us, dur);
+		if (dur < a->o->short_us) {
+			p->nshort++;
+			p->short_sum_us += dur;
+			TT_GROW(a->short_durs, a->csd, a->nsd + 1);
+			a->short_durs[a->nsd++] = dur;
+			struct tt_pm_args ar = {0};
+			if (pop != TT_NONE)
+				op_args(r, pop, &ar);
+			char sk[4096];
+			snprintf(sk, sizeof(sk), "%s\x1e%s\x1e%s\x1e%s\x1e%s", parent ? parent : "\x1d",
+				 or_empty(ar.dims), or_empty(ar.strides), or_empty(ar.concrete),
+				 tt_ev_name(r, ge));
+			uint32_t *ss = map_slot(&a->smap, &a->csmap, intern(a, sk));
+			if (*ss == TT_NONE) {
+				*ss = (uint32_t)p->nshorts;
+				TT_GROW(p->shorts, a->cshort, p->nshorts + 1);
+				p->shorts[p->nshorts++] =
+					(struct tt_pm_short){istr(a, parent), istr(a, ar.dims),
+							     istr(a, ar.strides), istr(a, ar.concrete),
+							     istr(a, tt_ev_name(r, ge)), 0, 0};
+			}
+			p->shorts[*ss].count++;
+			p->shorts[*ss].sum_us += dur;
+		}
+	}
+	pthread_mutex_unlock(&a->mu);
+	free(lcat);
+	free(lr);
+	free(dk);
+	free(buf);
+}
+
+static const struct tt_devprop *devprop_of(const struct tt_rank *r)
+{
+	if (!r->meta.ndevprops)
+		return NULL;
+	int64_t dev = -1;
+	for (uint32_t t = 0; t < r->ntracks && dev < 0; t++)
+		if (r->tracks[t].kind == TT_TRACK_GPU && r->tracks[t].count)
+			dev = r->tracks[t].device;
+	for (size_t i = 0; i < r->meta.ndevprops; i++)
+		if (r->meta.devprops[i].id == dev)
+			return &r->meta.devprops[i];
+	return &r->meta.devprops[0];
+}
+
+struct job {
+	struct acc *a;
+	const struct tt_model *m;
+	size_t *ri;
+};
+
+static void rank_job(size_t i, void *ctx)
+{
+	struct job *j = ctx;
+	struct acc *a = j->a;
+	size_t ri = j->ri[i];
+	const struct tt_rank *r = j->m->ranks[ri];
+	struct rctx x = {0};
+	x.r = r;
+	x.ri = i;
+	const struct tt_devprop *dp = devprop_of(r);
+	x.gpu = tt_gpu_lookup(a->p->user, dp ? dp->name : NULL, dp ? dp->total_mem : 0,
+			      a->o->gpu);
+	size_t nev = (size_t)r->nev + 1;
+	x.parent = tt_malloc(nev * sizeof(*x.parent));
+	memset(x.parent, 0xff, nev * sizeof(*x.parent));
+	x.intree = tt_calloc(nev, 1);
+	x.wid = tt_malloc(nev * sizeof(*x.wid));
+	memset(x.wid, 0xff, nev * sizeof(*x.wid));
+	x.comm = tt_malloc((size_t)r->strs.n + 1);
+	memset(x.comm, -1, (size_t)r->strs.n + 1);
+	x.model = tt_malloc((size_t)r->strs.n + 1);
+	memset(x.model, -1, (size_t)r->strs.n + 1);
+	build_tree(&x);
+	find_gops(&x);
+	find_models(&x);
+	link_bwd(&x);
+	gather(&x);
+	double tl[TT_PMT_N], tll[TT_PMT_N];
+	timeline(&x, false, tl);
+	timeline(&x, true, tll);
+	merge_rank(a, &x);
+	pthread_mutex_lock(&a->mu);
+	struct tt_perf *p = a->p;
+	memcpy(&p->rank_timeline[i * TT_PMT_N], tl, sizeof(tl));
+	memcpy(&p->rank_timeline_linked[i * TT_PMT_N], tll, sizeof(tll));
+	p->rank_devname[i] = dp ? istr(a, dp->name) : NULL;
+	bool shapes = false;
+	for (uint32_t k = 0; k < r->nopinfo && !shapes; k++)
+		shapes = r->opinfo[k].input_dims != TT_NONE;
+	if (shapes)
+		p->any_shapes = true;
+	pthread_mutex_unlock(&a->mu);
+	free(x.parent);
+	free(x.intree);
+	free(x.wid);
+	free(x.comm);
+	free(x.model);
+	free(x.g);
+	free(x.pairs);
+	free(x.node_first);
+	free(x.calcs);
+	tt_hmap_free(&x.calcmap);
+	free(x.inst);
+	free(x.inst_of);
+	free(x.bl);
+}
+
+/* ---- statistics ---- */
+
+static int inst_cmp(const void *a, const void *b)
+{
+	const struct inst *x = a, *y = b;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	if (x->ri != y->ri)
+		return x->ri < y->ri ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* pandas: NaN left out, std with ddof 1 */
+static void stat(double *v, size_t n, struct tt_pm_stat *s)
+{
+	size_t k = 0;
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i])) {
+			v[k++] = v[i];
+			sum += v[i];
+		}
+	memset(s, 0, sizeof(*s));
+	s->n = k;
+	s->sum = sum;
+	if (!k) {
+		s->mean = s->median = s->std = s->min = s->max = NAN;
+		return;
+	}
+	s->mean = sum / (double)k;
+	double ss = 0;
+	s->min = s->max = v[0];
+	for (size_t i = 0; i < k; i++) {
+		ss += (v[i] - s->mean) * (v[i] - s->mean);
+		s->min = TT_MIN(s->min, v[i]);
+		s->max = TT_MAX(s->max, v[i]);
+	}
+	s->std = k > 1 ? sqrt(ss / (double)(k - 1)) : NAN;
+	s->median = tt_median(v, k);
+}
+
+/* per row: the statistics of each value over its instances */
+static void row_stats(struct inst *v, size_t n, size_t nrows, bool launch, struct tt_perf *p)
+{
+	qsort(v, n, sizeof(*v), inst_cmp);
+	double *a = tt_malloc((n + 1) * sizeof(*a));
+	for (size_t i = 0, j; i < n; i = j) {
+		uint32_t row = v[i].row;
+		for (j = i; j < n && v[j].row == row; j++)
+			;
+		size_t m = j - i;
+		if (row >= nrows)
+			continue;
+#define STAT(field, dst)                               \
+	do {                                           \
+		for (size_t z = 0; z < m; z++)         \
+			a[z] = v[i + z].field;         \
+		stat(a, m, dst);                       \
+	} while (0)
+		if (launch) {
+			STAT(direct_us, &p->launch[row].direct_us);
+			STAT(subtree_us, &p->launch[row].subtree_us);
+		} else {
+			struct tt_pm_row *w = &p->rows[row];
+			STAT(time_us, &w->time_us);
+			STAT(tflops, &w->tflops);
+			STAT(tbps, &w->tbps);
+			STAT(pct, &w->pct_roof);
+		}
+#undef STAT
+	}
+	free(a);
+}
+
+static int kacc_cmp(const void *a, const void *b)
+{
+	const struct kacc *x = a, *y = b;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	if (x->sum != y->sum)
+		return x->sum > y->sum ? -1 : 1;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return x->stream < y->stream ? -1 : x->stream > y->stream;
+}
+
+/* each row's kernels: their own arrays, largest total first */
+static void give_kernels(struct kacc *k, size_t n, const struct tt_strtab *s, size_t nrows,
+			 struct tt_pm_kernel **dst_of_row(void *, size_t), size_t *(*cnt_of_row)(void *, size_t),
+			 void *ctx)
+{
+	qsort(k, n, sizeof(*k), kacc_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		uint32_t row = k[i].row;
+		for (j = i; j < n && k[j].row == row; j++)
+			;
+		if (row >= nrows)
+			continue;
+		struct tt_pm_kernel *v = tt_malloc((j - i) * sizeof(*v));
+		for (size_t z = i; z < j; z++)
+			v[z - i] = (struct tt_pm_kernel){tt_strtab_get(s, k[z].name), k[z].stream,
+							 k[z].count, k[z].sum, k[z].min, k[z].max,
+							 (double)k[z].sum / (double)k[z].count};
+		*dst_of_row(ctx, row) = v;
+		*cnt_of_row(ctx, row) = j - i;
+	}
+}
+
+static struct tt_pm_kernel **row_k(void *c, size_t i)
+{
+	return &((struct tt_perf *)c)->rows[i].kernels;
+}
+static size_t *row_nk(void *c, size_t i)
+{
+	return &((struct tt_perf *)c)->rows[i].nkernels;
+}
+static struct tt_pm_kernel **l_k(void *c, size_t i)
+{
+	return &((struct tt_perf *)c)->launch[i].kernels;
+}
+static size_t *l_nk(void *c, size_t i)
+{
+	return &((struct tt_perf *)c)->launch[i].nkernels;
+}
+
+/* ---- ordering ---- */
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_row *x = a, *y = b;
+	if (x->sheet != y->sheet)
+		return x->sheet < y->sheet ? -1 : 1;
+	if (x->time_us.sum != y->time_us.sum)
+		return x->time_us.sum > y->time_us.sum ? -1 : 1;
+	if (x->uid_first != y->uid_first)
+		return x->uid_first < y->uid_first ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->params, y->params);
+}
+
+static int launch_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_launch *x = a, *y = b;
+	if (x->direct_us.sum != y->direct_us.sum)
+		return x->direct_us.sum > y->direct_us.sum ? -1 : 1;
+	if (x->uid_first != y->uid_first)
+		return x->uid_first < y->uid_first ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int ops_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_opsum *x = a, *y = b;
+	if (x->direct_us != y->direct_us)
+		return x->direct_us > y->direct_us ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cat_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_catsum *x = a, *y = b;
+	if (x->direct_us != y->direct_us)
+		return x->direct_us > y->direct_us ? -1 : 1;
+	return x->cat < y->cat ? -1 : x->cat > y->cat;
+}
+
+static int ksum_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_ksum *x = a, *y = b;
+	if (x->sum_us != y->sum_us)
+		return x->sum_us > y->sum_us ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	return strcmp(x->parent ? x->parent : "", y->parent ? y->parent : "");
+}
+
+static int short_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_short *x = a, *y = b;
+	if (x->sum_us != y->sum_us)
+		return x->sum_us > y->sum_us ? -1 : 1;
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->parent ? x->parent : "", y->parent ? y->parent : "");
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* numpy.histogram(v, bins=100) */
+static void histogram(double *v, size_t n, struct tt_perf *p)
+{
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), dbl_cmp);
+	double lo = v[0], hi = v[n - 1];
+	if (lo == hi)
+		lo -= 0.5, hi += 0.5;
+	p->short_min_us = lo;
+	p->short_max_us = hi;
+	for (size_t i = 0; i < n; i++) {
+		double f = (v[i] - lo) / (hi - lo) * 100;
+		int b = (int)f;
+		if (b >= 100)
+			b = 99;
+		if (b < 0)
+			b = 0;
+		/* numpy compares with the edges themselves */
+		double e0 = lo + (hi - lo) * b / 100.0, e1 = lo + (hi - lo) * (b + 1) / 100.0;
+		if (v[i] < e0 && b > 0)
+			b--;
+		else if (v[i] >= e1 && b < 99)
+			b++;
+		p->short_hist[b]++;
+	}
+}
+
+void tt_perf_compute(const struct tt_model *m, const struct tt_perf_opts *o, struct tt_perf *out)
+{
+	memset(out, 0, sizeof(*out));
+	tt_strtab_init(&out->strs);
+	out->short_us = o->short_us > 0 ? o->short_us : 10;
+	struct tt_perf_opts oo = *o;
+	oo.short_us = out->short_us;
+	if (o->peaks_file) {
+		struct tt_err err;
+		tt_err_clear(&err);
+		out->user = tt_gpu_table_load(o->peaks_file, &err);
+		if (!out->user)
+			tt_err_format(&err, out->error, sizeof(out->error));
+	}
+	size_t *sel = tt_malloc((m->nranks + 1) * sizeof(*sel)), nsel = 0;
+	for (size_t i = 0; i < m->nranks; i++)
+		if (!o->a || tt_aopts_has_rank(o->a, m->ranks[i]->rank))
+			sel[nsel++] = i;
+	out->nranks = nsel;
+	out->rank_gpu = tt_calloc(nsel + 1, sizeof(*out->rank_gpu));
+	out->rank_devname = tt_calloc(nsel + 1, sizeof(*out->rank_devname));
+	out->rank = tt_calloc(nsel + 1, sizeof(*out->rank));
+	out->rank_timeline = tt_calloc((nsel + 1) * TT_PMT_N, sizeof(double));
+	out->rank_timeline_linked = tt_calloc((nsel + 1) * TT_PMT_N, sizeof(double));
+	for (size_t i = 0; i < nsel; i++)
+		out->rank[i] = m->ranks[sel[i]]->rank;
+	struct acc a = {0};
+	a.p = out;
+	a.o = &oo;
+	a.nsel = nsel;
+	pthread_mutex_init(&a.mu, NULL);
+	struct job j = {&a, m, sel};
+	tt_parallel_for(nsel, o->a ? o->a->threads : 0, rank_job, &j);
+	pthread_mutex_destroy(&a.mu);
+
+	/* statistics and order */
+	row_stats(a.ri_v, a.nri, out->nrows, false, out);
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct tt_pm_row *w = &out->rows[i];
+		w->flops_total = a.rflops[i];
+		w->nranks = (uint32_t)__builtin_popcountll(a.rranks[i]);
+	}
+	row_stats(a.li_v, a.nli, out->nlaunch, true, out);
+	give_kernels(a.rk, a.nrk, &out->strs, out->nrows, row_k, row_nk, out);
+	give_kernels(a.lk, a.nlk, &out->strs, out->nlaunch, l_k, l_nk, out);
+	qsort(out->rows, out->nrows, sizeof(*out->rows), row_cmp);
+	qsort(out->launch, out->nlaunch, sizeof(*out->launch), launch_cmp);
+	qsort(out->ops, out->nops, sizeof(*out->ops), ops_cmp);
+	struct tt_pm_catsum cs[TT_PMC_COUNT];
+	size_t nc = 0;
+	for (int c = 0; c < TT_PMC_COUNT; c++)
+		if (out->cats[c].count) {
+			cs[nc] = out->cats[c];
+			cs[nc++].cat = (uint8_t)c;
+		}
+	qsort(cs, nc, sizeof(*cs), cat_cmp);
+	memset(out->cats, 0, sizeof(out->cats));
+	memcpy(out->cats, cs, nc * sizeof(*cs));
+	out->ncats = nc;
+	qsort(out->ksum, out->nksum, sizeof(*out->ksum), ksum_cmp);
+	qsort(out->shorts, out->nshorts, sizeof(*out->shorts), short_cmp);
+	histogram(a.short_durs, a.nsd, out);
+	/* the whole job's timeline: the ranks' sums (one rank: its own) */
+	for (size_t i = 0; i < nsel; i++)
+		for (int k = 0; k < TT_PMT_N; k++) {
+			out->timeline_us[k] += out->rank_timeline[i * TT_PMT_N + k];
+			out->timeline_linked_us[k] += out->rank_timeline_linked[i * TT_PMT_N + k];
+		}
+
+	free(a.rowmap);
+	free(a.ri_v);
+	free(a.rk);
+	tt_hmap_free(&a.rkmap);
+	free(a.rflops);
+	free(a.rranks);
+	free(a.lmap);
+	free(a.li_v);
+	free(a.lk);
+	tt_hmap_free(&a.lkmap);
+	free(a.omap);
+	tt_hmap_free(&a.ksmap);
+	free(a.smap);
+	free(a.short_durs);
+	free(sel);
+}
+
+void tt_perf_free(struct tt_perf *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nrows; i++)
+		free(p->rows[i].kernels);
+	for (size_t i = 0; i < p->nlaunch; i++)
+		free(p->launch[i].kernels);
+	free(p->rows);
+	free(p->launch);
+	free(p->ops);
+	free(p->ksum);
+	free(p->shorts);
+	free(p->rank_gpu);
+	free(p->rank_devname);
+	free(p->rank);
+	free(p->rank_timeline);
+	free(p->rank_timeline_linked);
+	tt_gpu_table_free(p->user);
+	tt_strtab_free(&p->strs);
+	memset(p, 0, sizeof(*p));
+}
+
+/* ---- the explorer's per-op list ---- */
+
+static int agg_cmp(const void *a, const void *b)
+{
+	const struct tt_pm_opagg *x = a, *y = b;
+	if (x->time_us != y->time_us)
+		return x->time_us > y->time_us ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+size_t tt_perf_by_op(const struct tt_perf *p, struct tt_pm_opagg **out)
+{
+	struct tt_pm_opagg *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct tt_pm_row *w = &p->rows[i];
+		size_t k = 0;
+		for (; k < n; k++)
+			if (v[k].sheet == w->sheet && strcmp(v[k].name, w->name) == 0)
+				break;
+		if (k == n) {
+			TT_GROW(v, cap, n + 1);
+			memset(&v[n], 0, sizeof(v[n]));
+			v[n].name = w->name;
+			v[n].sheet = w->sheet;
+			v[n].cat = w->cat;
+			v[n].spec = w->spec;
+			v[n].first_row = i;
+			n++;
+		}
+		struct tt_pm_opagg *g = &v[k];
+		g->count += w->count;
+		g->nshapes++;
+		g->time_us += w->time_us.sum;
+		g->flops += w->flops_total;
+		if (w->bytes >= 0)
+			g->bytes += w->bytes * (double)w->count;
+		if (!isnan(w->roof_us)) {
+			/* the roofline time of the instances that ran */
+			double ran = (double)w->time_us.n;
+			(void)ran;
+			g->roof_us += w->roof_us * (double)w->count;
+			g->roof_time_us += w->time_us.sum;
+			if (w->compute_bound)
+				g->nbound_compute++;
+			else
+				g->nbound_memory++;
+		}
+		if (g->spec != w->spec)
+			g->spec = TT_PMSPEC_NONE;
+	}
+	qsort(v, n, sizeof(*v), agg_cmp);
+	*out = v;
+	return n;
+}
+
+const char *tt_perf_gpu_label(const struct tt_perf *p, char *buf, size_t n)
+{
+	const struct tt_gpu_peak *g = NULL;
+	bool mixed = false, none = false;
+	for (size_t i = 0; i < p->nranks; i++) {
+		if (!p->rank_gpu[i])
+			none = true;
+		else if (!g)
+			g = p->rank_gpu[i];
+		else if (g != p->rank_gpu[i])
+			mixed = true;
+	}
+	if (mixed)
+		snprintf(buf, n, "mixed GPUs");
+	else if (g)
+		snprintf(buf, n, "%s%s", g->name, none ? " (some ranks unknown)" : "");
+	else
+		snprintf(buf, n, "unknown GPU");
+	return buf;
+}
