@@ -253,8 +253,11 @@ struct tt_pm_row {
 	double peak_tflops, mem_gbps; /* 0: no peak */
 	double roof_us;              /* Roofline Time (µs) of one instance, NaN: none */
 	bool compute_bound;
-	double flops_total;          /* over instances (the view's achieved
-				      * TFLOP/s: flops_total / time sum) */
+	double flops_total;          /* over instances */
+	/* over all instances together (time-weighted): FLOPs / kernel time,
+	 * bytes / kernel time, roofline time / kernel time (of the
+	 * instances that ran); NaN when none ran or no peak */
+	double tflops_all, tbps_all, roof_pct_all;
 	struct tt_pm_kernel *kernels; /* by position, TraceLens' kernel summary */
 	size_t nkernels;
 	size_t ri;                   /* the first instance: rank index, event */

@@ -121,14 +121,49 @@ struct inst { /* one instance's values, for the statistics */
 	double direct_us, subtree_us; /* launchers */
 };
 
+/* a row's key: up to 8 ids (unused ones TT_NONE) */
+struct tkey {
+	uint32_t v[8];
+};
+
+struct tindex {
+	struct tt_hmap h;
+	struct tkey *keys;
+	size_t cap;
+};
+
+/* The row of key k among n rows so far: its index, or n when new (then
+ * the caller adds row n). */
+static uint32_t tfind(struct tindex *x, size_t n, const struct tkey *k)
+{
+	uint64_t hv = 0;
+	for (int i = 0; i < 8; i++)
+		hv = tt_hmap_mix(hv ^ k->v[i]) + (uint64_t)i;
+	size_t pos = 0;
+	for (uint32_t q = tt_hmap_first(&x->h, hv, &pos); q != TT_HMAP_NONE;
+	     q = tt_hmap_next(&x->h, hv, &pos))
+		if (memcmp(&x->keys[q], k, sizeof(*k)) == 0)
+			return q;
+	TT_GROW(x->keys, x->cap, n + 1);
+	x->keys[n] = *k;
+	tt_hmap_add(&x->h, hv, (uint32_t)n);
+	return (uint32_t)n;
+}
+
+static void tindex_free(struct tindex *x)
+{
+	tt_hmap_free(&x->h);
+	free(x->keys);
+}
+
 struct acc {
 	struct tt_perf *p;
 	pthread_mutex_t mu;
 	const struct tt_perf_opts *o;
 	size_t nsel;
-	/* modelled rows: key string id -> row */
-	uint32_t *rowmap;
-	size_t crowmap, crows;
+	/* modelled rows */
+	struct tindex rowix;
+	size_t crows;
 	struct inst *ri_v;
 	size_t nri, cri;
 	struct kacc *rk;
@@ -137,8 +172,8 @@ struct acc {
 	double *rflops;       /* per row: FLOPs over its instances */
 	uint64_t *rranks;     /* per row: a bit per rank (first 64), for nranks */
 	/* launchers */
-	uint32_t *lmap;
-	size_t clmap, claunch;
+	struct tindex lix;
+	size_t claunch;
 	struct inst *li_v;
 	size_t nli, cli;
 	struct kacc *lk;
@@ -150,9 +185,13 @@ struct acc {
 	/* kernel summary */
 	struct tt_hmap ksmap;
 	size_t cksum;
+	struct {
+		uint32_t name, parent;
+		int cat;
+	} *kskey;
 	/* short kernels */
-	uint32_t *smap;
-	size_t csmap, cshort;
+	struct tindex six;
+	size_t cshort;
 	double *short_durs;
 	size_t nsd, csd;
 };
@@ -212,6 +251,7 @@ struct gop {            /* a GPU op */
 	int64_t ts, end;
 	uint8_t kind;       /* enum tt_cat_kind */
 	uint8_t cls;        /* 0 computation, 1 communication, 2 memcpy */
+	uint32_t track;
 };
 
 struct pair {
@@ -237,6 +277,7 @@ struct rctx {
 	uint32_t *wid;      /* by event: wanted node id */
 	uint32_t nwanted;
 	int8_t *comm, *model; /* by name id: -1 unknown */
+	int8_t *catname;    /* by name id: category by name, -1 unknown */
 	struct gop *g;
 	uint32_t ng;
 	struct pair *pairs;
@@ -329,13 +370,15 @@ static void find_gops(struct rctx *x)
 {
 	const struct tt_rank *r = x->r;
 	size_t cap = 0;
-	for (uint32_t i = 0; i < r->nev; i++) {
+	for (uint32_t t = 0; t < r->ntracks; t++)
+	for (uint32_t i = r->tracks[t].first; i < r->tracks[t].first + r->tracks[t].count; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!is_gpu(r, e))
 			continue;
 		TT_GROW(x->g, cap, (size_t)x->ng + 1);
 		struct gop *g = &x->g[x->ng++];
 		g->ev = i;
+		g->track = t;
 		g->ts = e->ts;
 		g->end = tt_ev_end(e);
 		g->kind = (uint8_t)tt_ev_kind(r, e);
@@ -716,8 +759,10 @@ done:
  * the kernels it launched (gi: sorted by start; n may be 0) */
 static int categorize(const struct rctx *x, uint32_t ev, const uint32_t *gi, size_t n)
 {
-	const char *name = tt_ev_name(x->r, &x->r->ev[ev]);
-	int c = tt_pm_cat_by_name(name);
+	uint32_t nid = x->r->ev[ev].name;
+	if (x->catname[nid] < 0)
+		x->catname[nid] = (int8_t)tt_pm_cat_by_name(tt_str(x->r, nid));
+	int c = x->catname[nid];
 	if (c != TT_PMC_OTHER || !n)
 		return c;
 	const char *k = tt_ev_name(x->r, &x->r->ev[x->g[gi[0]].ev]);
@@ -750,9 +795,35 @@ static const char *thread_key(const struct acc *a, const char *label, char *buf,
 	return label;
 }
 
-static const char *or_empty(const char *s)
+/* the result's string id of rank string id (TT_NONE stays TT_NONE),
+ * through a per-rank cache */
+static uint32_t rid(struct acc *a, uint32_t *cache, const struct tt_rank *r, uint32_t id)
 {
-	return s ? s : "";
+	if (id == TT_NONE || id >= r->strs.n)
+		return TT_NONE;
+	if (cache[id] == TT_NONE)
+		cache[id] = tt_strtab_intern(&a->p->strs, tt_str(r, id), tt_strtab_len(&r->strs, id));
+	return cache[id];
+}
+
+static const char *rstr(const struct acc *a, uint32_t id)
+{
+	return id == TT_NONE ? NULL : tt_strtab_get(&a->p->strs, id);
+}
+
+/* the args of op i as result string ids: dims, types, strides, concrete */
+static void op_rids(struct acc *a, uint32_t *cache, const struct tt_rank *r, uint32_t i,
+		    uint32_t *v)
+{
+	v[0] = v[1] = v[2] = v[3] = TT_NONE;
+	const struct tt_event *e = &r->ev[i];
+	if (!(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
+		return;
+	const struct tt_opinfo *o = &r->opinfo[e->aux];
+	v[0] = rid(a, cache, r, o->input_dims);
+	v[1] = rid(a, cache, r, o->input_type);
+	v[2] = rid(a, cache, r, o->input_strides);
+	v[3] = rid(a, cache, r, o->concrete);
 }
 
 struct lrec { /* a launcher instance */
@@ -821,6 +892,12 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		lcat[lr[i].ev] = lr[i].cat;
 
 	pthread_mutex_lock(&a->mu);
+	uint32_t *sc = tt_malloc(((size_t)r->strs.n + 1) * sizeof(*sc));
+	memset(sc, 0xff, ((size_t)r->strs.n + 1) * sizeof(*sc));
+	uint32_t *tk = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*tk)); /* thread keys */
+	memset(tk, 0xff, ((size_t)r->ntracks + 1) * sizeof(*tk));
+	uint32_t *cp = tt_malloc(((size_t)x->ncalcs + 1) * sizeof(*cp)); /* params */
+	memset(cp, 0xff, ((size_t)x->ncalcs + 1) * sizeof(*cp));
 	size_t ri = x->ri;
 	p->rank_gpu[ri] = x->gpu;
 	p->gpu_ops += x->ng;
@@ -915,11 +992,13 @@ static void merge_rank(struct acc *a, struct rctx *x)
 				}
 			}
 			/* the row */
-			char key[TT_PM_PARAMS + 300];
-			snprintf(key, sizeof(key), "%d\x1e%s\x1e%s", sheet, tt_ev_name(r, e), c->params);
-			uint32_t *slot = map_slot(&a->rowmap, &a->crowmap, intern(a, key));
-			if (*slot == TT_NONE) {
-				*slot = (uint32_t)p->nrows;
+			if (cp[in->calc] == TT_NONE)
+				cp[in->calc] = intern(a, c->params);
+			struct tkey key = {{(uint32_t)sheet, rid(a, sc, r, e->name), cp[in->calc], TT_NONE,
+					    TT_NONE, TT_NONE, TT_NONE, TT_NONE}};
+			uint32_t rowi = tfind(&a->rowix, p->nrows, &key);
+			uint32_t *slot = &rowi;
+			if (rowi == p->nrows) {
 				TT_GROW(p->rows, a->crows, p->nrows + 1);
 				a->rflops = tt_realloc_array(a->rflops, a->crows, sizeof(*a->rflops));
 				a->rranks = tt_realloc_array(a->rranks, a->crows, sizeof(*a->rranks));
@@ -985,9 +1064,9 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			for (uint32_t z = 0; z < nk; z++) {
 				const struct gop *g = &x->g[buf[z]];
 				const struct tt_event *ge = &r->ev[g->ev];
-				int64_t stream = r->tracks[tt_track_of(r, g->ev)].stream;
+				int64_t stream = r->tracks[g->track].stream;
 				kacc_add(&a->rk, &a->nrk, &a->crk, &a->rkmap, row,
-					 intern(a, tt_ev_name(r, ge)), stream, ge->dur);
+					 rid(a, sc, r, ge->name), stream, ge->dur);
 			}
 		}
 	}
@@ -996,31 +1075,30 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	for (size_t i = 0; i < nlr; i++) {
 		const struct lrec *w = &lr[i];
 		const struct tt_event *e = &r->ev[w->ev];
-		const struct tt_track *tr = &r->tracks[tt_track_of(r, w->ev)];
-		struct tt_pm_args ar = {0};
+		uint32_t t = tt_track_of(r, w->ev);
+		const struct tt_track *tr = &r->tracks[t];
+		if (tk[t] == TT_NONE)
+			tk[t] = intern(a, thread_key(a, tt_str(r, tr->name), tb, sizeof(tb)));
+		uint32_t ar[4] = {TT_NONE, TT_NONE, TT_NONE, TT_NONE};
 		if (is_cpu_op(r, e))
-			op_args(r, w->ev, &ar);
-		const char *th = thread_key(a, tt_str(r, tr->name), tb, sizeof(tb));
-		const char *pn = tt_str(r, tr->proc_name);
-		char key[4096];
-		snprintf(key, sizeof(key), "%s\x1e%d\x1e%s\x1e%s\x1e%s\x1e%s\x1e%s\x1e%s", tt_ev_name(r, e),
-			 w->cat, pn, th, or_empty(ar.dims), or_empty(ar.types), or_empty(ar.strides),
-			 or_empty(ar.concrete));
-		uint32_t *slot = map_slot(&a->lmap, &a->clmap, intern(a, key));
-		if (*slot == TT_NONE) {
-			*slot = (uint32_t)p->nlaunch;
+			op_rids(a, sc, r, w->ev, ar);
+		uint32_t nm = rid(a, sc, r, e->name), pn = rid(a, sc, r, tr->proc_name);
+		struct tkey key = {{nm, w->cat, pn, tk[t], ar[0], ar[1], ar[2], ar[3]}};
+		uint32_t li = tfind(&a->lix, p->nlaunch, &key);
+		uint32_t *slot = &li;
+		if (li == p->nlaunch) {
 			TT_GROW(p->launch, a->claunch, p->nlaunch + 1);
 			struct tt_pm_launch *l = &p->launch[p->nlaunch++];
 			memset(l, 0, sizeof(*l));
-			l->name = istr(a, tt_ev_name(r, e));
+			l->name = rstr(a, nm);
 			l->cat = w->cat;
 			l->runtime = !is_cpu_op(r, e);
-			l->process = istr(a, pn);
-			l->thread = istr(a, th);
-			l->dims = istr(a, ar.dims);
-			l->types = istr(a, ar.types);
-			l->strides = istr(a, ar.strides);
-			l->concrete = istr(a, ar.concrete);
+			l->process = rstr(a, pn);
+			l->thread = rstr(a, tk[t]);
+			l->dims = rstr(a, ar[0]);
+			l->types = rstr(a, ar[1]);
+			l->strides = rstr(a, ar[2]);
+			l->concrete = rstr(a, ar[3]);
 			l->ri = ri;
 			l->ev = w->ev;
 			l->uid_first = ((uint64_t)ri << 48) ^ (uint64_t)(e->ts - r->t0);
@@ -1033,16 +1111,16 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		for (uint32_t z = 0; z < w->nk; z++) {
 			const struct gop *g = &x->g[dk[w->k0 + z]];
 			const struct tt_event *ge = &r->ev[g->ev];
-			int64_t stream = r->tracks[tt_track_of(r, g->ev)].stream;
-			kacc_add(&a->lk, &a->nlk, &a->clk, &a->lkmap, row, intern(a, tt_ev_name(r, ge)),
+			int64_t stream = r->tracks[g->track].stream;
+			kacc_add(&a->lk, &a->nlk, &a->clk, &a->lkmap, row, rid(a, sc, r, ge->name),
 				 stream, ge->dur);
 		}
 		/* ops_summary */
-		uint32_t *os = map_slot(&a->omap, &a->comap, intern(a, tt_ev_name(r, e)));
+		uint32_t *os = map_slot(&a->omap, &a->comap, nm);
 		if (*os == TT_NONE) {
 			*os = (uint32_t)p->nops;
 			TT_GROW(p->ops, a->cops, p->nops + 1);
-			p->ops[p->nops++] = (struct tt_pm_opsum){istr(a, tt_ev_name(r, e)), 0, 0, 0, 0};
+			p->ops[p->nops++] = (struct tt_pm_opsum){rstr(a, nm), 0, 0, 0, 0};
 		}
 		struct tt_pm_opsum *o = &p->ops[*os];
 		o->count++;
@@ -1072,31 +1150,33 @@ static void merge_rank(struct acc *a, struct rctx *x)
 				cat = has_ci(parent, "cudagraph") || has_ci(parent, "graphlaunch") ? -3 : -2;
 			}
 		}
-		int64_t stream = r->tracks[tt_track_of(r, g->ev)].stream;
+		int64_t stream = r->tracks[g->track].stream;
 		double dur = ge->dur / 1e3;
 		p->kernels_us += dur;
-		char key[1024];
-		snprintf(key, sizeof(key), "%d\x1e%s\x1e%s\x1e%lld", cat, parent ? parent : "\x1d",
-			 tt_ev_name(r, ge), (long long)stream);
-		uint32_t kid = intern(a, key);
-		uint64_t hk = tt_hmap_mix(kid);
+		uint32_t kn = rid(a, sc, r, ge->name);
+		uint32_t pr = pop != TT_NONE	  ? rid(a, sc, r, r->ev[pop].name)
+			      : g->call != TT_NONE ? rid(a, sc, r, r->ev[g->call].name)
+						   : TT_NONE;
+		uint64_t hk = tt_hmap_mix(((uint64_t)kn << 32 | pr) ^
+					  tt_hmap_mix((uint64_t)stream * 31 + (uint64_t)(cat + 8)));
 		size_t pos = 0;
 		uint32_t ks = TT_HMAP_NONE;
 		for (uint32_t q = tt_hmap_first(&a->ksmap, hk, &pos); q != TT_HMAP_NONE;
 		     q = tt_hmap_next(&a->ksmap, hk, &pos))
-			if (p->ksum[q].name == tt_strtab_get(&p->strs, intern(a, tt_ev_name(r, ge))) &&
-			    p->ksum[q].cat == cat && p->ksum[q].stream == stream &&
-			    ((!p->ksum[q].parent && !parent) ||
-			     (p->ksum[q].parent && parent && strcmp(p->ksum[q].parent, parent) == 0))) {
+			if (a->kskey[q].name == kn && a->kskey[q].parent == pr && a->kskey[q].cat == cat &&
+			    p->ksum[q].stream == stream) {
 				ks = q;
 				break;
 			}
 		if (ks == TT_HMAP_NONE) {
 			ks = (uint32_t)p->nksum;
 			TT_GROW(p->ksum, a->cksum, p->nksum + 1);
-			p->ksum[p->nksum++] = (struct tt_pm_ksum){cat, istr(a, parent),
-								  istr(a, tt_ev_name(r, ge)), stream, 0,
-								  0, dur, dur};
+			a->kskey = tt_realloc_array(a->kskey, a->cksum, sizeof(*a->kskey));
+			a->kskey[ks].name = kn;
+			a->kskey[ks].parent = pr;
+			a->kskey[ks].cat = cat;
+			p->ksum[p->nksum++] =
+				(struct tt_pm_ksum){cat, rstr(a, pr), rstr(a, kn), stream, 0, 0, dur, dur};
 			tt_hmap_add(&a->ksmap, hk, ks);
 		}
 		struct tt_pm_ksum *s = &p->ksum[ks];
@@ -1109,27 +1189,26 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			p->short_sum_us += dur;
 			TT_GROW(a->short_durs, a->csd, a->nsd + 1);
 			a->short_durs[a->nsd++] = dur;
-			struct tt_pm_args ar = {0};
+			uint32_t ar[4] = {TT_NONE, TT_NONE, TT_NONE, TT_NONE};
 			if (pop != TT_NONE)
-				op_args(r, pop, &ar);
-			char sk[4096];
-			snprintf(sk, sizeof(sk), "%s\x1e%s\x1e%s\x1e%s\x1e%s", parent ? parent : "\x1d",
-				 or_empty(ar.dims), or_empty(ar.strides), or_empty(ar.concrete),
-				 tt_ev_name(r, ge));
-			uint32_t *ss = map_slot(&a->smap, &a->csmap, intern(a, sk));
-			if (*ss == TT_NONE) {
-				*ss = (uint32_t)p->nshorts;
+				op_rids(a, sc, r, pop, ar);
+			struct tkey sk = {{pr, ar[0], ar[2], ar[3], kn, TT_NONE, TT_NONE, TT_NONE}};
+			uint32_t si = tfind(&a->six, p->nshorts, &sk);
+			uint32_t *ss = &si;
+			if (si == p->nshorts) {
 				TT_GROW(p->shorts, a->cshort, p->nshorts + 1);
 				p->shorts[p->nshorts++] =
-					(struct tt_pm_short){istr(a, parent), istr(a, ar.dims),
-							     istr(a, ar.strides), istr(a, ar.concrete),
-							     istr(a, tt_ev_name(r, ge)), 0, 0};
+					(struct tt_pm_short){rstr(a, pr), rstr(a, ar[0]), rstr(a, ar[2]),
+							     rstr(a, ar[3]), rstr(a, kn), 0, 0};
 			}
 			p->shorts[*ss].count++;
 			p->shorts[*ss].sum_us += dur;
 		}
 	}
 	pthread_mutex_unlock(&a->mu);
+	free(sc);
+	free(tk);
+	free(cp);
 	free(lcat);
 	free(lr);
 	free(dk);
@@ -1178,6 +1257,8 @@ static void rank_job(size_t i, void *ctx)
 	memset(x.comm, -1, (size_t)r->strs.n + 1);
 	x.model = tt_malloc((size_t)r->strs.n + 1);
 	memset(x.model, -1, (size_t)r->strs.n + 1);
+	x.catname = tt_malloc((size_t)r->strs.n + 1);
+	memset(x.catname, -1, (size_t)r->strs.n + 1);
 	build_tree(&x);
 	find_gops(&x);
 	find_models(&x);
@@ -1203,6 +1284,7 @@ static void rank_job(size_t i, void *ctx)
 	free(x.wid);
 	free(x.comm);
 	free(x.model);
+	free(x.catname);
 	free(x.g);
 	free(x.pairs);
 	free(x.node_first);
@@ -1401,19 +1483,16 @@ static int short_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->parent ? x->parent : "", y->parent ? y->parent : "");
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* numpy.histogram(v, bins=100) */
 static void histogram(double *v, size_t n, struct tt_perf *p)
 {
 	if (!n)
 		return;
-	qsort(v, n, sizeof(*v), dbl_cmp);
-	double lo = v[0], hi = v[n - 1];
+	double lo = v[0], hi = v[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = TT_MIN(lo, v[i]);
+		hi = TT_MAX(hi, v[i]);
+	}
 	if (lo == hi)
 		lo -= 0.5, hi += 0.5;
 	p->short_min_us = lo;
@@ -1476,6 +1555,14 @@ void tt_perf_compute(const struct tt_model *m, const struct tt_perf_opts *o, str
 		struct tt_pm_row *w = &out->rows[i];
 		w->flops_total = a.rflops[i];
 		w->nranks = (uint32_t)__builtin_popcountll(a.rranks[i]);
+		double sec = w->time_us.sum / 1e6;
+		w->tflops_all = sec > 0 ? w->flops_total / 1e12 / sec : NAN;
+		w->tbps_all = sec > 0 && w->bytes >= 0 ? w->bytes * (double)w->count / 1e12 / sec : NAN;
+		/* (every instance of a row has the row's FLOPs and bytes; the
+		 * peak may differ per rank: the per-instance % is in pct_roof) */
+		w->roof_pct_all = sec > 0 && !isnan(w->roof_us)
+					  ? w->roof_us * (double)w->count / w->time_us.sum * 100
+					  : NAN;
 	}
 	row_stats(a.li_v, a.nli, out->nlaunch, true, out);
 	give_kernels(a.rk, a.nrk, &out->strs, out->nrows, row_k, row_nk, out);
@@ -1504,19 +1591,20 @@ void tt_perf_compute(const struct tt_model *m, const struct tt_perf_opts *o, str
 			out->timeline_linked_us[k] += out->rank_timeline_linked[i * TT_PMT_N + k];
 		}
 
-	free(a.rowmap);
+	tindex_free(&a.rowix);
 	free(a.ri_v);
 	free(a.rk);
 	tt_hmap_free(&a.rkmap);
 	free(a.rflops);
 	free(a.rranks);
-	free(a.lmap);
+	tindex_free(&a.lix);
 	free(a.li_v);
 	free(a.lk);
 	tt_hmap_free(&a.lkmap);
 	free(a.omap);
 	tt_hmap_free(&a.ksmap);
-	free(a.smap);
+	free(a.kskey);
+	tindex_free(&a.six);
 	free(a.short_durs);
 	free(sel);
 }

@@ -424,8 +424,9 @@ static struct tt_table *sheet_table(const struct tt_perf *p, int sheet,
 	int nr = csv_num(&c, "ranks");
 	int kd = csv_str(&c, "kernels");
 	struct tt_table *t = tt_table_new(tt_pm_sheet_name(sheet), c.c, c.n);
-	tt_table_set_title(t, "%s: FLOPs and bytes per op and parameters, achieved TFLOP/s and TB/s "
-			      "(means over the ops), roofline", tt_pm_sheet_name(sheet));
+	tt_table_set_title(t, "%s: FLOPs and bytes per op and parameters; achieved TFLOP/s, TB/s "
+			      "and %% of the roofline over all the ops' kernel time (CSV: TraceLens' "
+			      "statistics of each op's)", tt_pm_sheet_name(sheet));
 	size_t all = 0, shown = 0;
 	for (size_t i = 0; i < p->nrows; i++)
 		all += p->rows[i].sheet == sheet;
@@ -482,9 +483,9 @@ static struct tt_table *sheet_table(const struct tt_perf *p, int sheet,
 		set_stat(t, r, ckt, &w->time_us, true);
 		tt_table_set_int(t, r, cnt, (int64_t)w->count);
 		tt_table_set_num(t, r, tsum, w->time_us.sum / 1e3);
-		tt_table_set_num(t, r, vtf, w->tflops.mean);
-		tt_table_set_num(t, r, vtb, w->tbps.mean);
-		tt_table_set_num(t, r, vpr, w->pct_roof.mean);
+		tt_table_set_num(t, r, vtf, w->tflops_all);
+		tt_table_set_num(t, r, vtb, w->tbps_all);
+		tt_table_set_num(t, r, vpr, w->roof_pct_all);
 		if (!isnan(w->roof_us))
 			tt_table_set_str(t, r, vbd, w->compute_bound ? "compute" : "memory");
 		tt_table_set_num(t, r, pk, w->peak_tflops > 0 ? w->peak_tflops : NAN);
