@@ -207,10 +207,10 @@ const struct kdef demo_k_nccl = {
 	"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
 	0, 0, {24, 1, 1}, {512, 1, 1}, 96, 0, 3};
 
-#define D_ACT "[[32, 512, 28, 28]]"
+#define D_ACT "[32, 512, 7, 7]"
 #define T_CONV \
 	"[\"float\", \"float\", \"float\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Int\"]"
-#define D_NHWC "[[32, 28, 28, 512]]"
+#define D_NHWC "[32, 7, 7, 512]"
 
 /* the stem: a 4x4 stride-4 conv on the images, its wgrad only */
 static const struct opdef stem_ops[] = {
@@ -271,18 +271,18 @@ static const struct opdef block_ops[] = {
 	 {{{"aten::native_layer_norm_backward"}, NULL, {&k_ln_bw_in, &k_ln_bw_gb}, NULL, NULL}},
 	 2 * 512},
 	{{{"aten::linear", "aten::addmm"}, "aten::t", {&k_fc1},
-	  "[[32, 28, 28, 512], [2048, 512], [2048]]", "[\"float\", \"float\", \"float\"]"},
+	  "[[32, 7, 7, 512], [2048, 512], [2048]]", "[\"float\", \"float\", \"float\"]"},
 	 "AddmmBackward0",
 	 {{{"aten::mm"}, NULL, {&k_fc1_dgrad}, NULL, NULL},
 	  {{"aten::mm"}, NULL, {&k_fc1_wgrad}, NULL, NULL},
 	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL}},
 	 2048 * 512 + 2048},
-	{{{"aten::gelu"}, NULL, {&k_gelu}, "[[32, 28, 28, 2048], []]", "[\"float\", \"String\"]"},
+	{{{"aten::gelu"}, NULL, {&k_gelu}, "[[32, 7, 7, 2048], []]", "[\"float\", \"String\"]"},
 	 "GeluBackward0",
 	 {{{"aten::gelu_backward"}, NULL, {&k_gelu_bw}, NULL, NULL}},
 	 0},
 	{{{"aten::linear", "aten::addmm"}, "aten::t", {&k_fc2},
-	  "[[32, 28, 28, 2048], [512, 2048], [512]]", "[\"float\", \"float\", \"float\"]"},
+	  "[[32, 7, 7, 2048], [512, 2048], [512]]", "[\"float\", \"float\", \"float\"]"},
 	 "AddmmBackward0",
 	 {{{"aten::mm"}, NULL, {&k_fc2_dgrad}, NULL, NULL},
 	  {{"aten::mm"}, NULL, {&k_fc2_wgrad}, NULL, NULL},
