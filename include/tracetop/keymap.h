@@ -66,7 +66,7 @@
 	_(RANK_DOWN, "rank-down", "timeline: to the first row of the next rank") \
 	_(RANK_UP, "rank-up", "timeline: to the first row of the previous rank") \
 	_(SPLIT, "split", "timeline (diff mode): Control above, Test below, aligned at a step") \
-	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric")              \
+	_(NEXT_METRIC, "next-metric", "heatmap: shade by the next metric; perf model: the roofline plot") \
 	_(VIEWS, "views", "the menu of more views (utilisation, operators, heatmap, ...)") \
 	_(DIFF_VIEW, "diff-view", "diff: show Control, Test, or both side by side")   \
 	_(WRITE_CSV, "write-csv", "write the current table as CSV")                     \

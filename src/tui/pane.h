@@ -8,7 +8,7 @@
  *
  * (registry.c names every pane's ops; a pane file is overview.c,
  * temporal.c, idle.c, kernels.c, overlap.c, launch.c, counters.c,
- * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, tbmem.c, timeline.c and
+ * patterns.c, diff.c, rank.c, heatmap.c, tbpanes.c, tbmem.c, perfview.c, timeline.c and
  * its tl*.c helpers, tlsplit.c (the split timeline of a diff), event.c,
  * range.c.)
  *
@@ -279,5 +279,7 @@ extern const struct tt_pane_ops tt_critpath_ops;
 extern const struct tt_pane_ops tt_cpjob_ops;
 /* the runs of a log directory and the cycles of a run (cycles.c) */
 extern const struct tt_pane_ops tt_runs_ops, tt_cycles_ops;
+/* the perf model and its roofline plot (perfview.c) */
+extern const struct tt_pane_ops tt_perf_ops, tt_perf_shapes_ops, tt_roofline_ops;
 
 #endif

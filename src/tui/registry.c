@@ -40,6 +40,10 @@ static const struct tt_view views[] = {
 	{0, "Job", "the job's path per step across ranks: the rank that bounds it, the wait it "
 		   "caused",
 	 &tt_cpjob_ops},
+	{0, "Perf", "is each op fast: TFLOP/s, TB/s, % of the roofline per op",
+	 &tt_perf_ops},
+	{0, "Shap", "every op shape: TFLOP/s, TB/s, % of the roofline", &tt_perf_shapes_ops},
+	{0, "Roof", "the op shapes on the GPU's roofline, log-log", &tt_roofline_ops},
 	{0, "Heat", "one cell per rank shaded by a metric, the outliers first", &tt_heatmap_ops},
 	{0, "Load", "load warnings of every file, keymap and theme errors (key W)", &tt_load_ops},
 	{0, "DStp", "two traces: each step both have, its time on each side, Δ",
