@@ -45,6 +45,13 @@ static int csv_str(struct cols *c, const char *name)
 	return add(c, (struct tt_col){.name = name, .type = TT_C_STR, .hidden_text = true});
 }
 
+/* a text cell; NULL leaves it empty */
+static void set_s(struct tt_table *t, size_t r, int c, const char *s)
+{
+	if (s)
+		tt_table_set_str(t, r, c, s);
+}
+
 static bool want(const struct tt_report_opts *o, const char *table)
 {
 	return !o->table || strcmp(o->table, table) == 0;
@@ -89,7 +96,7 @@ static struct tt_table *timeline_table(const struct tt_perf *p)
 		for (int k = 0; k < TT_PMT_N; k++) {
 			size_t r = tt_table_add_row(t);
 			tt_table_set_int(t, r, 0, p->rank[i]);
-			tt_table_set_str(t, r, 1, tt_pm_timeline_name(k));
+			set_s(t, r, 1, tt_pm_timeline_name(k));
 			tt_table_set_num(t, r, 2, v[k] / 1e3);
 			tt_table_set_num(t, r, 3,
 					 v[TT_PMT_TOTAL] > 0 ? v[k] / v[TT_PMT_TOTAL] * 100 : NAN);
@@ -129,7 +136,7 @@ static struct tt_table *cat_table(const struct tt_perf *p)
 		size_t r = tt_table_add_row(t);
 		double pct = total > 0 ? s->direct_us / total * 100 : NAN;
 		cum += pct;
-		tt_table_set_str(t, r, 0, tt_pm_cat_name(s->cat));
+		set_s(t, r, 0, tt_pm_cat_name(s->cat));
 		tt_table_set_int(t, r, 1, (int64_t)s->count);
 		tt_table_set_num(t, r, 2, s->direct_us / 1e3);
 		tt_table_set_num(t, r, 3, pct);
@@ -203,14 +210,14 @@ static struct tt_table *ops_table(const struct tt_perf *p, const struct tt_repor
 		if (i >= n)
 			continue;
 		size_t r = tt_table_add_row(t);
-		tt_table_set_str(t, r, 0, s->name);
+		set_s(t, r, 0, s->name);
 		tt_table_set_num(t, r, 1, s->direct_us);
 		tt_table_set_num(t, r, 2, s->subtree_us);
 		tt_table_set_num(t, r, 3, s->direct_us / 1e3);
 		tt_table_set_num(t, r, 4, s->subtree_us / 1e3);
 		tt_table_set_int(t, r, 5, (int64_t)s->count);
 		cats_text(cb, sizeof(cb), s->cats);
-		tt_table_set_str(t, r, 6, cb);
+		set_s(t, r, 6, cb);
 		tt_table_set_num(t, r, 7, pct);
 		tt_table_set_num(t, r, 8, cum);
 	}
@@ -288,25 +295,25 @@ static struct tt_table *unique_table(const struct tt_perf *p, const struct tt_re
 		if (i >= n)
 			continue;
 		size_t r = tt_table_add_row(t);
-		tt_table_set_str(t, r, 0, l->name);
-		tt_table_set_str(t, r, 1, tt_pm_cat_name(l->cat));
-		tt_table_set_str(t, r, 2, l->process);
-		tt_table_set_str(t, r, 3, l->thread);
+		set_s(t, r, 0, l->name);
+		set_s(t, r, 1, tt_pm_cat_name(l->cat));
+		set_s(t, r, 2, l->process);
+		set_s(t, r, 3, l->thread);
 		if (l->dims)
-			tt_table_set_str(t, r, 4, l->dims);
+			set_s(t, r, 4, l->dims);
 		if (l->types)
-			tt_table_set_str(t, r, 5, l->types);
+			set_s(t, r, 5, l->types);
 		if (l->strides)
-			tt_table_set_str(t, r, 6, l->strides);
+			set_s(t, r, 6, l->strides);
 		if (l->concrete)
-			tt_table_set_str(t, r, 7, l->concrete);
+			set_s(t, r, 7, l->concrete);
 		tt_table_set_int(t, r, 8, (int64_t)l->count);
 		set_stat(t, r, cd, &l->direct_us, true);
 		set_stat(t, r, cs, &l->subtree_us, true);
 		tt_table_set_num(t, r, kt, l->direct_us.sum / 1e3);
 		tt_table_set_num(t, r, km, l->direct_us.mean);
 		kernels_text(kb, 8192, l->kernels, l->nkernels);
-		tt_table_set_str(t, r, kd, kb);
+		set_s(t, r, kd, kb);
 		tt_table_set_num(t, r, pc, pct);
 		tt_table_set_num(t, r, cc, cum);
 	}
@@ -438,7 +445,7 @@ static struct tt_table *sheet_table(const struct tt_perf *p, int sheet,
 			continue;
 		shown++;
 		size_t r = tt_table_add_row(t);
-		tt_table_set_str(t, r, 0, w->name);
+		set_s(t, r, 0, w->name);
 		/* the params, '\x1f'-separated */
 		const char *s = w->params;
 		for (size_t k = 0; k < nk && s; k++) {
@@ -447,13 +454,13 @@ static struct tt_table *sheet_table(const struct tt_perf *p, int sheet,
 			char v[TT_PM_PARAMS];
 			memcpy(v, s, l);
 			v[l] = '\0';
-			tt_table_set_str(t, r, p0 + (int)k, v);
+			set_s(t, r, p0 + (int)k, v);
 			s = e ? e + 1 : NULL;
 		}
 		if (w->dims) {
 			char sh[600];
 			snprintf(sh, sizeof(sh), "%s %s", w->dims, w->types ? w->types : "");
-			tt_table_set_str(t, r, shape, sh);
+			set_s(t, r, shape, sh);
 		}
 		tt_table_set_num(t, r, gf, w->flops / 1e9);
 		if (w->bytes >= 0) {
@@ -466,20 +473,20 @@ static struct tt_table *sheet_table(const struct tt_perf *p, int sheet,
 			tt_table_set_num(t, r, ctf + k, b[k]);
 			tt_table_set_num(t, r, cpr + k, d[k]);
 		}
-		tt_table_set_str(t, r, cpn, w->process);
-		tt_table_set_str(t, r, ctn, w->thread);
-		tt_table_set_str(t, r, spec, tt_pm_spec_name(w->spec));
+		set_s(t, r, cpn, w->process);
+		set_s(t, r, ctn, w->thread);
+		set_s(t, r, spec, tt_pm_spec_name(w->spec));
 		tt_table_set_num(t, r, rt, w->roof_us);
 		if (bound_text(w))
-			tt_table_set_str(t, r, rb, bound_text(w));
+			set_s(t, r, rb, bound_text(w));
 		if (w->dims)
-			tt_table_set_str(t, r, cid, w->dims);
+			set_s(t, r, cid, w->dims);
 		if (w->types)
-			tt_table_set_str(t, r, cid + 1, w->types);
+			set_s(t, r, cid + 1, w->types);
 		if (w->strides)
-			tt_table_set_str(t, r, cid + 2, w->strides);
+			set_s(t, r, cid + 2, w->strides);
 		if (w->concrete)
-			tt_table_set_str(t, r, cid + 3, w->concrete);
+			set_s(t, r, cid + 3, w->concrete);
 		set_stat(t, r, ckt, &w->time_us, true);
 		tt_table_set_int(t, r, cnt, (int64_t)w->count);
 		tt_table_set_num(t, r, tsum, w->time_us.sum / 1e3);
@@ -487,14 +494,14 @@ static struct tt_table *sheet_table(const struct tt_perf *p, int sheet,
 		tt_table_set_num(t, r, vtb, w->tbps_all);
 		tt_table_set_num(t, r, vpr, w->roof_pct_all);
 		if (!isnan(w->roof_us))
-			tt_table_set_str(t, r, vbd, w->compute_bound ? "compute" : "memory");
+			set_s(t, r, vbd, w->compute_bound ? "compute" : "memory");
 		tt_table_set_num(t, r, pk, w->peak_tflops > 0 ? w->peak_tflops : NAN);
 		tt_table_set_num(t, r, bw, w->mem_gbps > 0 ? w->mem_gbps : NAN);
 		if (w->gpu)
-			tt_table_set_str(t, r, gpu, w->gpu->name);
+			set_s(t, r, gpu, w->gpu->name);
 		tt_table_set_num(t, r, nr, w->nranks);
 		kernels_text(kb, 8192, w->kernels, w->nkernels);
-		tt_table_set_str(t, r, kd, kb);
+		set_s(t, r, kd, kb);
 	}
 	free(kb);
 	if (n < all)
@@ -529,8 +536,8 @@ static struct tt_table *byop_table(const struct tt_perf *p, const struct tt_repo
 	for (size_t i = 0; i < n; i++) {
 		const struct tt_pm_opagg *a = &v[i];
 		size_t r = tt_table_add_row(t);
-		tt_table_set_str(t, r, 0, a->name);
-		tt_table_set_str(t, r, 1, tt_pm_sheet_name(a->sheet));
+		set_s(t, r, 0, a->name);
+		set_s(t, r, 1, tt_pm_sheet_name(a->sheet));
 		tt_table_set_int(t, r, 2, (int64_t)a->count);
 		tt_table_set_int(t, r, 3, (int64_t)a->nshapes);
 		tt_table_set_int(t, r, 4, (int64_t)llround(a->time_us * 1e3));
@@ -540,11 +547,11 @@ static struct tt_table *byop_table(const struct tt_perf *p, const struct tt_repo
 		tt_table_set_num(t, r, 7, a->bytes > 0 ? a->flops / a->bytes : NAN);
 		tt_table_set_num(t, r, 8, a->roof_time_us > 0 ? a->roof_us / a->roof_time_us * 100 : NAN);
 		if (a->nbound_compute || a->nbound_memory)
-			tt_table_set_str(t, r, 9,
+			set_s(t, r, 9,
 					 a->nbound_compute && a->nbound_memory ? "mixed"
 					 : a->nbound_compute		       ? "compute"
 										       : "memory");
-		tt_table_set_str(t, r, 10, a->spec >= 0 ? tt_pm_spec_name(a->spec) : "mixed");
+		set_s(t, r, 10, a->spec >= 0 ? tt_pm_spec_name(a->spec) : "mixed");
 	}
 	if (n < nv)
 		tt_table_add_note(t, "%zu of %zu ops shown (--top N)", n, nv);
@@ -623,10 +630,10 @@ static struct tt_table *ksum_table(const struct tt_perf *p, const struct tt_repo
 		const struct tt_pm_ksum *k = &p->ksum[i];
 		size_t r = tt_table_add_row(t);
 		if (kcat(k->cat))
-			tt_table_set_str(t, r, 0, kcat(k->cat));
+			set_s(t, r, 0, kcat(k->cat));
 		if (k->parent)
-			tt_table_set_str(t, r, 1, k->parent);
-		tt_table_set_str(t, r, 2, k->name);
+			set_s(t, r, 1, k->parent);
+		set_s(t, r, 2, k->name);
 		tt_table_set_int(t, r, 3, k->stream);
 		tt_table_set_num(t, r, 4, k->sum_us);
 		tt_table_set_int(t, r, 5, (int64_t)k->count);
@@ -692,14 +699,14 @@ static struct tt_table *short_table(const struct tt_perf *p, const struct tt_rep
 		const struct tt_pm_short *s = &p->shorts[i];
 		size_t r = tt_table_add_row(t);
 		if (s->parent)
-			tt_table_set_str(t, r, 0, s->parent);
+			set_s(t, r, 0, s->parent);
 		if (s->dims)
-			tt_table_set_str(t, r, 1, s->dims);
+			set_s(t, r, 1, s->dims);
 		if (s->strides)
-			tt_table_set_str(t, r, 2, s->strides);
+			set_s(t, r, 2, s->strides);
 		if (s->concrete)
-			tt_table_set_str(t, r, 3, s->concrete);
-		tt_table_set_str(t, r, 4, s->name);
+			set_s(t, r, 3, s->concrete);
+		set_s(t, r, 4, s->name);
 		tt_table_set_num(t, r, 5, s->sum_us);
 		tt_table_set_int(t, r, 6, (int64_t)s->count);
 		tt_table_set_num(t, r, 7, s->sum_us / (double)s->count);
@@ -732,18 +739,18 @@ static struct tt_table *gpu_table(const struct tt_perf *p)
 		size_t r = tt_table_add_row(t);
 		const struct tt_gpu_peak *g = p->rank_gpu[i];
 		tt_table_set_int(t, r, 0, p->rank[i]);
-		tt_table_set_str(t, r, 1, p->rank_devname[i] ? p->rank_devname[i] : "(none in the trace)");
+		set_s(t, r, 1, p->rank_devname[i] ? p->rank_devname[i] : "(none in the trace)");
 		if (!g) {
-			tt_table_set_str(t, r, 2, "(not found)");
+			set_s(t, r, 2, "(not found)");
 			continue;
 		}
-		tt_table_set_str(t, r, 2, g->name);
+		set_s(t, r, 2, g->name);
 		tt_table_set_num(t, r, 3, g->mem_gbps);
 		for (size_t k = 0; k < TT_ARRAY_SIZE(sp); k++) {
 			double v = g->tflops[tt_pm_spec_of(sp[k])];
 			tt_table_set_num(t, r, 4 + (int)k, v > 0 ? v : NAN);
 		}
-		tt_table_set_str(t, r, 4 + (int)TT_ARRAY_SIZE(sp), g->source ? g->source : "");
+		set_s(t, r, 4 + (int)TT_ARRAY_SIZE(sp), g->source ? g->source : "");
 	}
 	return t;
 }
