@@ -103,6 +103,13 @@ static bool rocm_fill(const char *s)
 	return rocclr(s, "__amd_rocclr_fillBuffer", fb);
 }
 
+/* qsort, which may not be given NULL even for nothing to sort */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 /* ---- the result's strings and rows ---- */
 
 struct kacc { /* one kernel (name, stream) under a row */
@@ -497,7 +504,7 @@ static void find_models(struct rctx *x)
 		TT_GROW(x->inst, x->cinst, (size_t)x->ninst + 1);
 		x->inst[x->ninst++] = (struct rinst){i, c, depth_of(x, i), false, false};
 	}
-	qsort(x->inst, x->ninst, sizeof(*x->inst), inst_depth_cmp);
+	sort(x->inst, x->ninst, sizeof(*x->inst), inst_depth_cmp);
 	uint8_t *covered = tt_calloc((size_t)r->nev + 1, 1);
 	for (uint32_t k = 0; k < x->ninst; k++) {
 		struct rinst *in = &x->inst[k];
@@ -567,7 +574,7 @@ static void link_bwd(struct rctx *x)
 		TT_GROW(v, cap, n + 1);
 		v[n++] = (struct seqev){s, i};
 	}
-	qsort(v, n, sizeof(*v), seq_cmp);
+	sort(v, n, sizeof(*v), seq_cmp);
 	static const char ef[] = "autograd::engine::evaluate_function:";
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && v[b].seq == v[a].seq; b++)
@@ -649,7 +656,7 @@ static void gather(struct rctx *x)
 		if (p != TT_NONE)
 			x->depth_cut++;
 	}
-	qsort(x->pairs, x->npairs, sizeof(*x->pairs), pair_cmp);
+	sort(x->pairs, x->npairs, sizeof(*x->pairs), pair_cmp);
 	x->node_first = tt_calloc((size_t)x->nwanted + 2, sizeof(*x->node_first));
 	for (size_t i = 0; i < x->npairs; i++)
 		x->node_first[x->pairs[i].node + 1]++;
@@ -697,7 +704,7 @@ static size_t merge(struct tt_iv *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), iv_cmp);
+	sort(v, n, sizeof(*v), iv_cmp);
 	size_t k = 0;
 	for (size_t i = 1; i < n; i++) {
 		if (v[i].ts <= v[k].end) {
@@ -1339,7 +1346,7 @@ static void stat(double *v, size_t n, struct tt_pm_stat *s)
 /* per row: the statistics of each value over its instances */
 static void row_stats(struct inst *v, size_t n, size_t nrows, bool launch, struct tt_perf *p)
 {
-	qsort(v, n, sizeof(*v), inst_cmp);
+	sort(v, n, sizeof(*v), inst_cmp);
 	double *a = tt_malloc((n + 1) * sizeof(*a));
 	for (size_t i = 0, j; i < n; i = j) {
 		uint32_t row = v[i].row;
@@ -1386,7 +1393,7 @@ static void give_kernels(struct kacc *k, size_t n, const struct tt_strtab *s, si
 			 struct tt_pm_kernel **dst_of_row(void *, size_t), size_t *(*cnt_of_row)(void *, size_t),
 			 void *ctx)
 {
-	qsort(k, n, sizeof(*k), kacc_cmp);
+	sort(k, n, sizeof(*k), kacc_cmp);
 	for (size_t i = 0, j; i < n; i = j) {
 		uint32_t row = k[i].row;
 		for (j = i; j < n && k[j].row == row; j++)
@@ -1567,9 +1574,9 @@ void tt_perf_compute(const struct tt_model *m, const struct tt_perf_opts *o, str
 	row_stats(a.li_v, a.nli, out->nlaunch, true, out);
 	give_kernels(a.rk, a.nrk, &out->strs, out->nrows, row_k, row_nk, out);
 	give_kernels(a.lk, a.nlk, &out->strs, out->nlaunch, l_k, l_nk, out);
-	qsort(out->rows, out->nrows, sizeof(*out->rows), row_cmp);
-	qsort(out->launch, out->nlaunch, sizeof(*out->launch), launch_cmp);
-	qsort(out->ops, out->nops, sizeof(*out->ops), ops_cmp);
+	sort(out->rows, out->nrows, sizeof(*out->rows), row_cmp);
+	sort(out->launch, out->nlaunch, sizeof(*out->launch), launch_cmp);
+	sort(out->ops, out->nops, sizeof(*out->ops), ops_cmp);
 	struct tt_pm_catsum cs[TT_PMC_COUNT];
 	size_t nc = 0;
 	for (int c = 0; c < TT_PMC_COUNT; c++)
@@ -1577,12 +1584,12 @@ void tt_perf_compute(const struct tt_model *m, const struct tt_perf_opts *o, str
 			cs[nc] = out->cats[c];
 			cs[nc++].cat = (uint8_t)c;
 		}
-	qsort(cs, nc, sizeof(*cs), cat_cmp);
+	sort(cs, nc, sizeof(*cs), cat_cmp);
 	memset(out->cats, 0, sizeof(out->cats));
 	memcpy(out->cats, cs, nc * sizeof(*cs));
 	out->ncats = nc;
-	qsort(out->ksum, out->nksum, sizeof(*out->ksum), ksum_cmp);
-	qsort(out->shorts, out->nshorts, sizeof(*out->shorts), short_cmp);
+	sort(out->ksum, out->nksum, sizeof(*out->ksum), ksum_cmp);
+	sort(out->shorts, out->nshorts, sizeof(*out->shorts), short_cmp);
 	histogram(a.short_durs, a.nsd, out);
 	/* the whole job's timeline: the ranks' sums (one rank: its own) */
 	for (size_t i = 0; i < nsel; i++)
@@ -1683,7 +1690,7 @@ size_t tt_perf_by_op(const struct tt_perf *p, struct tt_pm_opagg **out)
 		if (g->spec != w->spec)
 			g->spec = TT_PMSPEC_NONE;
 	}
-	qsort(v, n, sizeof(*v), agg_cmp);
+	sort(v, n, sizeof(*v), agg_cmp);
 	*out = v;
 	return n;
 }
