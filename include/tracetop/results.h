@@ -79,7 +79,8 @@ void tt_results_opts_init(struct tt_results_opts *o);
 	_(SRC, "source")          /* struct tt_src */                           \
 	_(ADVICE, "advice")       /* struct tt_advice */                        \
 	_(CRITPATH, "critical-path") /* struct tt_cp_steps */                \
-	_(PERF, "perf-model")     /* struct tt_perf */
+	_(PERF, "perf-model")     /* struct tt_perf */                          \
+	_(COLLBW, "collective-bandwidth") /* struct tt_coll_bw (reads COLL) */
 
 enum tt_rkind {
 #define _(id, name) TT_RES_##id,
@@ -170,6 +171,8 @@ const struct tt_cp_steps *tt_res_critpath(struct tt_results *r);
 const struct tt_mem *tt_res_mem(struct tt_results *r);
 /* the performance model per op and shape (perfmodel.h) */
 const struct tt_perf *tt_res_perf(struct tt_results *r);
+/* the bandwidth of each collective matched across ranks (collbw.h) */
+const struct tt_coll_bw *tt_res_coll_bw(struct tt_results *r);
 const struct tt_src *tt_res_src(struct tt_results *r);
 const struct tt_advice *tt_res_advice(struct tt_results *r);
 /* NULL with *err filled when there is no second model or the two cannot

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tracetop/advice.h"
+#include "tracetop/collbw.h"
 #include "tracetop/perfmodel.h"
 #include "tracetop/pool.h"
 #include "tracetop/tbviews.h"
@@ -246,6 +247,13 @@ static void *compute(struct tt_results *r, enum tt_rkind k, struct tt_err *err)
 		tt_perf_compute(m, &po, v);
 		return v;
 	}
+	case TT_RES_COLLBW: {
+		/* the collectives, computed here or waited for */
+		const struct tt_coll *cl = tt_res_collectives(r);
+		struct tt_coll_bw *v = tt_calloc(1, sizeof(*v));
+		tt_coll_bw_compute(m, cl, v);
+		return v;
+	}
 	case TT_RES_COUNT:
 		break;
 	}
@@ -323,6 +331,9 @@ static void release(enum tt_rkind k, void *v)
 		break;
 	case TT_RES_PERF:
 		tt_perf_free(v);
+		break;
+	case TT_RES_COLLBW:
+		tt_coll_bw_free(v);
 		break;
 	case TT_RES_COUNT:
 		break;
@@ -691,6 +702,11 @@ const struct tt_mem *tt_res_mem(struct tt_results *r)
 const struct tt_perf *tt_res_perf(struct tt_results *r)
 {
 	return get(r, TT_RES_PERF, NULL);
+}
+
+const struct tt_coll_bw *tt_res_coll_bw(struct tt_results *r)
+{
+	return get(r, TT_RES_COLLBW, NULL);
 }
 
 const struct tt_src *tt_res_src(struct tt_results *r)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/collbw.h"
 #include "tracetop/perfmodel.h"
 #include "tracetop/results.h"
 #include "tracetop/util.h"
@@ -755,12 +756,178 @@ static struct tt_table *gpu_table(const struct tt_perf *p)
 	return t;
 }
 
+/* ---- collectives ---- */
+
+static const char *cbw_kind_name(int k)
+{
+	static const char *const n[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+					"broadcast",  "reduce",	    "point-to-point", "other"};
+	return k >= 0 && k < (int)TT_ARRAY_SIZE(n) ? n[k] : "";
+}
+
+static struct tt_table *cbw_table(const struct tt_model *m, const struct tt_coll *c,
+				  const struct tt_coll_bw *b, const struct tt_report_opts *o)
+{
+	struct cols x = {0};
+	add(&x, (struct tt_col){.name = "collective", .type = TT_C_STR, .width = 30});
+	csv_str(&x, "operation");
+	add(&x, (struct tt_col){.name = "kind", .type = TT_C_STR, .width = 14, .hidden_text = true});
+	add(&x, (struct tt_col){.name = "algorithm", .title = "algo", .type = TT_C_STR, .width = 14});
+	csv_str(&x, "group");
+	add(&x, (struct tt_col){.name = "group_size", .title = "n", .type = TT_C_INT});
+	add(&x, (struct tt_col){.name = "ranks_loaded", .type = TT_C_INT, .hidden_text = true});
+	csv_num(&x, "step");
+	add(&x, (struct tt_col){.name = "msg_size_bytes", .type = TT_C_INT, .hidden_text = true});
+	add(&x, (struct tt_col){.name = "msg size", .title = "size", .type = TT_C_STR, .width = 10,
+				.hidden_csv = true});
+	add(&x, (struct tt_col){.name = "msg_size_MiB", .type = TT_C_NUM, .prec = 3, .hidden_text = true});
+	csv_str(&x, "size_from");
+	add(&x, (struct tt_col){.name = "latency(us)", .title = "latency", .type = TT_C_DUR,
+				.unit_group = 1});
+	add(&x, (struct tt_col){.name = "start_skew(us)", .title = "start skew", .type = TT_C_DUR,
+				.unit_group = 1});
+	add(&x, (struct tt_col){.name = "end_skew(us)", .title = "end skew", .type = TT_C_DUR,
+				.unit_group = 1});
+	add(&x, (struct tt_col){.name = "first_rank", .title = "first", .type = TT_C_INT});
+	add(&x, (struct tt_col){.name = "last_rank", .title = "last", .type = TT_C_INT});
+	csv_num(&x, "first_ts(us)");
+	add(&x, (struct tt_col){.name = "algbw(GB/s)", .title = "algbw GB/s", .type = TT_C_NUM,
+				.prec = 2});
+	add(&x, (struct tt_col){.name = "busbw(GB/s)", .title = "busbw GB/s", .type = TT_C_NUM,
+				.prec = 2});
+	add(&x, (struct tt_col){.name = "flags", .type = TT_C_STR, .width = 10});
+	struct tt_table *t = tt_table_new("collective_bandwidth", x.c, x.n);
+	tt_table_set_title(t, "Collectives matched across ranks: latency, skews, who came first and "
+			      "last, algorithm and bus bandwidth (GB/s = 10^9 B/s)");
+	size_t n = top_n(o, b->ncolls, 30);
+	char buf[160];
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_cbw *w = &b->colls[i];
+		size_t r = tt_table_add_row(t);
+		tt_coll_label(c, w->coll, buf, sizeof(buf));
+		set_s(t, r, 0, buf);
+		set_s(t, r, 1, w->op);
+		set_s(t, r, 2, cbw_kind_name(w->kind));
+		set_s(t, r, 3, w->algo[0] ? w->algo : NULL);
+		set_s(t, r, 4, c->groups[c->colls[w->coll].group].name);
+		tt_table_set_int(t, r, 5, w->n);
+		tt_table_set_int(t, r, 6, w->nparts);
+		tt_table_set_num(t, r, 7, w->step >= 0 ? (double)w->step : NAN);
+		if (w->bytes >= 0) {
+			tt_table_set_int(t, r, 8, w->bytes);
+			tt_fmt_bytes(buf, sizeof(buf), (double)w->bytes);
+			if (w->input_only)
+				strncat(buf, " (in)", sizeof(buf) - strlen(buf) - 1);
+			set_s(t, r, 9, buf);
+			tt_table_set_num(t, r, 10, (double)w->bytes / 1048576.0);
+			set_s(t, r, 11, w->size_src);
+		}
+		tt_table_set_int(t, r, 12, w->latency);
+		tt_table_set_int(t, r, 13, w->start_skew);
+		tt_table_set_int(t, r, 14, w->end_skew);
+		if (w->first_rank >= 0)
+			tt_table_set_int(t, r, 15, w->first_rank);
+		if (w->last_rank >= 0)
+			tt_table_set_int(t, r, 16, w->last_rank);
+		if (w->first_ts >= 0)
+			tt_table_set_num(t, r, 17, (double)w->first_ts / 1e3);
+		tt_table_set_num(t, r, 18, w->algbw);
+		tt_table_set_num(t, r, 19, w->busbw);
+		set_s(t, r, 20, (w->flags & TT_COLL_MISMATCH) ? "mismatch"
+				 : (w->flags & TT_COLL_MISSING) ? "rank missing"
+				 : (w->flags & TT_COLL_PARTIAL) ? "partial"
+								  : NULL);
+	}
+	(void)m;
+	if (n < b->ncolls)
+		tt_table_add_note(t, "%zu of %zu collectives shown (--top N; CSV and JSON list all)", n,
+				  b->ncolls);
+	if (!b->ncolls)
+		tt_table_add_note(t, "no collective matched across the ranks shown");
+	if (b->ninput_only)
+		tt_table_add_note(t, "%llu all_gathers: their size is the input (the output needs the "
+				     "group's size, which the traces do not give): no bandwidth",
+				  (unsigned long long)b->ninput_only);
+	bool guessed = false;
+	for (size_t i = 0; i < b->ncolls; i++)
+		guessed |= !b->colls[i].n_known;
+	if (guessed)
+		tt_table_add_note(t, "n: the world size where the traces name no process group (the "
+				     "bus factor assumes every rank took part)");
+	if (b->nmissing)
+		tt_table_add_note(t, "%llu collectives without a message size: the traces have no "
+				     "In/Out msg nelems (kernel args or record_param_comms) nor Input "
+				     "Dims for them, so no bandwidth",
+				  (unsigned long long)b->nmissing);
+	tt_table_add_note(t, "latency: the shortest kernel time over the ranks; skews on the job's "
+			     "clock; size: all_gather's output, the others' input; busbw = algbw x "
+			     "2(n-1)/n (all_reduce), x (n-1)/n (all_gather, reduce_scatter, "
+			     "all_to_all); msg_size_MiB is TraceLens' \"MB\"; its \"GB/s\" is GiB/s");
+	return t;
+}
+
+static struct tt_table *cbw_sum_table(const struct tt_coll_bw *b, const struct tt_report_opts *o)
+{
+	struct cols x = {0};
+	add(&x, (struct tt_col){.name = "operation", .type = TT_C_STR, .width = 20});
+	add(&x, (struct tt_col){.name = "group", .type = TT_C_STR, .width = 12});
+	add(&x, (struct tt_col){.name = "group_size", .title = "n", .type = TT_C_INT});
+	add(&x, (struct tt_col){.name = "msg_size_bytes", .type = TT_C_INT, .hidden_text = true});
+	add(&x, (struct tt_col){.name = "msg size", .title = "size", .type = TT_C_STR, .width = 10,
+				.hidden_csv = true});
+	add(&x, (struct tt_col){.name = "count", .type = TT_C_INT});
+	add(&x, (struct tt_col){.name = "latency_mean(us)", .title = "latency", .type = TT_C_DUR,
+				.unit_group = 1});
+	add(&x, (struct tt_col){.name = "latency_min(us)", .title = "min", .type = TT_C_DUR,
+				.unit_group = 1});
+	add(&x, (struct tt_col){.name = "latency_max(us)", .title = "max", .type = TT_C_DUR,
+				.unit_group = 1});
+	add(&x, (struct tt_col){.name = "algbw_mean(GB/s)", .title = "algbw", .type = TT_C_NUM,
+				.prec = 2});
+	add(&x, (struct tt_col){.name = "busbw_mean(GB/s)", .title = "busbw", .type = TT_C_NUM,
+				.prec = 2});
+	add(&x, (struct tt_col){.name = "busbw_median(GB/s)", .type = TT_C_NUM, .prec = 2,
+				.hidden_text = true});
+	add(&x, (struct tt_col){.name = "busbw_max(GB/s)", .title = "busbw max", .type = TT_C_NUM,
+				.prec = 2});
+	add(&x, (struct tt_col){.name = "algorithm", .title = "algo", .type = TT_C_STR, .width = 14});
+	struct tt_table *t = tt_table_new("collective_bandwidth_summary", x.c, x.n);
+	tt_table_set_title(t, "Collectives by operation, group and message size: latency and bus "
+			      "bandwidth (GB/s = 10^9 B/s)");
+	size_t n = top_n(o, b->nsums, 20);
+	char buf[64];
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_cbw_sum *s = &b->sums[i];
+		size_t r = tt_table_add_row(t);
+		set_s(t, r, 0, s->op);
+		set_s(t, r, 1, s->group);
+		tt_table_set_int(t, r, 2, s->n);
+		if (s->bytes >= 0) {
+			tt_table_set_int(t, r, 3, s->bytes);
+			tt_fmt_bytes(buf, sizeof(buf), (double)s->bytes);
+			set_s(t, r, 4, buf);
+		}
+		tt_table_set_int(t, r, 5, (int64_t)s->count);
+		tt_table_set_int(t, r, 6, (int64_t)llround(s->lat_mean));
+		tt_table_set_int(t, r, 7, (int64_t)llround(s->lat_min));
+		tt_table_set_int(t, r, 8, (int64_t)llround(s->lat_max));
+		tt_table_set_num(t, r, 9, s->algbw_mean);
+		tt_table_set_num(t, r, 10, s->busbw_mean);
+		tt_table_set_num(t, r, 11, s->busbw_median);
+		tt_table_set_num(t, r, 12, s->busbw_max);
+		set_s(t, r, 13, s->algo[0] ? s->algo : NULL);
+	}
+	if (n < b->nsums)
+		tt_table_add_note(t, "%zu of %zu rows shown (--top N)", n, b->nsums);
+	return t;
+}
+
 int tt_report_perf_model(struct tt_results *res, const struct tt_report_opts *o,
 			 struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
 	const struct tt_perf *p = tt_res_perf(res);
-	struct tt_table *t[TT_PMS_COUNT + 12];
+	struct tt_table *t[TT_PMS_COUNT + 14];
 	size_t k = 0;
 	if (want(o, "perf_model"))
 		t[k++] = byop_table(p, o);
@@ -788,6 +955,14 @@ int tt_report_perf_model(struct tt_results *res, const struct tt_report_opts *o,
 		t[k++] = short_table(p, o);
 	if (want(o, "gpus"))
 		t[k++] = gpu_table(p);
+	if (want(o, "collective_bandwidth_summary") || want(o, "collective_bandwidth")) {
+		const struct tt_coll *c = tt_res_collectives(res);
+		const struct tt_coll_bw *b = tt_res_coll_bw(res);
+		if (want(o, "collective_bandwidth_summary") && (b->ncolls || o->table))
+			t[k++] = cbw_sum_table(b, o);
+		if (want(o, "collective_bandwidth") && (b->ncolls || o->table))
+			t[k++] = cbw_table(tt_results_model(res), c, b, o);
+	}
 	tt_tb_give(out, n, t, k);
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "tracetop/advice.h"
+#include "tracetop/collbw.h"
+#include "tracetop/distributed.h"
 #include "tracetop/report.h"
 #include "tracetop/tbviews.h"
 #include "tracetop/util.h"
@@ -416,7 +418,7 @@ static int dist_open(struct tt_pane *p)
 	return 0;
 }
 
-enum { C_NAME, C_CALLS, C_LAT, C_TR, C_SYNC, C_BAR, C_SIZE, C_N };
+enum { C_NAME, C_CALLS, C_LAT, C_TR, C_SYNC, C_BAR, C_BUSBW, C_SIZE, C_N };
 
 static int coll_open(struct tt_pane *p)
 {
@@ -432,7 +434,11 @@ static int coll_open(struct tt_pane *p)
 			   .nstack = 2, .stack = {C_TR, C_SYNC},
 			   .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE}, .glyphs = "=."},
 		[C_SIZE] = {.name = "size", .type = TT_C_STR},
+		[C_BUSBW] = {.name = "busbw_GBps", .title = "busbw", .type = TT_C_NUM, .prec = 1},
 	};
+	const struct tt_coll *cl = tt_res_collectives(p->app->res);
+	const struct tt_coll_bw *bw = tt_res_coll_bw(p->app->res);
+	char key[64];
 	/* row i = d->rstats[s->items[i]] */
 	struct tt_table *t = tt_table_new("collectives", cols, C_N);
 	size_t cap = 0;
@@ -452,10 +458,13 @@ static int coll_open(struct tt_pane *p)
 			tt_fmt_bytes(b, sizeof(b), (double)x->bytes);
 			tt_table_set_str(t, k, C_SIZE, b);
 		}
+		tt_tb_coll_key(d->stats[x->stat].name, key, sizeof(key));
+		tt_table_set_num(t, k, C_BUSBW, tt_coll_bw_rank_mean(bw, cl, x->ri, key, NULL));
 	}
 	tt_pane_set_table(p, t);
 	if (!t->nrows)
 		snprintf(p->msg, sizeof(p->msg), "no collectives on this rank");
+	tt_pane_head(p, TT_ROLE_DIM, "busbw: the calls' mean bus bandwidth, GB/s (10^9 B/s)");
 	tt_pane_head(p, TT_ROLE_DIM,
 		     "sync (%s): waiting for the last rank to arrive; transfer (%s): the rest. "
 		     "Enter: the calls",
@@ -463,7 +472,7 @@ static int coll_open(struct tt_pane *p)
 	return 0;
 }
 
-enum { L_SEQ, L_START, L_LAT, L_TR, L_SYNC, L_OP, L_N };
+enum { L_SEQ, L_START, L_LAT, L_TR, L_SYNC, L_BUSBW, L_OP, L_N };
 
 static int calls_open(struct tt_pane *p)
 {
@@ -475,8 +484,11 @@ static int calls_open(struct tt_pane *p)
 		[L_LAT] = {.name = "latency", .type = TT_C_DUR},
 		[L_TR] = {.name = "transfer", .type = TT_C_DUR},
 		[L_SYNC] = {.name = "sync", .type = TT_C_DUR},
+		[L_BUSBW] = {.name = "busbw_GBps", .title = "busbw", .type = TT_C_NUM, .prec = 1},
 		[L_OP] = {.name = "cpu_op", .title = "CPU op", .type = TT_C_STR, .width = 20},
 	};
+	/* (calls are the matching's parts, in its order: collectives.h) */
+	const struct tt_coll_bw *bw = tt_res_coll_bw(p->app->res);
 	/* row i = d->calls[s->items[i]] */
 	struct tt_table *t = tt_table_new("calls", cols, L_N);
 	size_t cap = 0;
@@ -493,13 +505,15 @@ static int calls_open(struct tt_pane *p)
 		tt_table_set_int(t, k, L_LAT, c->dur);
 		tt_table_set_int(t, k, L_TR, c->transfer);
 		tt_table_set_int(t, k, L_SYNC, c->sync);
+		if (bw->nparts == d->ncalls)
+			tt_table_set_num(t, k, L_BUSBW, bw->part_busbw[i]);
 		if (c->cpu != TT_NONE)
 			tt_table_set_str(t, k, L_OP, tt_ev_name(r, &r->ev[c->cpu]));
 	}
 	tt_pane_set_table(p, t);
 	tt_pane_head(p, TT_ROLE_DIM,
-		     "start: since the rank's first event. Enter: the timeline at the call's first "
-		     "kernel");
+		     "start: since the rank's first event; busbw: its collective's bus bandwidth, "
+		     "GB/s. Enter: the timeline at the call's first kernel");
 	return 0;
 }
 
@@ -519,11 +533,14 @@ static const struct tt_pane_ops calls_ops = {
 	.help = "Every call of one collective on one rank: its latency (its communication "
 		"kernels), its sync (from its arrival to the last rank's, matched by process group "
 		"and place in the group's sequence) and transfer (the rest), and the CPU op that "
-		"issued it.  Enter opens the timeline at its first kernel.",
+		"issued it, and its collective's bus bandwidth (nccl-tests' busbw: the size over "
+		"the shortest latency of the ranks, times 2(n-1)/n for all_reduce, (n-1)/n for "
+		"all_gather, reduce_scatter and all_to_all).  Enter opens the timeline at its "
+		"first kernel.",
 	.open = calls_open,
 	.close = pick_free,
 	.drill = calls_drill,
-	.needs = TT_NEED(TT_RES_DIST),
+	.needs = TT_NEED(TT_RES_DIST) | TT_NEED(TT_RES_COLLBW),
 };
 
 static struct tt_pane *coll_drill(struct tt_pane *p, size_t row)
@@ -545,11 +562,12 @@ static const struct tt_pane_ops coll_ops = {
 	.title = "Collectives",
 	.help = "The collective operations of one rank: calls, latency, and its split into data "
 		"transfer and synchronisation (waiting for the last rank to arrive, from the "
-		"collectives matched across ranks), and their size.  Enter lists the calls.",
+		"collectives matched across ranks), their size and their mean bus bandwidth "
+		"(GB/s = 10^9 B/s).  Enter lists the calls.",
 	.open = coll_open,
 	.close = pick_free,
 	.drill = coll_drill,
-	.needs = TT_NEED(TT_RES_DIST),
+	.needs = TT_NEED(TT_RES_DIST) | TT_NEED(TT_RES_COLLBW),
 };
 
 static struct tt_pane *dist_drill(struct tt_pane *p, size_t row)

@@ -675,6 +675,56 @@ def check_short(c, tt, ref):
         c.differs('dropna', len(rows))
 
 
+def check_collectives(c, exe, set_dir, ref_dir):
+    """TraceLens' multi-rank report (collective/): its nccl_long has every
+    communication kernel of every rank and the collective it matched it
+    to; its nccl_implicit_sync (latency, skews, bandwidth) is empty on
+    traces without Collective name (pandas' groupby drops rows whose keys
+    are missing, its bug): its definitions are applied here to nccl_long
+    (latency: the shortest duration over the ranks; start and end skew;
+    first and last rank) and compared with tracetop's collectives, joined
+    on the earliest start"""
+    longf = os.path.join(ref_dir, 'collective', 'nccl_long.csv')
+    rows = read_csv(longf)
+    if rows is None:
+        return 0
+    sync = read_csv(os.path.join(ref_dir, 'collective', 'nccl_implicit_sync.csv'))
+    tt = Tracetop(exe, set_dir)
+    ours = tt.table('collective_bandwidth')
+    by_first = {}
+    for r in ours:
+        if r['first_ts(us)']:
+            by_first[round(float(r['first_ts(us)']))] = r
+    groups = defaultdict(list)
+    for r in rows:
+        groups[r['collective_id']].append(r)
+    n = 0
+    for cid, rs in sorted(groups.items()):
+        c.rows += 1
+        ts = [(float(r['ts']), int(r['rank']), float(r['dur'])) for r in rs]
+        first = min(ts)
+        m = by_first.get(round(first[0]))
+        if not m:
+            c.bad.append('collective %s: no collective of tracetop starts at %r' % (cid, first[0]))
+            continue
+        n += 1
+        lat = min(d for _, _, d in ts)
+        starts = [t for t, _, _ in ts]
+        ends = [t + d for t, _, d in ts]
+        c.num('%s latency' % cid, m['latency(us)'], lat, US)
+        c.eq('%s ranks' % cid, int(m['ranks_loaded']), len(ts))
+        c.num('%s start skew' % cid, m['start_skew(us)'], max(starts) - min(starts), US)
+        c.num('%s end skew' % cid, m['end_skew(us)'], max(ends) - min(ends), US)
+        c.eq('%s first rank' % cid, int(m['first_rank']), first[1])
+        if m['last_rank']:
+            c.eq('%s last rank' % cid, int(m['last_rank']), max(ts)[1])
+        else:
+            c.differs('mismatch')  # tracetop flags it: ranks disagree on its name or size
+    if sync is not None and not sync and groups:
+        c.differs('dropna', len(groups))
+    return n
+
+
 def main(argv):
     if len(argv) != 4:
         sys.exit(__doc__)
@@ -732,6 +782,20 @@ def main(argv):
         total.bad += c.bad
         for b, n in c.bug.items():
             total.bug[b] += n
+    if os.path.isdir(os.path.join(ref_dir, 'collective')):
+        c = Cmp('collectives')
+        n = check_collectives(c, exe, set_dir, ref_dir)
+        bugs = ', '.join('%s (%d values)' % (b, k) for b, k in sorted(c.bug.items()) if k)
+        lines.append('collectives: %d of %d matched by TraceLens compared, %d values matched%s%s' % (
+            n, c.rows, c.ok, ', %d differ' % len(c.bad) if c.bad else '',
+            '; TraceLens bugs: ' + bugs if bugs else ''))
+        if n == 0:
+            rc = max(rc, 2)
+        total.rows += c.rows
+        total.ok += c.ok
+        total.bad += c.bad
+        for b, k in c.bug.items():
+            total.bug[b] += k
     bugs = sum(total.bug.values())
     print('%d rows, %d values matched%s%s' % (
         total.rows, total.ok, ', %d differ' % len(total.bad) if total.bad else '',

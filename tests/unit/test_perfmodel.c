@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/collbw.h"
 #include "tracetop/perfmodel.h"
 #include "testlib.h"
 
@@ -357,6 +358,85 @@ START_TEST(analysis)
 }
 END_TEST
 
+START_TEST(coll_names)
+{
+	char b[24];
+	ck_assert_str_eq(tt_cbw_algo("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", b,
+				     sizeof(b)), "RING_LL");
+	ck_assert_str_eq(tt_cbw_algo("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, "
+				     "unsigned long, ncclWork*)", b, sizeof(b)),
+			 "RING_LL");
+	ck_assert_str_eq(tt_cbw_algo("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)", b,
+				     sizeof(b)), "RING_SIMPLE");
+	ck_assert_str_eq(tt_cbw_algo("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL128(x)", b,
+				     sizeof(b)), "RING_LL128");
+	ck_assert_str_eq(tt_cbw_algo("ncclDevKernel_AllReduce_Sum_bf16_NVLS_TREE_SIMPLE(x)", b,
+				     sizeof(b)), "NVLS_TREE_SIMPLE");
+	ck_assert_str_eq(tt_cbw_algo("ncclDevKernel_Generic_1(x)", b, sizeof(b)), "");
+	ck_assert_int_eq(tt_cbw_kind_of("nccl:all_reduce"), TT_CBW_ALLREDUCE);
+	ck_assert_int_eq(tt_cbw_kind_of("_allgather_base"), TT_CBW_ALLGATHER);
+	ck_assert_int_eq(tt_cbw_kind_of("reduce_scatter_tensor"), TT_CBW_REDUCE_SCATTER);
+	ck_assert_int_eq(tt_cbw_kind_of("AllToAll"), TT_CBW_ALLTOALL);
+	ck_assert_int_eq(tt_cbw_kind_of("SendRecv"), TT_CBW_P2P);
+	ck_assert_int_eq(tt_cbw_kind_of("barrier"), TT_CBW_OTHER);
+	/* nccl-tests' bus factors */
+	EQ(tt_cbw_bus_factor(TT_CBW_ALLREDUCE, 8), 1.75);
+	EQ(tt_cbw_bus_factor(TT_CBW_ALLGATHER, 8), 0.875);
+	EQ(tt_cbw_bus_factor(TT_CBW_BROADCAST, 8), 1);
+	ck_assert(isnan(tt_cbw_bus_factor(TT_CBW_OTHER, 8)));
+}
+END_TEST
+
+/* Two ranks, one all_reduce of 1048576 floats (4 MiB, from the
+ * record_param_comms around the launch) in a group of 2: rank 0's kernel
+ * [1000, 1500) µs, rank 1's [1200, 1400).  Latency: the shorter, 200 µs;
+ * algbw 4194304 B / 200 µs = 20.97152 GB/s; busbw x 2(2-1)/2 = the same;
+ * start skew 200 µs, end skew 100 µs; rank 0 first, rank 1 last. */
+#define COMMS(tid, ts, dur)                                                                 \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"record_param_comms\",\"pid\":1,\"tid\":" #tid \
+	",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"Collective name\":\"allreduce\","              \
+	"\"dtype\":\"Float\",\"In msg nelems\":1048576,\"Out msg nelems\":1048576,"               \
+	"\"Group size\":2,\"Process Group Name\":\"0\"}}"
+static const char *const coll_trace[2] = {
+	"{\"distributedInfo\":{\"rank\":0,\"world_size\":2},\"traceEvents\":[" COMMS(1, 900, 20) ","
+	RT(1, 905, 5, 1) "," KERN("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)", 1000, 500, 1) "]}",
+	"{\"distributedInfo\":{\"rank\":1,\"world_size\":2},\"traceEvents\":[" COMMS(1, 900, 20) ","
+	RT(1, 905, 5, 1) "," KERN("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)", 1200, 200, 1) "]}",
+};
+
+START_TEST(coll_bandwidth)
+{
+	struct tt_model *m = tl_load_json(coll_trace, 2);
+	struct tt_aopts ao = {0};
+	struct tt_coll c;
+	tt_coll_compute(m, &ao, &c);
+	struct tt_coll_bw b;
+	tt_coll_bw_compute(m, &c, &b);
+	ck_assert_uint_eq(b.ncolls, 1);
+	const struct tt_cbw *w = &b.colls[0];
+	ck_assert_int_eq(w->kind, TT_CBW_ALLREDUCE);
+	ck_assert_str_eq(w->algo, "RING_LL");
+	ck_assert_uint_eq(w->n, 2);
+	ck_assert_int_eq(w->bytes, 4194304);
+	ck_assert_str_eq(w->size_src, "record_param_comms");
+	ck_assert_int_eq(w->latency, 200000);
+	EQ(w->algbw, 4194304.0 / 200000);
+	EQ(w->busbw, 4194304.0 / 200000);
+	ck_assert_int_eq(w->start_skew, 200000);
+	ck_assert_int_eq(w->end_skew, 100000);
+	ck_assert_int_eq(w->first_rank, 0);
+	ck_assert_int_eq(w->last_rank, 1);
+	ck_assert_uint_eq(b.nsums, 1);
+	EQ(b.sums[0].busbw_mean, 4194304.0 / 200000);
+	ck_assert_uint_eq(b.nmissing, 0);
+	/* the Distributed view's per-rank figure: each rank's call */
+	EQ(tt_coll_bw_rank_mean(&b, &c, 0, "allreduce", NULL), 4194304.0 / 200000);
+	tt_coll_bw_free(&b);
+	tt_coll_free(&c);
+	tt_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("perfmodel");
@@ -369,6 +449,8 @@ int main(void)
 	tcase_add_test(tc, elementwise_reduce);
 	tcase_add_test(tc, peaks);
 	tcase_add_test(tc, analysis);
+	tcase_add_test(tc, coll_names);
+	tcase_add_test(tc, coll_bandwidth);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
