@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/pool.h"
 #include "tracetop/stats.h"
@@ -237,7 +238,7 @@ static void kacc_add(struct kacc **v, size_t *n, size_t *cap, struct tt_hmap *h,
 		struct kacc *x = &(*v)[k];
 		if (x->row == row && x->name == name && x->stream == stream) {
 			x->count++;
-			x->sum += dur;
+			tt_sat_acc(&x->sum, dur);
 			x->min = TT_MIN(x->min, dur);
 			x->max = TT_MAX(x->max, dur);
 			return;
