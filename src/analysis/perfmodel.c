@@ -616,14 +616,15 @@ static void link_bwd(struct rctx *x)
 	free(v);
 }
 
-static int pair_cmp(const void *a, const void *b)
+/* GPU ops by start, then index */
+static int gts_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct pair *x = a, *y = b;
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->g < y->g ? -1 : x->g > y->g;
+	const struct gop *base = ctx;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct gop *g = &base[i], *h = &base[j];
+	if (g->ts != h->ts)
+		return g->ts < h->ts ? -1 : 1;
+	return i < j ? -1 : i > j;
 }
 
 static void want(struct rctx *x, uint32_t ev)
@@ -642,27 +643,44 @@ static void gather(struct rctx *x)
 		want(x, x->inst[k].ev);
 	for (size_t k = 0; k < x->nbl; k++)
 		want(x, x->bl[k].bwd);
-	for (uint32_t k = 0; k < x->ng; k++) {
+	/* the pairs (wanted node, GPU op) by node, then by the op's start and
+	 * index: the ops taken in that order, then a counting sort by node
+	 * (stable), no comparison of pairs */
+	uint32_t *ord = tt_malloc(((size_t)x->ng + 1) * sizeof(*ord));
+	for (uint32_t k = 0; k < x->ng; k++)
+		ord[k] = k;
+	tt_msort(ord, x->ng, sizeof(*ord), gts_cmp, x->g);
+	struct pair *tmp = NULL;
+	size_t ntmp = 0, ctmp = 0;
+	x->node_first = tt_calloc((size_t)x->nwanted + 2, sizeof(*x->node_first));
+	for (uint32_t o = 0; o < x->ng; o++) {
+		uint32_t k = ord[o];
 		const struct gop *g = &x->g[k];
 		if (g->call == TT_NONE)
 			continue;
 		uint32_t p = g->call, up = 0;
 		for (; p != TT_NONE && up < MAX_UP; up++) {
 			if (x->wid[p] != TT_NONE) {
-				TT_GROW(x->pairs, x->cpairs, x->npairs + 1);
-				x->pairs[x->npairs++] = (struct pair){x->wid[p], k, g->ts};
+				TT_GROW(tmp, ctmp, ntmp + 1);
+				tmp[ntmp++] = (struct pair){x->wid[p], k, g->ts};
+				x->node_first[x->wid[p] + 1]++;
 			}
 			p = x->intree[p] ? x->parent[p] : TT_NONE;
 		}
 		if (p != TT_NONE)
 			x->depth_cut++;
 	}
-	sort(x->pairs, x->npairs, sizeof(*x->pairs), pair_cmp);
-	x->node_first = tt_calloc((size_t)x->nwanted + 2, sizeof(*x->node_first));
-	for (size_t i = 0; i < x->npairs; i++)
-		x->node_first[x->pairs[i].node + 1]++;
+	free(ord);
 	for (uint32_t i = 0; i < x->nwanted; i++)
 		x->node_first[i + 1] += x->node_first[i];
+	uint32_t *at = tt_malloc(((size_t)x->nwanted + 1) * sizeof(*at));
+	memcpy(at, x->node_first, ((size_t)x->nwanted + 1) * sizeof(*at));
+	x->pairs = tt_malloc((ntmp + 1) * sizeof(*x->pairs));
+	x->npairs = x->cpairs = ntmp;
+	for (size_t i = 0; i < ntmp; i++)
+		x->pairs[at[tmp[i].node]++] = tmp[i];
+	free(at);
+	free(tmp);
 }
 
 /* 6. busy time of GPU ops (sorted by start): the union's length, ns */
