@@ -167,6 +167,10 @@ static void tindex_free(struct tindex *x)
 struct acc {
 	struct tt_perf *p;
 	pthread_mutex_t mu;
+	/* the ranks merge in their order, whatever the order they finish in:
+	 * each row's "first" instance and every sum the same on every run */
+	pthread_cond_t turn;
+	size_t next_merge;
 	const struct tt_perf_opts *o;
 	size_t nsel;
 	/* modelled rows */
@@ -918,6 +922,8 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		lcat[lr[i].ev] = lr[i].cat;
 
 	pthread_mutex_lock(&a->mu);
+	while (a->next_merge != x->ri)
+		pthread_cond_wait(&a->turn, &a->mu);
 	uint32_t *sc = tt_malloc(((size_t)r->strs.n + 1) * sizeof(*sc));
 	memset(sc, 0xff, ((size_t)r->strs.n + 1) * sizeof(*sc));
 	uint32_t *tk = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*tk)); /* thread keys */
@@ -1231,6 +1237,8 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			p->shorts[*ss].sum_us += dur;
 		}
 	}
+	a->next_merge++;
+	pthread_cond_broadcast(&a->turn);
 	pthread_mutex_unlock(&a->mu);
 	free(sc);
 	free(tk);
@@ -1571,9 +1579,11 @@ void tt_perf_compute(const struct tt_model *m, const struct tt_perf_opts *o, str
 	a.o = &oo;
 	a.nsel = nsel;
 	pthread_mutex_init(&a.mu, NULL);
+	pthread_cond_init(&a.turn, NULL);
 	struct job j = {&a, m, sel};
 	tt_parallel_for(nsel, o->a ? o->a->threads : 0, rank_job, &j);
 	pthread_mutex_destroy(&a.mu);
+	pthread_cond_destroy(&a.turn);
 
 	/* statistics and order */
 	row_stats(a.ri_v, a.nri, out->nrows, false, out);
