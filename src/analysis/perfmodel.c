@@ -280,6 +280,11 @@ struct rinst {          /* a modelled op instance */
 	bool own_bwd;       /* it is the forward of a backward (TraceLens' row test) */
 };
 
+/* a forward op instance and one backward event of it */
+struct blink {
+	uint32_t inst, bwd;
+};
+
 struct rctx {
 	const struct tt_rank *r;
 	size_t ri;
@@ -305,10 +310,9 @@ struct rctx {
 	size_t cinst;
 	uint32_t *inst_of;  /* by event: instance, TT_NONE */
 	/* linked backward: (instance, bwd event) */
-	struct {
-		uint32_t inst, bwd;
-	} *bl;
+	struct blink *bl;
 	size_t nbl, cbl;
+	uint32_t *bl_first; /* by instance: [first, next first) into bl */
 	uint64_t depth_cut;
 	uint64_t unmodelled;
 	const char *why;
@@ -618,6 +622,22 @@ static void link_bwd(struct rctx *x)
 		}
 	}
 	free(v);
+}
+
+/* the backward links by instance (a counting sort: each instance's in the
+ * order found): bl_first[k] to bl_first[k + 1] */
+static void index_bwd(struct rctx *x)
+{
+	x->bl_first = tt_calloc((size_t)x->ninst + 2, sizeof(*x->bl_first));
+	for (size_t q = 0; q < x->nbl; q++)
+		x->bl_first[x->bl[q].inst + 2]++;
+	for (uint32_t k = 0; k < x->ninst; k++)
+		x->bl_first[k + 2] += x->bl_first[k + 1];
+	struct blink *sorted = tt_malloc((x->nbl + 1) * sizeof(*sorted));
+	for (size_t q = 0; q < x->nbl; q++)
+		sorted[x->bl_first[x->bl[q].inst + 1]++] = x->bl[q];
+	free(x->bl);
+	x->bl = sorted;
 }
 
 /* GPU ops by start, then index */
@@ -981,9 +1001,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 				}
 				/* the GPU ops under its backward events */
 				size_t nb = 0;
-				for (size_t q = 0; q < x->nbl; q++) {
-					if (x->bl[q].inst != k)
-						continue;
+				for (uint32_t q = x->bl_first[k]; q < x->bl_first[k + 1]; q++) {
 					uint32_t node = x->wid[x->bl[q].bwd];
 					uint32_t f = x->node_first[node], l = x->node_first[node + 1];
 					TT_GROW(buf, cbuf, nb + (l - f) + 1);
@@ -991,16 +1009,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 						buf[nb++] = x->pairs[z].g;
 				}
 				/* sort by start and drop repeats */
-				for (size_t z = 1; z < nb; z++) {
-					uint32_t v = buf[z];
-					size_t w = z;
-					while (w > 0 && (x->g[buf[w - 1]].ts > x->g[v].ts ||
-							 (x->g[buf[w - 1]].ts == x->g[v].ts && buf[w - 1] > v))) {
-						buf[w] = buf[w - 1];
-						w--;
-					}
-					buf[w] = v;
-				}
+				tt_msort(buf, nb, sizeof(*buf), gts_cmp, x->g);
 				size_t u = 0;
 				for (size_t z = 0; z < nb; z++)
 					if (!u || buf[u - 1] != buf[z])
@@ -1297,6 +1306,7 @@ static void rank_job(size_t i, void *ctx)
 	find_gops(&x);
 	find_models(&x);
 	link_bwd(&x);
+	index_bwd(&x);
 	gather(&x);
 	double tl[TT_PMT_N], tll[TT_PMT_N];
 	timeline(&x, false, tl);
@@ -1327,6 +1337,7 @@ static void rank_job(size_t i, void *ctx)
 	free(x.inst);
 	free(x.inst_of);
 	free(x.bl);
+	free(x.bl_first);
 }
 
 /* ---- statistics ---- */
