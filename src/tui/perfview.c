@@ -226,6 +226,34 @@ static int perf_open(struct tt_pane *p)
 
 enum { S_SHAPE, S_OPS, S_TIME, S_TF, S_TB, S_ROOF, S_BAR, S_BOUND, S_SPEC, S_MEAN, S_N };
 
+/* idx[0..n) (rows of r) by kernel time, longest first; equal times in
+ * the rows' order */
+struct by_time {
+	double t;
+	size_t i;
+};
+
+static int by_time_cmp(const void *a, const void *b)
+{
+	const struct by_time *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t > y->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void order_by_time(const struct tt_perf *r, size_t *idx, size_t n)
+{
+	if (n < 2)
+		return;
+	struct by_time *v = tt_malloc(n * sizeof(*v));
+	for (size_t k = 0; k < n; k++)
+		v[k] = (struct by_time){r->rows[idx[k]].time_us.sum, idx[k]};
+	qsort(v, n, sizeof(*v), by_time_cmp);
+	for (size_t k = 0; k < n; k++)
+		idx[k] = v[k].i;
+	free(v);
+}
+
 static struct tt_table *shapes_table(const struct tt_perf *r, struct pv_pick *s, bool all)
 {
 	static const struct tt_col cols[S_N] = {
@@ -250,14 +278,7 @@ static struct tt_table *shapes_table(const struct tt_perf *r, struct pv_pick *s,
 		if (all || (r->rows[i].sheet == s->sheet && strcmp(r->rows[i].name, s->name) == 0))
 			order[no++] = i;
 	if (all)
-		for (size_t a = 1; a < no; a++)
-			for (size_t b = a; b > 0 && r->rows[order[b - 1]].time_us.sum <
-							r->rows[order[b]].time_us.sum;
-			     b--) {
-				size_t x = order[b];
-				order[b] = order[b - 1];
-				order[b - 1] = x;
-			}
+		order_by_time(r, order, no);
 	for (size_t oi = 0; oi < no; oi++) {
 		size_t i = order[oi];
 		const struct tt_pm_row *w = &r->rows[i];
@@ -540,13 +561,7 @@ static int roof_open(struct tt_pane *p)
 		if (w->time_us.sum > 0 && w->flops > 0 && w->bytes > 0)
 			idx[ni++] = i;
 	}
-	for (size_t a = 1; a < ni; a++)
-		for (size_t b = a; b > 0 && r->rows[idx[b - 1]].time_us.sum < r->rows[idx[b]].time_us.sum;
-		     b--) {
-			size_t t = idx[b];
-			idx[b] = idx[b - 1];
-			idx[b - 1] = t;
-		}
+	order_by_time(r, idx, ni);
 	double spec_time[TT_PM_NSPEC] = {0};
 	for (size_t k = 0; k < ni && st->n < MAXPTS; k++) {
 		const struct tt_pm_row *w = &r->rows[idx[k]];
@@ -607,7 +622,7 @@ static void roof_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 	const struct tt_perf *r = tt_res_perf(p->app->res);
 	int w = g->w;
 	bool side = w >= 110;
-	int lw = side ? (w >= 160 ? 64 : 43) : w; /* the legend's width */
+	int lw = side ? TT_MAX(43, TT_MIN(64, w - 72)) : w; /* the legend's width */
 	int legend_rows = side ? 0 : (int)TT_MIN(st->n, (size_t)TT_MAX(2, h / 4));
 	int top = y0, plot_h = h - 3 - legend_rows, lm = 7;
 	int plot_w = (side ? w - lw - 1 : w) - lm - 1;
@@ -659,15 +674,9 @@ static void roof_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 		int at = x0 + col - (e >= xhi ? len - 1 : 0);
 		tt_grid_put(g, TT_MAX(0, at), top + plot_h + 1, TT_ROLE_DIM, lb, len);
 	}
-	/* what the axes and the roofs are */
-	char ax[300];
-	size_t al = (size_t)snprintf(ax, sizeof(ax), "y TFLOP/s, x FLOP/B; roofs:");
-	for (int k = 0; k < st->nspecs && al < sizeof(ax); k++)
-		al += (size_t)snprintf(ax + al, sizeof(ax) - al, "%s %c-%s %.4g", k ? "," : "",
-				       st->specs[k] < TT_PMSPEC_VECTOR_FP64 ? 'm' : 'v',
-				       spec_short(st->specs[k]), tt_gpu_peak_of(gpu, st->specs[k], NULL));
-	if (al < sizeof(ax))
-		snprintf(ax + al, sizeof(ax) - al, "%s %.4g GB/s", st->nspecs ? "," : "", bw);
+	/* what the axes are; the roofs are named at their right end */
+	char ax[200];
+	snprintf(ax, sizeof(ax), "y TFLOP/s, x FLOP/B; +: ops in one place; memory %.4g GB/s", bw);
 	tt_grid_put(g, 0, top + plot_h + 2, TT_ROLE_DIM, ax, w);
 	/* the roofs: min(peak, bandwidth x intensity) per column; then their
 	 * names at the right end of each ceiling */
@@ -684,15 +693,46 @@ static void roof_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 			tt_grid_put(g, x0 + c, top + row, TT_ROLE_BAR_IDLE, ch, 1);
 		}
 	}
-	/* the points */
-	for (size_t i = 0; i < st->n; i++) {
-		int c = axis(st->x[i], xlo, xhi, plot_w), row = plot_h - 1 - axis(st->y[i], ylo, yhi, plot_h);
-		struct tt_gcell *cell = tt_grid_at(g, x0 + c, top + row);
-		char ch[2] = {(char)('a' + (int)i), 0};
-		bool busy = cell->cp >= 'a' && cell->cp <= 'z';
-		tt_grid_put(g, x0 + c, top + row, i == st->cur ? TT_ROLE_CURSOR : TT_ROLE_MARKED,
-			    busy && i != st->cur ? "+" : ch, 1);
+	/* each ceiling's name and peak at its right end, above the line when
+	 * there is room (equal peaks share one label) */
+	for (int k = 0; k < st->nspecs; k++) {
+		double pk = tt_gpu_peak_of(gpu, st->specs[k], NULL);
+		bool seen = false;
+		for (int j = 0; j < k; j++)
+			seen |= tt_gpu_peak_of(gpu, st->specs[j], NULL) == pk;
+		if (seen || log10(pk) < ylo || log10(pk) > yhi + 1e-9)
+			continue;
+		char lab[80];
+		size_t ll = 0;
+		for (int j = k; j < st->nspecs && ll < sizeof(lab); j++)
+			if (tt_gpu_peak_of(gpu, st->specs[j], NULL) == pk)
+				ll += (size_t)snprintf(lab + ll, sizeof(lab) - ll, "%c-%s ",
+						       st->specs[j] < TT_PMSPEC_VECTOR_FP64 ? 'm' : 'v',
+						       spec_short(st->specs[j]));
+		if (ll < sizeof(lab))
+			snprintf(lab + ll, sizeof(lab) - ll, "%.4g", pk);
+		int len = (int)strlen(lab);
+		int row = plot_h - 1 - axis(pk, ylo, yhi, plot_h);
+		if (row > 0)
+			row--;
+		if (len < plot_w)
+			tt_grid_put(g, x0 + plot_w - len, top + row, TT_ROLE_DIM, lab, len);
 	}
+	/* the points: the chosen one last, so that it shows whatever shares
+	 * its place; a place with two or more ops shows + */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < st->n; i++) {
+			if ((i == st->cur) != (pass == 1))
+				continue;
+			int c = axis(st->x[i], xlo, xhi, plot_w);
+			int row = plot_h - 1 - axis(st->y[i], ylo, yhi, plot_h);
+			struct tt_gcell *cell = tt_grid_at(g, x0 + c, top + row);
+			char ch[2] = {(char)('a' + (int)i), 0};
+			bool busy = (cell->cp >= 'a' && cell->cp <= 'z') || cell->cp == '+';
+			if (pass == 0 && busy)
+				ch[0] = '+';
+			tt_grid_put(g, x0 + c, top + row, pass ? TT_ROLE_CURSOR : TT_ROLE_MARKED, ch, 1);
+		}
 	/* the legend */
 	int lx = side ? w - lw : 0, ly = side ? top : top + plot_h + 3;
 	int lrows = side ? plot_h + 3 : legend_rows;
@@ -758,8 +798,9 @@ const struct tt_pane_ops tt_roofline_ops = {
 	.title = "Roofline",
 	.help = "The roofline of the GPU, log-log: achieved TFLOP/s against FLOP per byte, "
 		"the memory slope (bandwidth x intensity) up to the compute ceiling of each "
-		"precision the ops run at (up to three), and the op shapes with most kernel time "
-		"as points a, b, c... (+ where two fall on one cell), listed with their % of the "
+		"precision the ops run at (up to three, each named at its right end), and the op "
+		"shapes with most kernel time as points a, b, c... (+ where two fall on one cell; "
+		"the selected one shows its letter), listed with their % of the "
 		"roofline.  Up/down selects a point, Enter lists its kernels.",
 	.open = roof_open,
 	.close = pane_free_state,
