@@ -152,7 +152,7 @@ struct tt_pm_calc {
 	/* TraceLens' parameters of the row, its repr() of each value, in the
 	 * order of tt_pm_param_keys(family), separated by '\x1f' */
 	char params[TT_PM_PARAMS];
-	char why[120];        /* not modelled: why (no Input Dims, ...) */
+	char why[256];        /* not modelled: why (no Input Dims, ...) */
 };
 
 /* Does op `name` have a perf model (and its category)?  Cheap: a name

@@ -316,7 +316,7 @@ struct rctx {
 	uint64_t depth_cut;
 	uint64_t unmodelled;
 	const char *why;
-	char whybuf[120];
+	char whybuf[256];
 };
 
 static bool is_cpu_op(const struct tt_rank *r, const struct tt_event *e)

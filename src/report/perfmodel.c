@@ -529,6 +529,7 @@ static struct tt_table *byop_table(const struct tt_perf *p, const struct tt_repo
 	add(&c, (struct tt_col){.name = "bound", .type = TT_C_STR, .width = 7});
 	add(&c, (struct tt_col){.name = "spec", .type = TT_C_STR, .width = 11});
 	struct tt_table *t = tt_table_new("perf_model", c.c, c.n);
+	t->nkeys = 2; /* an op's forward and backward rows: name and table */
 	char g[160];
 	tt_table_set_title(t, "Modelled ops by kernel time: achieved TFLOP/s and TB/s over all their "
 			      "shapes, %% of the roofline (%s)", tt_perf_gpu_label(p, g, sizeof(g)));
