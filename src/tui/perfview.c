@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tracetop/perfmodel.h"
+#include "tracetop/render.h"
 #include "tracetop/util.h"
 #include "pane.h"
 
@@ -630,6 +631,11 @@ static void roof_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 		tt_grid_put(g, 0, y0, TT_ROLE_DIM, "the terminal is too small for the plot", w);
 		return;
 	}
+	if (!st->n) {
+		tt_grid_put(g, 0, y0, TT_ROLE_DIM,
+			    "no op with FLOPs, bytes and kernel time to plot (record_shapes=True)", w);
+		return;
+	}
 	/* ranges: decades covering the points and the ridge */
 	const struct tt_gpu_peak *gpu = st->gpu;
 	double xlo = 1e9, xhi = -1e9, ylo = 1e9, yhi = -1e9;
@@ -747,8 +753,17 @@ static void roof_draw(struct tt_pane *p, struct tt_grid *g, int y0, int h)
 			snprintf(pc, sizeof(pc), "   -");
 		else
 			snprintf(pc, sizeof(pc), "%3.0f%%", st->pct[i]);
-		snprintf(line, sizeof(line), "%c %s %.2f TF/s %s %s", (char)('a' + (int)i), pc, st->y[i],
-			 wr->name, sh);
+		/* the name and the shape share what the prefix leaves, the
+		 * name first; each cut shows an ellipsis */
+		char name[200], shape[120];
+		int n0 = snprintf(line, sizeof(line), "%c %s %.2f TF/s ", (char)('a' + (int)i), pc,
+				  st->y[i]);
+		size_t room = lw > n0 + 1 ? (size_t)(lw - n0 - 1) : 0;
+		size_t shw = tt_utf8_width(sh), nw = tt_utf8_width(wr->name);
+		size_t ncols = TT_MIN(nw, TT_MAX(room / 2, room > shw ? room - shw : 0));
+		tt_name_fit(name, sizeof(name), wr->name, ncols);
+		tt_utf8_fit(shape, sizeof(shape), sh, room - tt_utf8_width(name));
+		snprintf(line + n0, sizeof(line) - (size_t)n0, "%s %s", name, shape);
 		tt_grid_put(g, lx, ly + k, i == st->cur ? TT_ROLE_CURSOR : TT_ROLE_DEFAULT, line, lw);
 	}
 	(void)r;
