@@ -25,9 +25,19 @@ each drawn number it checks:
      sentence cut at a space): the explorer says what tt_grid_put cut in
      an "@@cuts" line beside each screen.
 
+Every table a pane draws is compared with a report (the report the pane
+names as its source, TABLE_REPORT, MAPS, or CUSTOM for the perf model's
+views), and every column it draws has
+its column in that report, or the table or column is listed in EXEMPT with
+the reason it is not compared: anything else fails.  The views walked are
+all of the views menu (their number comes from the explorer's registry);
+of the views, the first screen is read, not a drill-down.
+
   screencheck.py --tracetop BIN --size WxH --label NAME [--diff] -- PATH...
 
-Prints one line per failure and a summary; exits 1 on any failure.
+Prints one line per failure and a summary (tables compared of those drawn,
+rows and numbers compared with a report, what was exempt); exits 1 on any
+failure.
 """
 import argparse
 import csv
@@ -38,8 +48,41 @@ import re
 import subprocess
 import sys
 
-# Views of the views menu (v), in its order: the keys walk them all.
-NVIEWS = 13
+# Pane tables and columns not compared with a report, each with its reason.
+# A table drawn by a pane that is neither mapped to a report nor listed here
+# fails the check, and so does a column the report lacks.  A key "T" exempts
+# table T; "T.c" column c of table T.
+EXEMPT = {
+    "event": "one event's fields (drill-down of a row): the trace's own values, "
+             "no report prints them",
+    "instances": "a kernel's or op's instances (drill-down): the events themselves, "
+                 "no report lists them one by one",
+    "rank": "a rank's tracks (drill-down of the Overview): per-track busy time, "
+            "no report prints it",
+    "compare_traces.count": "the pane's count of both sides' calls, a sum of the "
+                            "report's Control_counts and Test_counts columns",
+    "compare_traces.impact": "the pane's order: |diff_duration| of the row, the report "
+                             "orders by it without printing it",
+    "advice": "findings as prose wrapped over several rows (a row is a piece of a "
+              "sentence, not a row of the report's table); the report prints the same "
+              "typed result",
+    "critical_path_steps.mark": "the '*' on the rank that bounds the step: a marker, "
+                                "kept off the CSV",
+    "critical_path_steps.none": "the part of the path bound by nothing, the bar's "
+                                "remainder: kept off the CSV, drawn as a bar",
+    "critical_path_steps.bar_data": "a bar's share (drawn as a bar, not as a number)",
+    "critical_path_steps.bar_wait": "a bar's share (drawn as a bar, not as a number)",
+    "critical_path_steps.bar_comm": "a bar's share (drawn as a bar, not as a number)",
+    "critical_path_steps.bar_cpu": "a bar's share (drawn as a bar, not as a number)",
+    "critical_path_steps.bar_gpu": "a bar's share (drawn as a bar, not as a number)",
+    "critical_path_steps.bar_overhead": "a bar's share (drawn as a bar, not as a number)",
+    "frequent_cuda_kernel_sequences.#": "the row's position in the pane",
+    "frequent_cuda_kernel_sequences.op": "the operator the pane asked for, the "
+                                          "report's --op (not a column of its table)",
+    "frequent_cuda_kernel_sequences.sequence": "the kernel names of the pattern, "
+                                               "shortened; the report's pattern column "
+                                               "holds them joined",
+}
 
 # Percentages of one row that split one span: they must sum to 100.
 PARTS = {
@@ -76,13 +119,51 @@ def one_row(rep, tab, match, cols):
     return {pc: (rep, tab, match, rc, "one") for pc, rc in cols.items()}
 
 
+
+
+def series(kind):
+    """the counters pane's series column ("queue, stream 7", "GB/s, Memcpy
+    HtoD") as the key of the report's row: the stream or the copy's name"""
+    def get(csv_):
+        s = csv_.get("series", "")
+        if kind == "queue" and s.startswith("queue, stream "):
+            return s[len("queue, stream "):]
+        if kind == "bw" and s.startswith("GB/s, "):
+            return s[len("GB/s, "):]
+        return None
+    return get
+
+
+# the counters pane: queue rows from queue_length_summary (the time at the
+# full queue from time_blocked_on_full_queue, 0 where the stream never gets
+# there), bandwidth rows from memory_bw_summary
+MAPS["counters"] = {
+    pc: [("counters", "queue_length_summary", {"rank": "rank", "stream": series("queue")},
+          rc, "one"),
+         ("counters", "memory_bw_summary", {"rank": "rank", "name": series("bw")}, rc, "one")]
+    for pc, rc in (("count", "count"), ("mean", "mean"), ("max", "max"))
+}
+MAPS["counters"]["full_queue"] = [
+    ("counters", "time_blocked_on_full_queue", {"rank": "rank", "stream": series("queue")},
+     "duration_at_max_queue_length", "one0")]
+
+# the launch pane's outliers of a rank (drill-down): each launch's row of
+# cuda_kernel_launch_stats
+MAPS["outliers"] = one_row("launch", "cuda_kernel_launch_stats",
+                           {"rank_index": "rank_index", "cpu_event": "cpu_event"}, {
+                               "correlation": "correlation", "launch_delay": "launch_delay",
+                               "cpu_duration": "cpu_duration", "gpu_duration": "gpu_duration",
+                               "gpu_event": "gpu_event"})
+
 # the TensorBoard views' panes: drawn from the typed results the reports print
 MAPS.update({
     "step-time": one_row("overview", "step_time_breakdown", {"rank": "rank", "step": "step"}, {
         "step_time": "step_time(us)", "Kernel": "kernel(us)", "Memcpy": "memcpy(us)",
         "Memset": "memset(us)", "Communication": "communication(us)",
         "Runtime": "runtime(us)", "DataLoader": "dataloader(us)", "CPU Exec": "cpu_exec(us)",
-        "Other": "other(us)"}),
+        "Other": "other(us)",
+        "kernel_pctg": ("kernel(us)", "step_time(us)"),
+        "communication_pctg": ("communication(us)", "step_time(us)")}),
     "utilization": one_row("utilization", "gpu_utilization", {"rank": "rank", "device": "device"}, {
         "gpu_utilization": "gpu_utilization_pctg",
         "est_sm_efficiency": "est_sm_efficiency_pctg",
@@ -113,6 +194,7 @@ TABLE_REPORT = {
     "compare_traces": "diff",
     "idle_gaps": "idle",
     "kernels_across_ranks": "kernels",
+    "load": "load",
 }
 
 # the pane keys, then the drill-down of the first row of each
@@ -122,6 +204,18 @@ UNIT = {"ns": 1e3, "µs": 1.0, "us": 1.0, "ms": 1e-3, "s": 1e-6}
 NUM_RE = re.compile(r"^-?(\d+(\.\d+)?|\d(\.\d+)?e[+-]\d+)$")
 
 failures = []
+# what a run compared: tables by (pane, table), rows (a row once, however
+# many reports it met: "hits") and numbers compared
+# with a report, and what EXEMPT spared
+done = {"tables": set(), "rows": 0, "hits": 0, "numbers": 0, "exempt": {}, "not": {}}
+
+
+def exempt(what, pane):
+    """a table or column (EXEMPT key) not compared: counted, or a failure"""
+    if what in EXEMPT:
+        done["exempt"].setdefault(what, set()).add(pane)
+        return True
+    return False
 
 
 def fail(msg):
@@ -152,6 +246,26 @@ class Reports:
             rc, out = run(args + paths)
             rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else None
             self.cache[key] = rows
+        return self.cache[key]
+
+    def all(self, report):
+        """{table: rows} of every table of a report"""
+        key = (report, None)
+        if key not in self.cache:
+            paths = self.paths if report == "diff" or not self.diff else self.paths[:1]
+            rc, out = run([self.tt, "report", report, "-q", "--top", "1000000", "-f", "csv"]
+                          + paths)
+            tabs, name, buf = {}, "", []
+            for line in (out.split("\n") if rc == 0 else []) + ["# "]:
+                if line.startswith("# ") or line == "":
+                    if buf:
+                        tabs[name] = list(csv.DictReader(io.StringIO("\n".join(buf))))
+                    buf = []
+                    if line.startswith("# "):
+                        name = line[2:].strip()
+                else:
+                    buf.append(line)
+            self.cache[key] = tabs if rc == 0 else None
         return self.cache[key]
 
 
@@ -216,13 +330,149 @@ def row_key(tab, row, cols):
     return {c: row["csv"][c] for c in cols if c in row["csv"]}
 
 
+# ---- the perf model's views against `report perf-model` ----
+# Its tables are TraceLens': perf_model (an op per row, a backward sheet's
+# op named so on screen: "aten::mean (backward)"), then one table per op
+# family (GEMM, Normalization, ..., a table ending in _bwd for backward
+# sheets), a row per op shape with its parameters, figures of its first
+# op (GFLOPS_first, Data Moved (MB)_first, Roofline Time (µs)_first), its
+# kernel times and its kernels as text ("NAME xCOUNT (stream S, T us)").
+
+def perf_same(where, what, got, want, tol):
+    """one value of a perf view against the report's (both empty: equal)"""
+    if got is None:
+        return  # (a column the pane does not show)
+    done["numbers"] += 1
+    g, w = num(got), want
+    if g is None or w is None or not close(g, w, tol * max(1.0, abs(w)) if not
+                                           math.isnan(w) else 0):
+        fail(f"{where}: {what} is {got}, the report's {w}")
+
+
+def perf_label(tab, r):
+    """the op as the views name it: a backward sheet's row says so"""
+    return r["name"] + (" (backward)" if tab.endswith("_bwd") else "")
+
+
+def perf_shape_rows(tabs):
+    """(table, row) of every op shape: the family tables' rows"""
+    return [(t, r) for t, rows in tabs.items() if rows and "name_count" in rows[0]
+            and "GFLOPS_first" in rows[0] for r in rows]
+
+
+def check_perf(where, cells, reps, row):
+    """a row of the Perf model, Op shapes (one op's, every op's) or a
+    shape's kernels against `report perf-model`; False when not compared"""
+    tabs = reps.all("perf-model")
+    if tabs is None or "perf_model" not in tabs:
+        fail(f"{where}: report perf-model printed no perf_model table")
+        return False
+    c, t = row["csv"], cells["table"]
+    if t == "perf-model":
+        # the op: its name and sheet (forward or backward)
+        m = [r for r in tabs["perf_model"]
+             if perf_label(r["table"], r) == c["name"]]
+        if len(m) != 1:
+            fail(f"{where}: {len(m)} rows of perf-model/perf_model are op {c['name']}")
+            return False
+        r = m[0]
+        for pc, rc in (("ops", "ops"), ("kernel_time", "kernel_time(us)"),
+                       ("tflops", "tflops"), ("tbps", "tbps"),
+                       ("roofline_pct", "roofline_pct")):
+            perf_same(where, pc, c.get(pc), num(r[rc]), 1e-9)
+        return True
+    if t in ("perf-shapes", "perf-all-shapes"):
+        # the op shape: its op (the drill-down's subtitle, or the start of
+        # the label of every op's list), then its count and kernel time,
+        # the keys that tell an op's shapes apart here; what is compared:
+        # the mean kernel time, and TFLOP/s, TB/s and the roof of all its
+        # ops (the first op's FLOPs, bytes and roofline time x count over
+        # the kernel time: the shape's ops alike)
+        def op_of(tab, r):
+            lab = perf_label(tab, r)
+            if t == "perf-shapes":
+                return cells["subtitle"] == lab
+            rest = c["shape"][len(lab) + 1:]
+            return c["shape"].startswith(lab + " ") and not rest.startswith("(backward)")
+        def gemm(tab, r):
+            # a GEMM's label holds its M x N x K
+            if "param: M" not in r:
+                return True
+            dims = f"{r['param: M']}x{r['param: N']}x{r['param: K']}"
+            return f" {dims} " in f" {c['shape']} "
+
+        def expect(r):
+            n, us = num(r["name_count"]), num(r["Kernel Time (µs)_sum"])
+            per = (lambda v: v * n / us) if us else (lambda v: math.nan)
+            return (("mean", num(r["Kernel Time (µs)_mean"]), 5e-4),
+                    ("tflops", per(num(r["GFLOPS_first"])) * 1e3, 1e-9),
+                    ("tbps", per(num(r["Data Moved (MB)_first"])) * 1048576 / 1e6, 1e-9),
+                    ("roofline_pct", per(num(r["Roofline Time (µs)_first"])) * 100, 1e-9))
+        m = [(tab, r) for tab, r in perf_shape_rows(tabs) if op_of(tab, r) and gemm(tab, r)
+             and num(r["name_count"]) == num(c["ops"])
+             and num(r["Kernel Time (µs)_sum"]) == num(c["kernel_time"])]
+        # shapes the keys do not tell apart, all with the same figures (ops
+        # without kernels, say): any of them is the row's
+        ex = {repr(expect(r)) for _, r in m}
+        if not m or len(ex) != 1:
+            fail(f"{where}: {len(m)} op shapes of report perf-model are {c['shape']} "
+                 f"({c['ops']} ops, {c['kernel_time']} µs)")
+            return False
+        for pc, want, tol in expect(m[0][1]):
+            perf_same(where, pc, c.get(pc), want, tol)
+        return True
+    if t == "perf-kernels":
+        # a kernel of the shape: its count, stream and time as the report's
+        # kernels text of one shape has them; its mean the time per call
+        frag = (f"{c['kernel']} x{c['count']} (stream {c['stream']}, "
+                f"{num(c['total']):.1f} us)")
+        m = [r for _, r in perf_shape_rows(tabs) if frag in r.get("kernels", "")]
+        done["numbers"] += 3
+        if not m:
+            fail(f"{where}: no op shape of report perf-model has kernel '{frag[:80]}'")
+            return False
+        perf_same(where, "mean", c.get("mean"), num(c["total"]) / num(c["count"]), 5e-4)
+        return True
+    return False
+
+
+CUSTOM = {t: check_perf for t in ("perf-model", "perf-shapes", "perf-all-shapes",
+                                  "perf-kernels")}
+
+
 def check_report(where, cells, reps, row):
     """the pane row's values against the report's"""
+    if cells["table"] in CUSTOM:
+        if CUSTOM[cells["table"]](where, cells, reps, row):
+            done["tables"].add((cells["pane"], cells["table"]))
+            done["hits"] += 1
+        return
     mp = MAPS.get(cells["table"])
     if mp:
-        for pc, (rep, tab, match, rc, agg) in mp.items():
+        done["tables"].add((cells["pane"], cells["table"]))
+        done["hits"] += 1
+        used = set()
+        for pc, alts in mp.items():
+            used.update(v for alt in (alts if isinstance(alts, list) else [alts])
+                        for v in alt[2].values() if isinstance(v, str))
+        for c in row["csv"]:
+            if c not in mp and c not in used and cells["types"].get(c) != "str" and \
+                    not exempt(f"{cells['table']}.{c}", cells["pane"]):
+                fail(f"{where}: column {c} of {cells['table']} is in no mapping "
+                     "and not exempt (screencheck.py MAPS, EXEMPT)")
+        for pc, alts in mp.items():
             if pc not in row["csv"]:
                 continue  # (a column the pane does not show)
+            # the first mapping whose key columns the row has
+            for alt in (alts if isinstance(alts, list) else [alts]):
+                if all(not callable(v) or v(row["csv"]) is not None for v in alt[2].values()):
+                    break
+            else:
+                if row["csv"][pc] != "":  # (an empty cell draws nothing)
+                    fail(f"{where}: no mapping of {pc} fits the row")
+                continue
+            rep, tab, match, rc, agg = alt
+            done["numbers"] += 1
             rows = reps.table(rep, tab)
             if rows is None:
                 fail(f"{where}: no table {tab} in report {rep}")
@@ -231,18 +481,25 @@ def check_report(where, cells, reps, row):
             # a key the pane does not show (a side-by-side table keyed by
             # rank alone) is not matched on: "one" still wants one row
             match = {k: v for k, v in match.items()
-                     if v.startswith("=") or v in row["csv"]}
+                     if callable(v) or v.startswith("=") or v in row["csv"]}
             for r in rows:
                 good = True
                 for k, v in match.items():
-                    want = v[1:] if v.startswith("=") else row["csv"].get(v, "")
+                    if callable(v):
+                        want = v(row["csv"])
+                    else:
+                        want = v[1:] if v.startswith("=") else row["csv"].get(v, "")
                     if num(r.get(k)) is not None and num(want) is not None and \
                             not math.isnan(num(want)):
                         good = good and num(r.get(k)) == num(want)
                     else:
                         good = good and r.get(k) == want
                 if good:
-                    sel.append(num(r.get(rc)))
+                    if isinstance(rc, tuple):  # a share: 100 * rc[0] / rc[1]
+                        a_, b_ = num(r.get(rc[0])), num(r.get(rc[1]))
+                        sel.append(100 * a_ / b_ if a_ is not None and b_ else math.nan)
+                    else:
+                        sel.append(num(r.get(rc)))
             if agg in ("one", "one0"):
                 if len(sel) > 1:
                     fail(f"{where}: {len(sel)} rows of {rep}/{tab} match {pc}")
@@ -260,6 +517,9 @@ def check_report(where, cells, reps, row):
         return
     report = cells.get("report") or TABLE_REPORT.get(cells["table"])
     if not report:
+        if not exempt(cells["table"], cells["pane"]):
+            fail(f"{where}: table {cells['table']} is compared with no report and not "
+                 "exempt (screencheck.py TABLE_REPORT, MAPS, EXEMPT)")
         return
     cells["report"] = report
     rows = reps.table(report, cells["table"])
@@ -274,9 +534,15 @@ def check_report(where, cells, reps, row):
              + ", ".join(f"{k}={row['csv'][k][:40]}" for k in keys))
         return
     r = match[0]
+    done["tables"].add((cells["pane"], cells["table"]))
+    done["hits"] += 1
     for c, v in row["csv"].items():
         if c not in r:
+            if not exempt(f"{cells['table']}.{c}", cells["pane"]):
+                fail(f"{where}: column {c} is not in report {report}/{cells['table']} "
+                     "and not exempt (screencheck.py EXEMPT)")
             continue
+        done["numbers"] += num(v) is not None and not math.isnan(num(v))
         a, b = num(v), num(r[c])
         if a is None or b is None:
             if v != r[c]:
@@ -494,7 +760,7 @@ def selftest():
         def table(self, rep, tab):
             return [{"rank": "1", "idle_time_pctg": "54.7"}]
     failures = []
-    check_report("selftest", {"table": "t", "report": "r", "types": {"rank": "int",
+    check_report("selftest", {"table": "t", "report": "r", "pane": "p", "types": {"rank": "int",
                  "idle_time_pctg": "pct"}}, Fake(),
                  {"csv": {"rank": "1", "idle_time_pctg": "53.6"}})
     if not failures:
@@ -529,6 +795,45 @@ def selftest():
         print("selftest: a text cut short should fail")
         bad += 1
     failures = []
+    check_report("selftest", {"table": "no_such_table", "report": "", "pane": "p",
+                              "types": {"rank": "int"}}, Fake(), {"csv": {"rank": "1"}})
+    if not failures:
+        print("selftest: a table with no report and no exemption should fail")
+        bad += 1
+    failures = []
+    check_report("selftest", {"table": "t", "report": "r", "pane": "p", "types": {
+        "rank": "int", "idle_time_pctg": "pct", "extra": "num"}}, Fake(),
+        {"csv": {"rank": "1", "idle_time_pctg": "54.7", "extra": "3"}})
+    if not failures:
+        print("selftest: a column the report lacks, not exempt, should fail")
+        bad += 1
+    failures = []
+    class FakePerf:
+        def all(self, rep):
+            return {"perf_model": [
+                {"name": "aten::mean", "table": "Reduce_fwd", "ops": "48",
+                 "kernel_time(us)": "1409", "tflops": "0.0273", "tbps": "0.109",
+                 "roofline_pct": "5.37"},
+                {"name": "aten::mean", "table": "Reduce_bwd", "ops": "48",
+                 "kernel_time(us)": "680", "tflops": "0.0567", "tbps": "0.227",
+                 "roofline_pct": "11.1"}]}
+    pm = {"table": "perf-model", "pane": "perf-model", "subtitle": "", "types": {}}
+    failures = []
+    check_report("selftest", pm, FakePerf(), {"csv": {
+        "name": "aten::mean (backward)", "ops": "48", "kernel_time": "680",
+        "tflops": "0.0273", "tbps": "0.227", "roofline_pct": "11.1"}})
+    if not failures:
+        print("selftest: a backward op with its forward's TFLOP/s should fail")
+        bad += 1
+    failures = []
+    check_report("selftest", pm, FakePerf(), {"csv": {
+        "name": "aten::mean (backward)", "ops": "48", "kernel_time": "680",
+        "tflops": "0.0567", "tbps": "0.227", "roofline_pct": "11.1"}})
+    if failures:
+        print("selftest: a backward op's row as the report has it should pass: "
+              + "; ".join(failures))
+        bad += 1
+    failures = []
     print(f"selftest: {'ok' if not bad else str(bad) + ' checks did not fail as they should'}")
     return 1 if bad else 0
 
@@ -544,14 +849,22 @@ def main():
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
     width = int(a.size.split("x")[0])
+    tui = [a.tracetop, "--headless", "-q", "--size", a.size]
+    tui_end = (["--diff"] if a.diff else []) + a.paths
+    # the number of views of the views menu, from the explorer's registry
+    rc, out = run(tui + ["--keys", "<Cells>"] + tui_end)
+    nv = [json.loads(l[len("@@cells "):]).get("nviews") for l in out.split("\n")
+          if l.startswith("@@cells ")]
+    if rc != 0 or not nv or not nv[0]:
+        print(f"FAIL {a.label}: the explorer says not how many views it has (exit {rc})")
+        return 1
+    nviews = nv[0]
     keys = ""
     for k in PANE_KEYS:
         keys += f"{k}<Cells>{k}<Enter><Cells>{k}?<Cells>"
-    for i in range(NVIEWS):
+    for i in range(nviews):
         keys += "1v" + "j" * i + "<Enter><Cells>"
-    tui = [a.tracetop, "--headless", "-q", "--size", a.size, "--keys", keys]
-    tui += (["--diff"] if a.diff else []) + a.paths
-    rc, out = run(tui)
+    rc, out = run(tui + ["--keys", keys] + tui_end)
     if rc != 0:
         print(f"FAIL {a.label}: the explorer exited {rc}")
         return 1
@@ -588,6 +901,7 @@ def main():
         nnamecols += sum(1 for c in cells["cols"] if c["type"] == "str" and not c.get("free"))
         for row in cells["rows"]:
             nrows += 1
+            hits = done["hits"]  # (a side-by-side row is compared once per side)
             where = f"{a.label} {a.size} {cells['pane']}"
             if cells["subtitle"]:
                 where += f" ({cells['subtitle'][:40]})"
@@ -609,14 +923,23 @@ def main():
             else:
                 check_report(where, cells, reps, row)
                 check_parts(where, cells, row)
+            if done["hits"] > hits:
+                done["rows"] += 1
+            else:
+                done["not"][cells["table"]] = done["not"].get(cells["table"], 0) + 1
     for f in failures[:40]:
         print("FAIL " + f)
     if len(failures) > 40:
         print(f"FAIL ... and {len(failures) - 40} more")
     both = f" ({nboth} rows side by side)" if nboth else ""
-    print(f"{a.label} {a.size}: {ntables} tables, {nrows} rows{both}, {ncells} numbers drawn, "
-          f"{ngroups} compared time groups, {nnamecols} text columns, {ncutscreens} screens "
-          f"read for cut text; {len(failures)} failures")
+    ex = done["exempt"]
+    nots = ", ".join(f"{t} {n}" for t, n in sorted(done["not"].items()))
+    print(f"{a.label} {a.size}: {nviews} views; {ntables} tables drawn, "
+          f"{len(done['tables'])} compared with a report; {nrows} rows{both}, "
+          f"{done['rows']} compared (not: {nots or '-'}); {ncells} numbers drawn, {done['numbers']} values "
+          f"compared; {ngroups} compared time groups, {nnamecols} text columns, "
+          f"{ncutscreens} screens read for cut text; exempt: {len(ex)} "
+          f"({', '.join(sorted(ex)) or '-'}); {len(failures)} failures")
     if not ncutscreens:
         print(f"FAIL {a.label}: no screen said what it cut (@@cuts)")
         return 1
