@@ -211,24 +211,44 @@ const struct kdef demo_k_nccl = {
 #define T_CONV \
 	"[\"float\", \"float\", \"float\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Int\"]"
 #define D_NHWC "[32, 7, 7, 512]"
+/* batch_norm(input, weight, bias, running_mean, running_var, training,
+ * momentum, eps, cudnn_enabled) */
+#define T_BN \
+	"[\"float\", \"float\", \"float\", \"float\", \"float\", \"Scalar\", \"Scalar\", " \
+	"\"Scalar\", \"Scalar\"]"
+/* Concrete Inputs of conv2d(input, weight, bias, stride, padding, dilation,
+ * groups) */
+#define C_CONV(stride, pad, groups) \
+	"[\"\", \"\", \"\", \"[" stride ", " stride "]\", \"[" pad ", " pad "]\", \"[1, 1]\", " \
+	"\"" groups "\"]"
+/* convolution_backward(grad_output, input, weight, bias_sizes, stride,
+ * padding, dilation, transposed, output_padding, groups, output_mask) */
+#define T_CONV_BWD \
+	"[\"float\", \"float\", \"float\", \"ScalarList\", \"ScalarList\", \"ScalarList\", " \
+	"\"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\", \"ScalarList\"]"
+#define C_CONV_BWD(stride, pad, groups, mask) \
+	"[\"\", \"\", \"\", \"[512]\", \"[" stride ", " stride "]\", \"[" pad ", " pad "]\", " \
+	"\"[1, 1]\", \"False\", \"[0, 0]\", \"" groups "\", \"" mask "\"]"
 
 /* the stem: a 4x4 stride-4 conv on the images, its wgrad only */
 static const struct opdef stem_ops[] = {
 	{{{"aten::conv2d", "aten::convolution", "aten::_convolution", "aten::cudnn_convolution"},
 	  NULL, {&k_nchw2nhwc, &k_fprop_stem, &k_nhwc2nchw},
 	  "[[32, 3, 224, 224], [512, 3, 4, 4], [512], [], [], [], []]",
-	  T_CONV},
+	  T_CONV, C_CONV("4", "0", "1")},
 	 "ConvolutionBackward0",
-	 {{{"aten::convolution_backward"}, NULL, {&k_wgrad_stem, &k_sum}, NULL, NULL}},
+	 {{{"aten::convolution_backward"}, NULL, {&k_wgrad_stem, &k_sum},
+	   "[[32, 512, 56, 56], [32, 3, 224, 224], [512, 3, 4, 4], [], [], [], [], [], [], [], []]",
+	   T_CONV_BWD, C_CONV_BWD("4", "0", "1", "[False, True, True]")}},
 	 512 * 3 * 16 + 512},
 	{{{"aten::batch_norm", "aten::_batch_norm_impl_index", "aten::cudnn_batch_norm"}, NULL,
-	  {&k_bn_fw}, "[" D_ACT ", [512], [512], [512], [512], [], [], [], []]", NULL},
+	  {&k_bn_fw}, "[" D_ACT ", [512], [512], [512], [512], [], [], [], []]", T_BN, NULL},
 	 "CudnnBatchNormBackward0",
-	 {{{"aten::cudnn_batch_norm_backward"}, NULL, {&k_bn_bw}, NULL, NULL}},
+	 {{{"aten::cudnn_batch_norm_backward"}, NULL, {&k_bn_bw}, NULL, NULL, NULL}},
 	 2 * 512},
-	{{{"aten::relu", "aten::clamp_min"}, NULL, {&k_relu}, "[" D_ACT "]", "[\"float\"]"},
+	{{{"aten::relu", "aten::clamp_min"}, NULL, {&k_relu}, "[" D_ACT "]", "[\"float\"]", NULL},
 	 "ReluBackward0",
-	 {{{"aten::threshold_backward"}, NULL, {&k_threshold}, NULL, NULL}},
+	 {{{"aten::threshold_backward"}, NULL, {&k_threshold}, NULL, NULL, NULL}},
 	 0},
 };
 
@@ -237,107 +257,112 @@ static const struct opdef down_ops[] = {
 	{{{"aten::conv2d", "aten::convolution", "aten::_convolution", "aten::cudnn_convolution"},
 	  NULL, {&k_nchw2nhwc, &k_fprop, &k_nhwc2nchw},
 	  "[" D_ACT ", [512, 512, 2, 2], [512], [], [], [], []]",
-	  T_CONV},
+	  T_CONV, C_CONV("1", "0", "1")},
 	 "ConvolutionBackward0",
-	 {{{"aten::convolution_backward"}, NULL, {&k_dgrad, &k_wgrad, &k_sum}, NULL, NULL}},
+	 {{{"aten::convolution_backward"}, NULL, {&k_dgrad, &k_wgrad, &k_sum},
+	   "[[32, 512, 6, 6], " D_ACT ", [512, 512, 2, 2], [], [], [], [], [], [], [], []]",
+	   T_CONV_BWD, C_CONV_BWD("1", "0", "1", "[True, True, True]")}},
 	 512 * 512 * 4 + 512},
 	{{{"aten::batch_norm", "aten::_batch_norm_impl_index", "aten::cudnn_batch_norm"}, NULL,
-	  {&k_bn_fw}, "[" D_ACT ", [512], [512], [512], [512], [], [], [], []]", NULL},
+	  {&k_bn_fw}, "[" D_ACT ", [512], [512], [512], [512], [], [], [], []]", T_BN, NULL},
 	 "CudnnBatchNormBackward0",
-	 {{{"aten::cudnn_batch_norm_backward"}, NULL, {&k_bn_bw}, NULL, NULL}},
+	 {{{"aten::cudnn_batch_norm_backward"}, NULL, {&k_bn_bw}, NULL, NULL, NULL}},
 	 2 * 512},
-	{{{"aten::relu", "aten::clamp_min"}, NULL, {&k_relu}, "[" D_ACT "]", "[\"float\"]"},
+	{{{"aten::relu", "aten::clamp_min"}, NULL, {&k_relu}, "[" D_ACT "]", "[\"float\"]", NULL},
 	 "ReluBackward0",
-	 {{{"aten::threshold_backward"}, NULL, {&k_threshold}, NULL, NULL}},
+	 {{{"aten::threshold_backward"}, NULL, {&k_threshold}, NULL, NULL, NULL}},
 	 0},
 };
 
 /* a ConvNeXt block: depthwise conv, layer norm, MLP, layer scale, residual */
 static const struct opdef block_ops[] = {
 	{{{"aten::conv2d", "aten::convolution", "aten::_convolution", "aten::cudnn_convolution"},
-	  NULL, {&k_dw_fprop}, "[" D_ACT ", [512, 1, 7, 7], [512], [], [], [], []]", NULL},
+	  NULL, {&k_dw_fprop}, "[" D_ACT ", [512, 1, 7, 7], [512], [], [], [], []]", T_CONV,
+	  C_CONV("1", "3", "512")},
 	 "ConvolutionBackward0",
-	 {{{"aten::convolution_backward"}, NULL, {&k_dw_dgrad, &k_dw_wgrad, &k_sum}, NULL, NULL}},
+	 {{{"aten::convolution_backward"}, NULL, {&k_dw_dgrad, &k_dw_wgrad, &k_sum},
+	   "[" D_ACT ", " D_ACT ", [512, 1, 7, 7], [], [], [], [], [], [], [], []]",
+	   T_CONV_BWD, C_CONV_BWD("1", "3", "512", "[True, True, True]")}},
 	 512 * 49 + 512},
 	{{{"aten::permute", "aten::as_strided"}, NULL, {NULL}, "[" D_ACT ", []]",
-	  "[\"float\", \"IntList\"]"},
+	  "[\"float\", \"IntList\"]", NULL},
 	 "PermuteBackward0",
-	 {{{"aten::permute", "aten::as_strided"}, NULL, {NULL}, NULL, NULL}},
+	 {{{"aten::permute", "aten::as_strided"}, NULL, {NULL}, NULL, NULL, NULL}},
 	 0},
 	{{{"aten::layer_norm", "aten::native_layer_norm"}, NULL, {&k_ln_fw},
 	  "[" D_NHWC ", [], [512], [512], [], []]",
-	  "[\"float\", \"IntList\", \"float\", \"float\", \"Double\", \"Bool\"]"},
+	  "[\"float\", \"IntList\", \"float\", \"float\", \"Double\", \"Bool\"]", NULL},
 	 "NativeLayerNormBackward0",
-	 {{{"aten::native_layer_norm_backward"}, NULL, {&k_ln_bw_in, &k_ln_bw_gb}, NULL, NULL}},
+	 {{{"aten::native_layer_norm_backward"}, NULL, {&k_ln_bw_in, &k_ln_bw_gb}, NULL, NULL, NULL}},
 	 2 * 512},
 	{{{"aten::linear", "aten::addmm"}, "aten::t", {&k_fc1},
-	  "[[32, 7, 7, 512], [2048, 512], [2048]]", "[\"float\", \"float\", \"float\"]"},
+	  "[[32, 7, 7, 512], [2048, 512], [2048]]", "[\"float\", \"float\", \"float\"]", NULL},
 	 "AddmmBackward0",
-	 {{{"aten::mm"}, NULL, {&k_fc1_dgrad}, NULL, NULL},
-	  {{"aten::mm"}, NULL, {&k_fc1_wgrad}, NULL, NULL},
-	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL}},
+	 {{{"aten::mm"}, NULL, {&k_fc1_dgrad}, NULL, NULL, NULL},
+	  {{"aten::mm"}, NULL, {&k_fc1_wgrad}, NULL, NULL, NULL},
+	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL, NULL}},
 	 2048 * 512 + 2048},
-	{{{"aten::gelu"}, NULL, {&k_gelu}, "[[32, 7, 7, 2048], []]", "[\"float\", \"String\"]"},
+	{{{"aten::gelu"}, NULL, {&k_gelu}, "[[32, 7, 7, 2048], []]", "[\"float\", \"String\"]", NULL},
 	 "GeluBackward0",
-	 {{{"aten::gelu_backward"}, NULL, {&k_gelu_bw}, NULL, NULL}},
+	 {{{"aten::gelu_backward"}, NULL, {&k_gelu_bw}, NULL, NULL, NULL}},
 	 0},
 	{{{"aten::linear", "aten::addmm"}, "aten::t", {&k_fc2},
-	  "[[32, 7, 7, 2048], [512, 2048], [512]]", "[\"float\", \"float\", \"float\"]"},
+	  "[[32, 7, 7, 2048], [512, 2048], [512]]", "[\"float\", \"float\", \"float\"]", NULL},
 	 "AddmmBackward0",
-	 {{{"aten::mm"}, NULL, {&k_fc2_dgrad}, NULL, NULL},
-	  {{"aten::mm"}, NULL, {&k_fc2_wgrad}, NULL, NULL},
-	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL}},
+	 {{{"aten::mm"}, NULL, {&k_fc2_dgrad}, NULL, NULL, NULL},
+	  {{"aten::mm"}, NULL, {&k_fc2_wgrad}, NULL, NULL, NULL},
+	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL, NULL}},
 	 512 * 2048 + 512},
-	{{{"aten::mul"}, NULL, {&k_mul}, "[" D_NHWC ", [512]]", "[\"float\", \"float\"]"},
+	{{{"aten::mul"}, NULL, {&k_mul}, "[" D_NHWC ", [512]]", "[\"float\", \"float\"]", NULL},
 	 "MulBackward0",
-	 {{{"aten::mul"}, NULL, {&k_mul}, NULL, NULL},
-	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL}},
+	 {{{"aten::mul"}, NULL, {&k_mul}, NULL, NULL, NULL},
+	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL, NULL}},
 	 512},
 	{{{"aten::permute", "aten::as_strided"}, NULL, {NULL}, "[" D_NHWC ", []]",
-	  "[\"float\", \"IntList\"]"},
+	  "[\"float\", \"IntList\"]", NULL},
 	 "PermuteBackward0",
-	 {{{"aten::permute", "aten::as_strided"}, NULL, {NULL}, NULL, NULL}},
+	 {{{"aten::permute", "aten::as_strided"}, NULL, {NULL}, NULL, NULL, NULL}},
 	 0},
 	{{{"aten::add_"}, NULL, {&k_add}, "[" D_ACT ", " D_ACT ", []]",
-	  "[\"float\", \"float\", \"Scalar\"]"},
-	 "AddBackward0", {{{NULL}, NULL, {NULL}, NULL, NULL}}, 0},
+	  "[\"float\", \"float\", \"Scalar\"]", NULL},
+	 "AddBackward0", {{{NULL}, NULL, {NULL}, NULL, NULL, NULL}}, 0},
 };
 
 /* pooling and the classifier, inside DistributedDataParallel.forward */
 const struct opdef demo_head_ops[] = {
 	{{{"aten::mean"}, NULL, {&k_mean}, "[" D_ACT ", [], [], []]",
-	  "[\"float\", \"IntList\", \"Bool\", \"\"]"},
+	  "[\"float\", \"IntList\", \"Bool\", \"\"]", NULL},
 	 "MeanBackward1",
-	 {{{"aten::div"}, NULL, {&k_div}, NULL, NULL}},
+	 {{{"aten::div"}, NULL, {&k_div}, NULL, NULL, NULL}},
 	 0},
 	{{{"aten::linear", "aten::addmm"}, "aten::t", {&k_head},
-	  "[[32, 512], [1000, 512], [1000]]", "[\"float\", \"float\", \"float\"]"},
+	  "[[32, 512], [1000, 512], [1000]]", "[\"float\", \"float\", \"float\"]", NULL},
 	 "AddmmBackward0",
-	 {{{"aten::mm"}, NULL, {&k_head_dgrad}, NULL, NULL},
-	  {{"aten::mm"}, NULL, {&k_head_wgrad}, NULL, NULL},
-	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL}},
+	 {{{"aten::mm"}, NULL, {&k_head_dgrad}, NULL, NULL, NULL},
+	  {{"aten::mm"}, NULL, {&k_head_wgrad}, NULL, NULL, NULL},
+	  {{"aten::sum"}, NULL, {&k_sum}, NULL, NULL, NULL}},
 	 1000 * 512 + 1000},
 };
 
 /* the loss, under aten::cross_entropy_loss */
 const struct opdef demo_loss_ops[] = {
 	{{{"aten::log_softmax", "aten::_log_softmax"}, NULL, {&k_softmax_fw},
-	  "[[32, 1000], [], []]", "[\"float\", \"Scalar\", \"\"]"},
+	  "[[32, 1000], [], []]", "[\"float\", \"Scalar\", \"\"]", NULL},
 	 "LogSoftmaxBackward0",
-	 {{{"aten::_log_softmax_backward_data"}, NULL, {&k_softmax_bw}, NULL, NULL}},
+	 {{{"aten::_log_softmax_backward_data"}, NULL, {&k_softmax_bw}, NULL, NULL, NULL}},
 	 0},
 	{{{"aten::nll_loss_nd", "aten::nll_loss", "aten::nll_loss_forward"}, NULL, {&k_nll_fw},
 	  "[[32, 1000], [32], [], [], []]",
-	  "[\"float\", \"long int\", \"\", \"Scalar\", \"Scalar\"]"},
+	  "[\"float\", \"long int\", \"\", \"Scalar\", \"Scalar\"]", NULL},
 	 "NllLossBackward0",
-	 {{{"aten::nll_loss_backward"}, "aten::zero_", {&k_fill, &k_nll_bw}, NULL, NULL}},
+	 {{{"aten::nll_loss_backward"}, "aten::zero_", {&k_fill, &k_nll_bw}, NULL, NULL, NULL}},
 	 0},
 };
 
 const struct call demo_ones_like_call = {
 	{"aten::ones_like", "aten::fill_"}, "aten::empty_like", {&k_fill},
-	"[[], [], [], [], [], []]", NULL};
-const struct call demo_acc_call = {{"aten::add_"}, NULL, {&k_acc}, NULL, NULL};
+	"[[], [], [], [], [], []]", NULL, NULL};
+const struct call demo_acc_call = {{"aten::add_"}, NULL, {&k_acc}, NULL, NULL, NULL};
 
 #define NOPS(a) ((int)TT_ARRAY_SIZE(a))
 

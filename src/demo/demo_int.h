@@ -99,6 +99,7 @@ struct call {
 	const char *pre;            /* CPU-only child of the outermost, run first */
 	const struct kdef *k[3];
 	const char *dims, *types;   /* Input Dims / Input type of the outermost */
+	const char *conc;           /* its Concrete Inputs (a JSON array), NULL if none */
 };
 
 struct opdef {
@@ -182,7 +183,7 @@ struct pend {
 	uint8_t cat;
 	char flow;              /* fwdbwd flow end bound here: 's', 'f' or 0 */
 	bool fwd_tid;           /* backward op: has Fwd thread id */
-	const char *dims, *types;
+	const char *dims, *types, *conc;
 	int64_t comm;           /* record_param_comms: message elements, -1 if not */
 };
 

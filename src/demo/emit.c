@@ -99,6 +99,10 @@ void demo_flush_ops(const struct rsim *s, struct cthread *th)
 			SB_LIT(b, ", \"Input type\": ");
 			sb_str(b, p->types);
 		}
+		if (p->conc) {
+			SB_LIT(b, ", \"Concrete Inputs\": ");
+			sb_str(b, p->conc);
+		}
 		if (p->comm >= 0) {
 			SB_LIT(b, ", \"Collective name\": \"allreduce\", \"dtype\": \"Float\", "
 				  "\"In msg nelems\": ");

@@ -33,7 +33,7 @@ static struct pend *op_begin(struct rsim *s, struct cthread *th, const char *pfx
 	p->cat = (uint8_t)cat;
 	p->flow = 0;
 	p->fwd_tid = false;
-	p->dims = p->types = NULL;
+	p->dims = p->types = p->conc = NULL;
 	p->comm = -1;
 	return p;
 }
@@ -136,6 +136,7 @@ static void run_call(struct rsim *s, struct cthread *th, const struct call *c, i
 		if (p && i == 0) {
 			p->dims = c->dims;
 			p->types = c->types;
+			p->conc = c->conc;
 			p->seq = seq;
 			p->flow = flow;
 			p->fwd_tid = fwd_tid;

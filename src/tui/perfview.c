@@ -159,7 +159,7 @@ static void heads(struct tt_pane *p, const struct tt_perf *r)
 
 /* ---- the ops ---- */
 
-enum { V_NAME, V_OPS, V_TIME, V_TF, V_TB, V_ROOF, V_BAR, V_BOUND, V_N };
+enum { V_NAME, V_OPS, V_TIME, V_TF, V_TB, V_BOUND, V_ROOF, V_BAR, V_N };
 
 static int perf_open(struct tt_pane *p)
 {
@@ -225,7 +225,7 @@ static int perf_open(struct tt_pane *p)
 	return 0;
 }
 
-enum { S_SHAPE, S_OPS, S_TIME, S_TF, S_TB, S_ROOF, S_BAR, S_BOUND, S_SPEC, S_MEAN, S_N };
+enum { S_SHAPE, S_OPS, S_TIME, S_TF, S_TB, S_BOUND, S_ROOF, S_BAR, S_SPEC, S_MEAN, S_N };
 
 /* idx[0..n) (rows of r) by kernel time, longest first; equal times in
  * the rows' order */
