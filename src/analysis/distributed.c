@@ -251,7 +251,7 @@ static void fmt_ns(char *buf, size_t n, double ns)
 	else if (a >= 1e6)
 		snprintf(buf, n, "%.1f ms", ns / 1e6);
 	else
-		snprintf(buf, n, "%.0f us", ns / 1e3);
+		snprintf(buf, n, "%.0f µs", ns / 1e3);
 }
 
 static void stragglers(struct tt_dist *d)
@@ -313,20 +313,17 @@ static void stragglers(struct tt_dist *d)
 			else if (mi == 1)
 				snprintf(s->reason, sizeof(s->reason),
 					 "GPU idle %s per step vs median %s (%+.0f %%): its GPU "
-					 "waits "
-					 "for its host",
+					 "waits for its host",
 					 a, b, pct);
 			else if (diff > 0)
-				snprintf(
-					s->reason, sizeof(s->reason),
-					"waits %s in collectives vs median %s: it waits for slower "
-					"ranks",
-					a, b);
+				snprintf(s->reason, sizeof(s->reason),
+					 "waits %s in collectives over the whole trace vs median "
+					 "%s: it waits for slower ranks",
+					 a, b);
 			else
 				snprintf(s->reason, sizeof(s->reason),
-					 "waits only %s in collectives vs median %s: the others "
-					 "wait "
-					 "for it",
+					 "waits only %s in collectives over the whole trace vs "
+					 "median %s: the others wait for it",
 					 a, b);
 		}
 	}

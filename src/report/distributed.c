@@ -43,13 +43,14 @@ static struct tt_table *dist_overview_table(const struct tt_dist *d)
 		 .role = {TT_ROLE_BAR_COMP, TT_ROLE_BAR_OTHER, TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
 		 .glyphs = "#%=."},
 		{.name = "gpu_idle(us)", .title = "GPU idle", .type = TT_C_DUR},
-		{.name = "collective_calls", .title = "calls", .type = TT_C_INT},
-		{.name = "sync(us)", .title = "sync", .type = TT_C_DUR},
+		{.name = "collective_calls", .title = "calls in all", .type = TT_C_INT},
+		{.name = "sync(us)", .title = "sync in all", .type = TT_C_DUR},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 	};
 	struct tt_table *t = tt_table_new("distributed_overview", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Computation / communication per rank, mean per step (the "
-			      "TensorBoard plugin's distributed view)");
+			      "TensorBoard plugin's distributed view); collective calls and "
+			      "their sync: in all, over the whole trace");
 	bool no_steps = false;
 	for (size_t i = 0; i < d->nranks; i++) {
 		const struct tt_dist_rank *w = &d->ranks[i];
@@ -220,7 +221,8 @@ static struct tt_table *straggler_table(const struct tt_dist *d)
 	};
 	struct tt_table *t = tt_table_new("stragglers", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Ranks far from the others: robust z-score (median, MAD) of the "
-			      "mean step time, GPU idle per step and sync time");
+			      "mean step time, GPU idle per step and sync time over the whole "
+			      "trace");
 	for (size_t i = 0; i < d->nstragglers; i++) {
 		const struct tt_straggler *s = &d->stragglers[i];
 		size_t k = tt_table_add_row(t);

@@ -405,7 +405,8 @@ static int dist_open(struct tt_pane *p)
 		char lat[32];
 		tt_fmt_dur(lat, sizeof(lat), c->total_ns);
 		tt_pane_head(p, TT_ROLE_DEFAULT,
-			     "%.24s: %llu calls, latency %s, sync %.1f %% (waiting for the last rank)",
+			     "%.24s: %llu calls in all, latency %s in all, sync %.1f %% (waiting "
+			     "for the last rank)",
 			     c->name, (unsigned long long)c->calls, lat, c->sync_pct);
 	}
 	if (!d->tb_shown)
