@@ -225,6 +225,10 @@ static struct tt_table *steps_table(const struct tt_diff *d, const char *la, con
 	t->cols[S_IDLE_B].name = tstr(t, lb, "_gpu_idle");
 	t->cols[S_IDLE_B].title = tstr(t, lb, " GPU idle");
 	tt_table_set_title(t, "%s", headline);
+	/* (the Temporal pane's idle is HTA's, a total over the steps its
+	 * iteration filter keeps: not this column's sum) */
+	tt_table_add_note(t, "GPU idle per step, every step kept (Temporal: HTA's total, last "
+			     "step dropped)");
 	for (size_t i = 0; i < d->nsteps; i++) {
 		const struct tt_diff_step *st = &d->steps[i];
 		size_t k = tt_table_add_row(t);

@@ -40,7 +40,7 @@ static const struct tt_pane_diff temporal_diff = {
 	.ncols = 7,
 	.rank_col = TT_TEMPORAL_RANK,
 	.more_is = -1,
-	.what = "GPU idle time per rank",
+	.what = "GPU idle time per rank, total over the steps HTA keeps (the last dropped)",
 	.drill_both = tt_sides_drill,
 };
 
