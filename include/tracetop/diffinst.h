@@ -41,10 +41,13 @@ struct tt_dinsts {
 			     * index, event) */
 	size_t n;
 	struct tt_dinst_side side[2];
-	/* the histograms' shared scale: nbins equal bins from lo (the
-	 * shortest over both sides) to hi (the longest); lo == hi: one bin */
+	/* the histograms' shared scale: nbins bins from lo (the shortest
+	 * over both sides) to hi (the longest), of equal width, or of equal
+	 * ratio when hi is 10 times lo or more (log_scale, as tt_log_bins);
+	 * lo == hi: one bin */
 	int64_t lo, hi;
 	int nbins;
+	bool log_scale;
 	/* the largest share of one side's instances in one bin (0..1]: bars
 	 * of bins[b] / n scaled to it compare the sides' shapes whatever
 	 * their counts; 1 without instances */

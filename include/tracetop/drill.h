@@ -20,10 +20,13 @@ struct tt_kinstance {
 struct tt_kinstances {
 	struct tt_kinstance *v; /* longest first (ties: rank index, event) */
 	size_t n;
-	/* durations in TT_KI_BINS equal bins from lo to hi (the shortest and the
-	 * longest); with lo == hi everything is in bin 0 and nbins is 1 */
+	/* durations in TT_KI_BINS bins from lo to hi (the shortest and the
+	 * longest): of equal width, or of equal ratio (log_scale) when that
+	 * shows more (tt_hist_log: one long instance would put all the others
+	 * in the first bin); with lo == hi everything is in bin 0, nbins 1 */
 	int64_t lo, hi;
 	int nbins;
+	bool log_scale;
 	size_t bins[TT_KI_BINS];
 	size_t bmax;            /* the fullest bin's count (at least 1) */
 };
@@ -37,6 +40,18 @@ void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, con
 void tt_kinstances_free(struct tt_kinstances *k);
 /* The lower edge of bin b (b = nbins: the upper edge of the last). */
 int64_t tt_kinstances_edge(const struct tt_kinstances *k, int b);
+
+/* The durations histograms' scale (instances of a kernel, of a diff's
+ * row): n bins from lo to hi of equal width, or of equal ratio when
+ * tt_hist_log(lo, hi) (hi at least 10 times lo > 0) and those bins show
+ * more of the shape: a larger tt_hist_spread (the entropy of the counts).
+ * Edge b is the lower edge of bin b (b = n: hi); a value's bin is the
+ * last whose lower edge it reaches, so that the bins hold what their
+ * edges say. */
+bool tt_hist_log(int64_t lo, int64_t hi);
+double tt_hist_spread(const size_t *bins, int n, size_t total);
+int64_t tt_hist_edge(int64_t lo, int64_t hi, int n, bool log_scale, int b);
+int tt_hist_bin(int64_t lo, int64_t hi, int n, bool log_scale, int64_t v);
 
 /* ---- one rank's tracks ---- */
 

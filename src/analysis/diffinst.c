@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/drill.h"
 #include "tracetop/hmap.h"
 #include "tracetop/util.h"
 
@@ -83,10 +84,7 @@ static int inst_cmp(const void *a, const void *b, void *ctx)
 
 static int bin_of(const struct tt_dinsts *k, int64_t dur)
 {
-	if (k->hi <= k->lo)
-		return 0;
-	int b = (int)((double)(dur - k->lo) / (double)(k->hi - k->lo) * TT_DI_BINS);
-	return b < 0 ? 0 : b > TT_DI_BINS - 1 ? TT_DI_BINS - 1 : b;
+	return tt_hist_bin(k->lo, k->hi, TT_DI_BINS, k->log_scale, dur);
 }
 
 /* sort, and each side's figures */
@@ -99,6 +97,17 @@ static void finish(struct tt_dinsts *k)
 	k->hi = k->v[0].dur;
 	k->lo = k->v[k->n - 1].dur;
 	k->nbins = k->hi > k->lo ? TT_DI_BINS : 1;
+	/* the scale that shows more of both sides' shapes */
+	k->log_scale = false;
+	if (tt_hist_log(k->lo, k->hi)) {
+		size_t lin[TT_DI_BINS] = {0}, lg[TT_DI_BINS] = {0};
+		for (size_t i = 0; i < k->n; i++) {
+			lin[tt_hist_bin(k->lo, k->hi, TT_DI_BINS, false, k->v[i].dur)]++;
+			lg[tt_hist_bin(k->lo, k->hi, TT_DI_BINS, true, k->v[i].dur)]++;
+		}
+		k->log_scale = tt_hist_spread(lg, TT_DI_BINS, k->n) >
+			       tt_hist_spread(lin, TT_DI_BINS, k->n);
+	}
 	for (int s = 0; s < 2; s++) {
 		struct tt_dinst_side *w = &k->side[s];
 		/* the k-th longest of the side, walking the sorted list */
@@ -283,5 +292,5 @@ void tt_dinsts_free(struct tt_dinsts *k)
 
 int64_t tt_dinsts_edge(const struct tt_dinsts *k, int b)
 {
-	return k->lo + (k->hi - k->lo) * b / TT_DI_BINS;
+	return tt_hist_edge(k->lo, k->hi, TT_DI_BINS, k->log_scale, b);
 }

@@ -52,12 +52,17 @@ void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, con
 	out->lo = out->v[out->n - 1].dur;
 	out->hi = out->v[0].dur;
 	out->nbins = out->hi > out->lo ? TT_KI_BINS : 1;
+	/* both scales, the one that shows more of the shape kept */
+	size_t lin[TT_KI_BINS] = {0}, lg[TT_KI_BINS] = {0};
+	bool can_log = tt_hist_log(out->lo, out->hi);
 	for (size_t i = 0; i < out->n; i++) {
-		int b = out->hi > out->lo ? (int)((double)(out->v[i].dur - out->lo) /
-						  (double)(out->hi - out->lo) * TT_KI_BINS) :
-					    0;
-		out->bins[b > TT_KI_BINS - 1 ? TT_KI_BINS - 1 : b]++;
+		lin[tt_hist_bin(out->lo, out->hi, TT_KI_BINS, false, out->v[i].dur)]++;
+		if (can_log)
+			lg[tt_hist_bin(out->lo, out->hi, TT_KI_BINS, true, out->v[i].dur)]++;
 	}
+	out->log_scale = can_log && tt_hist_spread(lg, TT_KI_BINS, out->n) >
+					    tt_hist_spread(lin, TT_KI_BINS, out->n);
+	memcpy(out->bins, out->log_scale ? lg : lin, sizeof(out->bins));
 	out->bmax = 1;
 	for (int b = 0; b < TT_KI_BINS; b++)
 		out->bmax = TT_MAX(out->bmax, out->bins[b]);
@@ -65,7 +70,48 @@ void tt_kernel_instances(const struct tt_model *m, const struct tt_aopts *o, con
 
 int64_t tt_kinstances_edge(const struct tt_kinstances *k, int b)
 {
-	return k->lo + (k->hi - k->lo) * b / TT_KI_BINS;
+	return tt_hist_edge(k->lo, k->hi, TT_KI_BINS, k->log_scale, b);
+}
+
+double tt_hist_spread(const size_t *bins, int n, size_t total)
+{
+	double h = 0;
+	for (int b = 0; b < n && total; b++)
+		if (bins[b]) {
+			double p = (double)bins[b] / (double)total;
+			h -= p * log(p);
+		}
+	return h;
+}
+
+bool tt_hist_log(int64_t lo, int64_t hi)
+{
+	return lo > 0 && hi / 10 >= lo;
+}
+
+int64_t tt_hist_edge(int64_t lo, int64_t hi, int n, bool log_scale, int b)
+{
+	if (b <= 0 || hi <= lo)
+		return lo;
+	if (b >= n)
+		return hi;
+	if (!log_scale)
+		return lo + (int64_t)((__int128)(hi - lo) * b / n);
+	return (int64_t)llround((double)lo * pow((double)hi / (double)lo, (double)b / n));
+}
+
+int tt_hist_bin(int64_t lo, int64_t hi, int n, bool log_scale, int64_t v)
+{
+	if (hi <= lo || n <= 1)
+		return 0;
+	if (!log_scale) {
+		int b = (int)((double)(v - lo) / (double)(hi - lo) * n);
+		return b < 0 ? 0 : b > n - 1 ? n - 1 : b;
+	}
+	int b = n - 1;
+	while (b > 0 && v < tt_hist_edge(lo, hi, n, true, b))
+		b--;
+	return b;
 }
 
 void tt_kinstances_free(struct tt_kinstances *k)

@@ -126,7 +126,8 @@ static void head_histogram(struct tt_pane *p, const struct tt_dinsts *k)
 	enum { BAR = 18 };
 	char line[600], lo[32], hi[32], lp[64], hp[64], bar[2][200];
 	char l0[256], l1[256];
-	snprintf(line, sizeof(line), "%-21s   %s   %s", "duration",
+	snprintf(line, sizeof(line), "%-21s   %s   %s",
+		 k->log_scale ? "duration (log scale)" : "duration",
 		 padr(l0, sizeof(l0), side_label(p->app, 0), BAR + 6),
 		 padr(l1, sizeof(l1), side_label(p->app, 1), BAR + 6));
 	tt_pane_head(p, TT_ROLE_HEADER, "%s", line);

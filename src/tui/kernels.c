@@ -87,7 +87,8 @@ static int kernel_open(struct tt_pane *p)
 		snprintf(p->msg, sizeof(p->msg), "no instance of this kernel in the ranks shown");
 		return -1;
 	}
-	tt_pane_head(p, TT_ROLE_DEFAULT, "%zu instances; durations:", ki->n);
+	tt_pane_head(p, TT_ROLE_DEFAULT, "%zu instances; durations%s:", ki->n,
+		     ki->log_scale ? " (a log scale: each bin's edges in one ratio)" : "");
 	for (int b = 0; b < ki->nbins; b++) {
 		char l[32], h[32], bar[200];
 		tt_fmt_dur(l, sizeof(l), tt_kinstances_edge(ki, b));

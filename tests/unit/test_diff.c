@@ -13,6 +13,7 @@
 
 #include "tracetop/diff.h"
 #include "tracetop/diffinst.h"
+#include "tracetop/drill.h"
 #include "tracetop/report.h"
 
 #define US 1000 /* ns */
@@ -476,6 +477,35 @@ START_TEST(row_instances)
 }
 END_TEST
 
+/* 227 instances of 10 to 20 µs and one of 500 µs: equal widths put the
+ * 227 in one bin, equal ratios spread them over two; each bin holds what
+ * its edges say */
+START_TEST(histogram_scales)
+{
+	const int64_t lo = 10000, hi = 500000;
+	ck_assert(tt_hist_log(lo, hi));
+	ck_assert(!tt_hist_log(lo, 9 * lo));
+	ck_assert(!tt_hist_log(0, hi));
+	size_t lin[8] = {0}, lg[8] = {0};
+	for (int i = 0; i < 228; i++) {
+		int64_t v = i == 227 ? hi : lo + (int64_t)i * 10000 / 226;
+		lin[tt_hist_bin(lo, hi, 8, false, v)]++;
+		int b = tt_hist_bin(lo, hi, 8, true, v);
+		lg[b]++;
+		ck_assert_int_ge(v, tt_hist_edge(lo, hi, 8, true, b));
+		ck_assert(b == 7 || v < tt_hist_edge(lo, hi, 8, true, b + 1));
+	}
+	ck_assert_uint_eq(lin[0], 227);
+	ck_assert_uint_eq(lin[7], 1);
+	ck_assert_uint_lt(lg[0], 227);
+	ck_assert_uint_eq(lg[0] + lg[1], 227);
+	ck_assert_uint_eq(lg[7], 1);
+	ck_assert_int_eq(tt_hist_edge(lo, hi, 8, true, 0), lo);
+	ck_assert_int_eq(tt_hist_edge(lo, hi, 8, true, 8), hi);
+	ck_assert(tt_hist_spread(lg, 8, 228) > tt_hist_spread(lin, 8, 228));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diff");
@@ -486,6 +516,7 @@ int main(void)
 	tcase_add_test(tc, steps_in_order);
 	tcase_add_test(tc, report_tables);
 	tcase_add_test(tc, row_instances);
+	tcase_add_test(tc, histogram_scales);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
