@@ -105,6 +105,9 @@ for size in 80x24 160x50; do
 	has "$size Diff: the regressed run" 'ProfilerStep#*' "$tmp/screen"
 	run "$size" '0' "$SRCDIR/tests/fixtures/phases.json"
 	has "$size Diff: how to" 'tracetop with --diff CONTROL TEST'
+	# a trace of the autograd profiler before Kineto: CPU ops, no GPU, said
+	run "$size" '1' "$SRCDIR/tests/fixtures/bare.json"
+	has "$size Overview: a rank without GPU activity" 'rank 0: no GPU activity (no kernel,'
 	# Tab cycles
 	run "$size" '<Tab><Tab><S-Tab>' --demo
 	has "$size Tab: Temporal" ' Temporal'

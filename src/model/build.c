@@ -281,6 +281,12 @@ static uint16_t cat_get(struct builder *b, uint8_t type, struct tt_str s, uint64
 
 /* ---- keys ---- */
 
+static bool str_is(struct tt_str s, const char *lit)
+{
+	size_t n = strlen(lit);
+	return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
 static void id_key(struct builder *b, const struct tt_rawid *id, bool *is_str, int64_t *v,
 		   uint64_t off)
 {
@@ -732,7 +738,17 @@ int builder_event(void *ctx, const struct tt_raw_event *ev, struct tt_err *err)
 		return 0;
 	}
 
-	uint16_t cat = cat_get(b, ev->cat_type, ev->cat, ev->offset);
+	uint16_t cat;
+	if (ev->cat_type != TT_V_STR && ev->pid.type == TT_V_STR &&
+	    str_is(ev->pid.str, "CPU functions")) {
+		/* the autograd profiler before Kineto: no cat, its operators on
+		 * "CPU functions" (its "CUDA functions" carry no stream: left
+		 * unclassified, as HTA leaves them) */
+		struct tt_str cs = {"cpu_op", 6};
+		cat = cat_get(b, TT_V_STR, cs, ev->offset);
+	} else {
+		cat = cat_get(b, ev->cat_type, ev->cat, ev->offset);
+	}
 	enum tt_cat_kind kind = (enum tt_cat_kind)r->cats[cat].kind;
 	bool has_stream = (ev->have & TT_HAVE(TT_A_STREAM)) && ev->i[TT_A_STREAM] != -1;
 

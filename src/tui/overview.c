@@ -30,6 +30,24 @@ static int overview_open(struct tt_pane *p)
 			     (long long)v->rows[f->row].rank, f->metric == TT_BR_IDLE ? "idle" : "comm",
 			     f->value, f->median);
 	}
+	/* ranks without a share: said, not left as a row of dashes */
+	size_t nogpu = 0, first = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (!v->rows[i].has_gpu && !nogpu++)
+			first = i;
+	if (nogpu) {
+		const struct tt_rank *r = a->m->ranks[v->rows[first].ri];
+		bool none = !r->n_kernel && !r->n_memcpy && !r->n_memset;
+		const char *why = none ? "no GPU activity (no kernel, memcpy or memset)" :
+					 "no GPU event left in HTA's view (--exact: every event)";
+		if (nogpu == 1)
+			tt_pane_head(p, TT_ROLE_MARKED, "rank %lld: %s: no shares",
+				     (long long)v->rows[first].rank, why);
+		else
+			tt_pane_head(p, TT_ROLE_MARKED, "%zu of %zu ranks: no GPU event, no shares "
+				     "(rank %lld: %s)", nogpu, v->n,
+				     (long long)v->rows[first].rank, why);
+	}
 	/* compute, the rest of the busy time, idle: the span's three parts */
 	struct tt_col stack = {.name = "bar", .title = "GPU span", .type = TT_C_STACK, .nstack = 3,
 			       .bar_max = 100, .glyphs = "#=."};

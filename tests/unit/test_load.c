@@ -128,6 +128,9 @@ START_TEST(bare_array_without_bracket)
 	const struct tt_track *t = &r->tracks[0];
 	ck_assert(t->pid_is_str);
 	ck_assert_str_eq(tt_str(r, t->pid_str), "CPU functions");
+	/* the autograd profiler's events before Kineto (no cat): CPU ops */
+	ck_assert_uint_eq(r->n_cpu_op, 2);
+	ck_assert_int_eq(tt_ev_kind(r, &r->ev[t->first]), TT_K_CPU_OP);
 	tt_model_free(m);
 }
 END_TEST
