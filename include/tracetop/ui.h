@@ -139,6 +139,7 @@ struct tt_pane {
 	size_t nrows;
 	size_t cursor, top;  /* indices into rows */
 	int sort_col;        /* -1: the table's own order */
+	int sort_first;      /* the column the first s sorts by (0: the first) */
 	bool sort_desc;
 	char filter[128];
 	int xoff;            /* scrollable columns scrolled off on the left */

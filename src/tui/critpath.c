@@ -95,6 +95,7 @@ static int steps_open(struct tt_pane *p)
 	t->cols[TT_CPS_INSTANCE].hidden_text = true;
 	t->cols[TT_CPS_SPAN].hidden_text = true;
 	tt_pane_set_table(p, t);
+	p->sort_first = TT_CPS_LENGTH; /* s: the longest paths first */
 	size_t marked = 0;
 	for (size_t i = 0; p->row_role && i < t->nrows && i < s->n; i++)
 		if (hta ? s->steps[i].longest : s->steps[i].bounds_job) {

@@ -753,8 +753,10 @@ int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
 			p->xoff--;
 		return TT_R_REDRAW;
 	case TT_ACT_SORT_NEXT: {
-		/* the next column that can be sorted: not a bar, not hidden */
-		int c = p->sort_col;
+		/* the next column that can be sorted: not a bar, not hidden;
+		 * first the pane's measure when it names one */
+		int c = p->sort_col < 0 && p->sort_first > 0 &&
+				p->sort_first < p->table->ncols ? p->sort_first - 1 : p->sort_col;
 		for (int k = 0; k < p->table->ncols; k++) {
 			c = (c + 1) % p->table->ncols;
 			const struct tt_col *col = &p->table->cols[c];

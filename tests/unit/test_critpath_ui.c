@@ -2,7 +2,8 @@
  * result's windows, the marked rows (a role and a '*' in the text) those of
  * the rank that bounds each step's job path (rank 5, which loads its data
  * slowly), a step's path lists that step's events, and the timeline opened
- * from it highlights the path's events (role MATCH) and steps along them. */
+ * from it highlights the path's events (role MATCH) and steps along them;
+ * s sorts by the path's length first. */
 #include "config.h"
 
 #include "uitest.h"
@@ -132,6 +133,29 @@ START_TEST(path_drawn)
 }
 END_TEST
 
+/* s: the longest paths first (the view's measure), not the rank column */
+START_TEST(s_sorts_by_length)
+{
+	struct ui *u = open_view();
+	struct tt_pane *p = tt_app_pane(u->a);
+	int64_t longest = 0;
+	for (size_t i = 0; i < p->table->nrows; i++)
+		longest = TT_MAX(longest, cell_int(p->table, i, TT_CPS_LENGTH));
+	ui_keys(u, "s");
+	ck_assert_int_eq(p->sort_col, TT_CPS_LENGTH);
+	ck_assert(p->sort_desc);
+	ck_assert_uint_eq(p->nrows, p->table->nrows);
+	ck_assert_int_eq(cell_int(p->table, p->rows[0], TT_CPS_LENGTH), longest);
+	for (size_t i = 1; i < p->nrows; i++)
+		ck_assert_int_le(cell_int(p->table, p->rows[i], TT_CPS_LENGTH),
+				 cell_int(p->table, p->rows[i - 1], TT_CPS_LENGTH));
+	/* the next s goes on to the next column, as everywhere */
+	ui_keys(u, "s");
+	ck_assert_int_gt(p->sort_col, TT_CPS_LENGTH);
+	ui_free(u);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("critpath_ui");
@@ -141,6 +165,7 @@ int main(void)
 	tcase_add_test(tc, rows_are_the_result);
 	tcase_add_test(tc, path_of_the_row);
 	tcase_add_test(tc, path_drawn);
+	tcase_add_test(tc, s_sorts_by_length);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
