@@ -185,6 +185,8 @@ struct pend {
 	bool fwd_tid;           /* backward op: has Fwd thread id */
 	const char *dims, *types, *conc;
 	int64_t comm;           /* record_param_comms: message elements, -1 if not */
+	int pyline;             /* its line in the model's Python file (a Call
+				 * stack), 0 if none */
 };
 
 struct cthread {
@@ -234,6 +236,7 @@ struct rsim {
 	struct cthread main, bw;
 	struct bucket *bk;
 	struct out *out;        /* NULL: timing only */
+	int64_t mem_alloc, mem_reserved; /* the device's allocator (text only) */
 };
 
 struct job {
@@ -268,6 +271,10 @@ char *demo_rank_text(struct job *j, int rank, size_t *len);
 
 /* the CPU ops of th's finished top-level op, to the step's CPU events */
 void demo_flush_ops(const struct rsim *s, struct cthread *th);
+/* a [memory] instant on th at ts: bytes allocated at addr (negative: freed),
+ * and the allocator's totals after it */
+void demo_emit_memory(const struct rsim *s, const struct cthread *th, int64_t ts, int64_t addr,
+		      int64_t bytes);
 /* a runtime call of th, to the step's runtime events (with an ac2g flow start) */
 void demo_emit_rt(const struct rsim *s, const struct cthread *th, const char *name, int cbid,
 		  int64_t dur, const struct launch *l, bool flow);

@@ -125,6 +125,14 @@ void demo_flush_ops(const struct rsim *s, struct cthread *th)
 				SB_LIT(b, "]\"");
 			}
 		}
+		if (p->pyline > 0) {
+			/* innermost frame first, as Kineto records it */
+			SB_LIT(b, ", \"Call stack\": \"demo/model.py(");
+			sb_int(b, p->pyline);
+			SB_LIT(b, "): forward;torch/nn/modules/module.py(1527): _call_impl;"
+				  "torch/nn/parallel/distributed.py(1523): forward;"
+				  "demo/train.py(88): train_step;demo/train.py(131): <module>\"");
+		}
 		SB_LIT(b, ", \"Ev Idx\": ");
 		sb_int(b, p->evidx);
 		SB_LIT(b, "}}");
@@ -132,6 +140,30 @@ void demo_flush_ops(const struct rsim *s, struct cthread *th)
 			ev_flow(b, p->flow, "fwdbwd", p->seq, s->pid, th->tid, p->ts);
 	}
 	th->np = 0;
+}
+
+void demo_emit_memory(const struct rsim *s, const struct cthread *th, int64_t ts, int64_t addr,
+		      int64_t bytes)
+{
+	struct sbuf *b = &s->out->cpu;
+	SB_LIT(b, ",\n  {\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", "
+		  "\"name\": \"[memory]\", \"pid\": ");
+	sb_int(b, s->pid);
+	SB_LIT(b, ", \"tid\": ");
+	sb_int(b, th->tid);
+	SB_LIT(b, ", \"ts\": ");
+	sb_int(b, ts);
+	SB_LIT(b, ", \"args\": {\"Total Reserved\": ");
+	sb_int(b, s->mem_reserved);
+	SB_LIT(b, ", \"Total Allocated\": ");
+	sb_int(b, s->mem_alloc);
+	SB_LIT(b, ", \"Device Id\": ");
+	sb_int(b, s->device);
+	SB_LIT(b, ", \"Device Type\": 1, \"Addr\": ");
+	sb_int(b, addr);
+	SB_LIT(b, ", \"Bytes\": ");
+	sb_int(b, bytes);
+	SB_LIT(b, "}}");
 }
 
 static bool amd(const struct rsim *s)

@@ -35,7 +35,30 @@ static struct pend *op_begin(struct rsim *s, struct cthread *th, const char *pfx
 	p->fwd_tid = false;
 	p->dims = p->types = p->conc = NULL;
 	p->comm = -1;
+	p->pyline = 0;
 	return p;
+}
+
+/* The activation the forward op of sequence number seq keeps for its
+ * backward: allocated in the forward op, freed in its backward node (so
+ * last in, first out); its size and address follow from seq alone. */
+static void activation(struct rsim *s, struct cthread *th, int64_t seq, bool alloc)
+{
+	if (!s->out || seq < 0)
+		return;
+	int64_t bytes = (int64_t)(1 + mix64((uint64_t)seq % 16) % 12) << 21;
+	int64_t addr = 0x7f3a00000000LL + seq * (32LL << 20);
+	if (!s->mem_reserved) {
+		/* the weights, gradients and optimizer state, from before the trace */
+		s->mem_alloc = 1536LL << 20;
+		s->mem_reserved = 2048LL << 20;
+	}
+	s->mem_alloc += alloc ? bytes : -bytes;
+	/* the caching allocator reserves in 64 MiB segments and keeps them */
+	int64_t seg = 64LL << 20;
+	if (s->mem_alloc > s->mem_reserved)
+		s->mem_reserved = (s->mem_alloc + seg - 1) / seg * seg;
+	demo_emit_memory(s, th, th->t, addr, alloc ? bytes : -bytes);
 }
 
 static void op_end(struct rsim *s, struct cthread *th)
@@ -140,7 +163,16 @@ static void run_call(struct rsim *s, struct cthread *th, const struct call *c, i
 			p->seq = seq;
 			p->flow = flow;
 			p->fwd_tid = fwd_tid;
+			/* the forward of an nn.Module: its line in the model's file */
+			if (flow == 's') {
+				uint64_t h = 1469598103934665603ull;
+				for (const char *q = c->chain[0]; *q; q++)
+					h = (h ^ (uint8_t)*q) * 1099511628211ull;
+				p->pyline = 30 + (int)((h % 53) * 4 + (uint64_t)(seq % 16) % 4);
+			}
 		}
+		if (i == n - 1 && flow == 's')
+			activation(s, th, seq, true);
 		th->t += i == 0 ? urand(&s->rng, 4, 14) : urand(&s->rng, 2, 6);
 		if (i == 0 && c->pre) {
 			op_leaf(s, th, c->pre, CAT_OP, 2, 7);
@@ -187,6 +219,7 @@ static void bwd_op(struct rsim *s, struct cthread *th, const struct opdef *d, in
 			p->fwd_tid = true;
 			p->flow = 'f';
 		}
+		activation(s, th, seq, false);
 		th->t += urand(&s->rng, 3, 10);
 		for (int i = 0; i < (int)TT_ARRAY_SIZE(d->b); i++) {
 			run_call(s, th, &d->b[i], -1, 0, false);

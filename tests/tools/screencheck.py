@@ -183,6 +183,8 @@ MAPS.update({
     "steps": one_row("steps", "steps_across_ranks", {"step": "step"}, {
         "ranks": "ranks", "min": "min(us)", "median": "median(us)", "max": "max(us)",
         "slowest_rank": "slowest_rank"}),
+    "memory": one_row("memory", "memory_devices", {"rank": "rank", "device": "device"}, {
+        "at": "peak_time(us)", "of_device": "device_memory_pctg", "alive": "live_at_peak"}),
     "source": one_row("source", "source_stacks",
                       {"operator": "operator", "innermost_frame": "innermost_frame"}, {
                           "calls": "calls", "host_total": "host_total(us)"}),
