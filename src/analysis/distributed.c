@@ -577,7 +577,8 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 	out->calls = tt_calloc(ncalls + 1, sizeof(*out->calls));
 	uint32_t *key2stat = NULL;
 	size_t kcap = 0, scap = 0;
-	/* calls per (stat, rank): for seq and counts_differ */
+	/* calls per (stat, rank): for seq; zero but where the rank being read
+	 * counted, and set back to zero after it (linear in calls) */
 	uint32_t *seqs = NULL;
 	size_t seqcap = 0;
 	char key[64];
@@ -587,12 +588,7 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 			continue;
 		out->ranks[out->nranks++] = d->row;
 		size_t p0 = coll->rank_first[ri], p1 = coll->rank_first[ri + 1];
-		/* seq counters of this rank */
-		if (seqcap < out->nstats + (p1 - p0) + 1) {
-			seqs = tt_realloc_array(seqs, out->nstats + (p1 - p0) + 1, sizeof(*seqs));
-			seqcap = out->nstats + (p1 - p0) + 1;
-		}
-		memset(seqs, 0, seqcap * sizeof(*seqs));
+		size_t c0 = out->ncalls;
 		for (size_t k = p0; k < p1; k++) {
 			const struct tt_coll_part *pc = &coll->parts[k];
 			tt_tb_coll_key(pc->name, key, sizeof(key));
@@ -610,8 +606,12 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 				 * which are only looked up */
 				s->name = tt_strtab_get(&out->names,
 							tt_tb_intern(&out->names, pc->name));
-				/* at most one new name per call: seqs is big enough */
 				key2stat[kid] = (uint32_t)out->nstats++;
+				if (seqcap < out->nstats) {
+					size_t old = seqcap;
+					TT_GROW(seqs, seqcap, out->nstats);
+					memset(seqs + old, 0, (seqcap - old) * sizeof(*seqs));
+				}
 			}
 			uint32_t si = key2stat[kid];
 			struct tt_coll_call *w = &out->calls[out->ncalls++];
@@ -632,6 +632,8 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 			w->transfer = pc->transfer;
 			w->sync = pc->wait;
 		}
+		for (size_t k = c0; k < out->ncalls; k++)
+			seqs[out->calls[k].stat] = 0;
 	}
 	/* statistics per name and per rank */
 	uint32_t *cnt = tt_calloc((out->nstats + 1) * (out->nranks + 1), sizeof(*cnt));
