@@ -62,6 +62,7 @@ struct tt_coll_stat {
 	int64_t total_ns, transfer_ns, sync_ns;
 	double sync_pct;    /* 100 sync_ns / total_ns; NaN when total_ns is 0 */
 	bool counts_differ; /* ranks made different numbers of calls */
+	const char *source; /* where its first call's name came from (tt_coll_call) */
 };
 
 /* One collective on one rank: the sums over its calls. */

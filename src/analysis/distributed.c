@@ -233,6 +233,24 @@ static int stat_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* a statistic and its place before the sort */
+struct stat_at {
+	struct tt_coll_stat s;
+	uint32_t at;
+};
+
+static int stat_at_cmp(const void *a, const void *b)
+{
+	return stat_cmp(&((const struct stat_at *)a)->s, &((const struct stat_at *)b)->s);
+}
+
+/* a rank's rows by statistic (their order after the sort) */
+static int rstat_cmp(const void *a, const void *b)
+{
+	const struct tt_coll_rstat *x = a, *y = b;
+	return x->stat < y->stat ? -1 : x->stat > y->stat;
+}
+
 static int strag_cmp(const void *a, const void *b)
 {
 	const struct tt_straggler *x = a, *y = b;
@@ -581,6 +599,10 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 	 * counted, and set back to zero after it (linear in calls) */
 	uint32_t *seqs = NULL;
 	size_t seqcap = 0;
+	/* per stat: the calls of the first rank that made any (for
+	 * counts_differ) */
+	uint32_t *firstn = NULL;
+	size_t firstcap = 0, ncomm = 0; /* ranks with calls */
 	char key[64];
 	for (size_t ri = 0; ri < m->nranks; ri++) {
 		struct dist_out *d = &c.r[ri];
@@ -606,12 +628,15 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 				 * which are only looked up */
 				s->name = tt_strtab_get(&out->names,
 							tt_tb_intern(&out->names, pc->name));
+				s->source = pc->source;
 				key2stat[kid] = (uint32_t)out->nstats++;
 				if (seqcap < out->nstats) {
 					size_t old = seqcap;
 					TT_GROW(seqs, seqcap, out->nstats);
 					memset(seqs + old, 0, (seqcap - old) * sizeof(*seqs));
 				}
+				TT_GROW(firstn, firstcap, out->nstats);
+				firstn[out->nstats - 1] = 0;
 			}
 			uint32_t si = key2stat[kid];
 			struct tt_coll_call *w = &out->calls[out->ncalls++];
@@ -632,12 +657,29 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 			w->transfer = pc->transfer;
 			w->sync = pc->wait;
 		}
-		for (size_t k = c0; k < out->ncalls; k++)
-			seqs[out->calls[k].stat] = 0;
+		/* the rank's count of each name it called: the ranks with the
+		 * name, whether they differ from the first's */
+		ncomm += out->ncalls > c0;
+		for (size_t k = c0; k < out->ncalls; k++) {
+			uint32_t si = out->calls[k].stat;
+			if (!seqs[si])
+				continue;
+			struct tt_coll_stat *st = &out->stats[si];
+			if (!st->nranks++)
+				firstn[si] = seqs[si];
+			else if (seqs[si] != firstn[si])
+				st->counts_differ = true;
+			seqs[si] = 0;
+		}
 	}
+	/* a rank with calls but none of a name differs from one with some */
+	for (size_t si = 0; si < out->nstats; si++)
+		if (out->stats[si].nranks < ncomm)
+			out->stats[si].counts_differ = true;
 	/* statistics per name and per rank */
-	uint32_t *cnt = tt_calloc((out->nstats + 1) * (out->nranks + 1), sizeof(*cnt));
-	size_t *rpos = tt_calloc(m->nranks + 1, sizeof(*rpos));
+	size_t *rpos = tt_malloc((m->nranks + 1) * sizeof(*rpos));
+	for (size_t i = 0; i <= m->nranks; i++)
+		rpos[i] = SIZE_MAX;
 	for (size_t i = 0; i < out->nranks; i++)
 		rpos[out->ranks[i].ri] = i;
 	for (size_t i = 0; i < out->ncalls; i++) {
@@ -652,56 +694,41 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 		tt_sat_acc(&s->total_ns, w->dur);
 		tt_sat_acc(&s->transfer_ns, w->transfer);
 		tt_sat_acc(&s->sync_ns, w->sync);
-		cnt[(size_t)w->stat * (out->nranks + 1) + rpos[w->ri]]++;
 		struct tt_dist_rank *dr = &out->ranks[rpos[w->ri]];
 		dr->ncalls++;
 		tt_sat_acc(&dr->coll_ns, w->dur);
 		tt_sat_acc(&dr->transfer_ns, w->transfer);
 		tt_sat_acc(&dr->sync_ns, w->sync);
 	}
-	/* ranks with communication at all take part in the count comparison */
-	for (size_t s = 0; s < out->nstats; s++) {
-		uint32_t first = UINT32_MAX;
-		for (size_t k = 0; k < out->nranks; k++) {
-			uint32_t x = cnt[s * (out->nranks + 1) + k];
-			if (x)
-				out->stats[s].nranks++;
-			if (!out->ranks[k].ncalls)
-				continue;
-			if (first == UINT32_MAX)
-				first = x;
-			else if (x != first)
-				out->stats[s].counts_differ = true;
-		}
-	}
 	/* sort the statistics; calls keep pointing at them through a map */
-	uint32_t *newpos = tt_malloc((out->nstats + 1) * sizeof(*newpos));
-	struct tt_coll_stat *old = tt_malloc((out->nstats + 1) * sizeof(*old));
-	if (out->nstats)
-		memcpy(old, out->stats, out->nstats * sizeof(*old));
+	struct stat_at *sa = tt_malloc((out->nstats + 1) * sizeof(*sa));
+	for (size_t i = 0; i < out->nstats; i++)
+		sa[i] = (struct stat_at){out->stats[i], (uint32_t)i};
 	if (out->nstats > 1)
-		qsort(out->stats, out->nstats, sizeof(*out->stats), stat_cmp);
-	for (size_t s = 0; s < out->nstats; s++)
-		for (size_t k = 0; k < out->nstats; k++)
-			if (old[s].name == out->stats[k].name) {
-				newpos[s] = (uint32_t)k;
-				break;
-			}
+		qsort(sa, out->nstats, sizeof(*sa), stat_at_cmp);
+	uint32_t *newpos = tt_malloc((out->nstats + 1) * sizeof(*newpos));
+	for (size_t k = 0; k < out->nstats; k++) {
+		out->stats[k] = sa[k].s;
+		newpos[sa[k].at] = (uint32_t)k;
+	}
+	free(sa);
 	for (size_t i = 0; i < out->ncalls; i++)
 		out->calls[i].stat = newpos[out->calls[i].stat];
 	free(newpos);
-	free(old);
-	/* per rank and collective */
+	/* per rank and collective; rix: a stat's row among the rank's (TT_NONE
+	 * but for the rank being read) */
 	size_t rcap = 0;
+	uint32_t *rix = tt_malloc((out->nstats + 1) * sizeof(*rix));
+	memset(rix, 0xff, (out->nstats + 1) * sizeof(*rix));
 	for (size_t i = 0; i < out->ncalls;) {
 		size_t ri = out->calls[i].ri, j = i, first = out->nrstats;
 		for (; j < out->ncalls && out->calls[j].ri == ri; j++) {
 			const struct tt_coll_call *cl = &out->calls[j];
-			struct tt_coll_rstat *x = NULL;
-			for (size_t q = first; q < out->nrstats && !x; q++)
-				if (out->rstats[q].stat == cl->stat)
-					x = &out->rstats[q];
-			if (!x) {
+			struct tt_coll_rstat *x;
+			if (rix[cl->stat] != TT_NONE) {
+				x = &out->rstats[rix[cl->stat]];
+			} else {
+				rix[cl->stat] = (uint32_t)out->nrstats;
 				TT_GROW(out->rstats, rcap, out->nrstats + 1);
 				x = &out->rstats[out->nrstats++];
 				memset(x, 0, sizeof(*x));
@@ -718,15 +745,15 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 			tt_sat_acc(&x->transfer_ns, cl->transfer);
 			tt_sat_acc(&x->sync_ns, cl->sync);
 		}
+		for (size_t q = first; q < out->nrstats; q++)
+			rix[out->rstats[q].stat] = TT_NONE;
 		/* as the statistics: total latency descending */
-		for (size_t a = first + 1; a < out->nrstats; a++)
-			for (size_t b = a; b > first && out->rstats[b - 1].stat > out->rstats[b].stat; b--) {
-				struct tt_coll_rstat tmp = out->rstats[b];
-				out->rstats[b] = out->rstats[b - 1];
-				out->rstats[b - 1] = tmp;
-			}
+		if (out->nrstats - first > 1)
+			qsort(out->rstats + first, out->nrstats - first, sizeof(*out->rstats),
+			      rstat_cmp);
 		i = j;
 	}
+	free(rix);
 	for (size_t s = 0; s < out->nstats; s++) {
 		struct tt_coll_stat *x = &out->stats[s];
 		x->sync_pct = x->total_ns > 0 ? 100.0 * (double)x->sync_ns / (double)x->total_ns : NAN;
@@ -735,8 +762,7 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 		struct tt_coll_rstat *x = &out->rstats[s];
 		x->sync_pct = x->total_ns > 0 ? 100.0 * (double)x->sync_ns / (double)x->total_ns : NAN;
 	}
-	free(cnt);
-	free(rpos);
+	free(firstn);
 	free(seqs);
 	free(key2stat);
 	tb_collectives(m, c.r, out);
@@ -748,15 +774,17 @@ void tt_dist_compute_coll(const struct tt_model *m, const struct tt_aopts *o,
 		tt_overview_compute(m, o, &own);
 		ov = &own;
 	}
-	for (size_t i = 0; i < out->nranks; i++)
-		for (size_t j = 0; j < ov->nranks; j++)
-			if (ov->ranks[j].ri == out->ranks[i].ri) {
-				struct tt_dist_rank *w = &out->ranks[i];
-				w->comp_ns = ov->ranks[j].comp_ns;
-				w->overlap_ns = ov->ranks[j].overlap_ns;
-				w->comm_ns = ov->ranks[j].comm_ns;
-				w->other_ns = ov->ranks[j].other_ns;
-			}
+	for (size_t j = 0; j < ov->nranks; j++) {
+		size_t ri = ov->ranks[j].ri;
+		if (ri >= m->nranks || rpos[ri] == SIZE_MAX)
+			continue;
+		struct tt_dist_rank *w = &out->ranks[rpos[ri]];
+		w->comp_ns = ov->ranks[j].comp_ns;
+		w->overlap_ns = ov->ranks[j].overlap_ns;
+		w->comm_ns = ov->ranks[j].comm_ns;
+		w->other_ns = ov->ranks[j].other_ns;
+	}
+	free(rpos);
 	if (!given)
 		tt_overview_free(&own);
 	stragglers(out);

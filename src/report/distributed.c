@@ -86,14 +86,6 @@ static struct tt_table *dist_overview_table(const struct tt_dist *d)
 	return t;
 }
 
-static const char *stat_source(const struct tt_dist *d, size_t s)
-{
-	for (size_t i = 0; i < d->ncalls; i++)
-		if (d->calls[i].stat == s)
-			return d->calls[i].source;
-	return "";
-}
-
 static struct tt_table *coll_table(const struct tt_dist *d)
 {
 	static const struct tt_col cols[] = {
@@ -134,7 +126,7 @@ static struct tt_table *coll_table(const struct tt_dist *d)
 		tt_table_set_int(t, k, 10, c->sync_ns);
 		tt_table_set_num(t, k, 11, c->sync_pct);
 		tt_table_set_int(t, k, 12, (int64_t)c->matched);
-		tt_table_set_str(t, k, 13, stat_source(d, s));
+		tt_table_set_str(t, k, 13, c->source);
 		differ |= c->counts_differ;
 	}
 	tt_table_add_note(t, "latency: the communication kernels of a call; calls are matched "
