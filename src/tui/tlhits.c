@@ -69,9 +69,9 @@ static void index_by_time(struct tl_hits *h, const struct tt_model *m)
 	free(k);
 }
 
-/* bytr, trts, trfirst, trbase from byts: a counting sort by (rank, track)
- * that keeps each track's hits in time order */
-static void index_by_track(struct tl_hits *h, const struct tt_model *m)
+/* trbase: the first bucket of each rank, a bucket a (rank, track), nb in
+ * all (returned); trfirst: nb + 2 zeroed counts, to count hits in */
+static size_t track_buckets(struct tl_hits *h, const struct tt_model *m)
 {
 	h->ntrbase = m->nranks;
 	h->trbase = tt_malloc((m->nranks + 1) * sizeof(*h->trbase));
@@ -82,6 +82,14 @@ static void index_by_track(struct tl_hits *h, const struct tt_model *m)
 	}
 	h->trbase[m->nranks] = nb;
 	h->trfirst = tt_calloc(nb + 2, sizeof(*h->trfirst));
+	return nb;
+}
+
+/* bytr, trts, trfirst, trbase from byts: a counting sort by (rank, track)
+ * that keeps each track's hits in time order */
+static void index_by_track(struct tl_hits *h, const struct tt_model *m)
+{
+	size_t nb = track_buckets(h, m);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct tt_tl_event *e = &h->v[i];
 		h->trfirst[h->trbase[e->ri] + m->ranks[e->ri]->ev[e->ev].track + 1]++;
@@ -370,15 +378,7 @@ long tl_hits_search(struct tl_hits *h, const struct tt_model *m, const struct tl
 		k[i].i = (uint32_t)i;
 	/* bucket starts by (rank, track); the hits go in, found order = time
 	 * order within a track */
-	h->ntrbase = m->nranks;
-	h->trbase = tt_malloc((m->nranks + 1) * sizeof(*h->trbase));
-	size_t nb = 0;
-	for (size_t i = 0; i < m->nranks; i++) {
-		h->trbase[i] = nb;
-		nb += m->ranks[i]->ntracks;
-	}
-	h->trbase[m->nranks] = nb;
-	h->trfirst = tt_calloc(nb + 2, sizeof(*h->trfirst));
+	size_t nb = track_buckets(h, m);
 	for (size_t i = 0; i < n; i++)
 		h->trfirst[h->trbase[k[i].ri_order] + track[i] + 1]++;
 	for (size_t b = 0; b < nb; b++)
