@@ -286,6 +286,10 @@ struct tt_model {
 	int cycle, ncycles;
 	int64_t cycle_time;
 	char *run;
+	/* derived, kept by the analyses (not part of the model): HTA's count
+	 * of distinct ProfilerStep#N names over the ranks, up to 2, plus 1;
+	 * 0 until asked */
+	_Atomic int step_names;
 };
 
 /* ---- loading ---- */

@@ -5,6 +5,7 @@
 #include "tracetop/analysis.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,9 +78,14 @@ static void *rank_steps_build(const struct tt_rank *r, void *ctx)
 }
 
 /* HTA counts ProfilerStep#N names in the symbol table of all ranks (names
- * and categories alike): the number of distinct ones, up to 2. */
+ * and categories alike): the number of distinct ones, up to 2.  Counted
+ * once per model (every rank's selection asks). */
 static size_t step_names(const struct tt_model *m)
 {
+	struct tt_model *mm = (struct tt_model *)m; /* (the count is not part of the model) */
+	int known = atomic_load_explicit(&mm->step_names, memory_order_relaxed);
+	if (known)
+		return (size_t)known - 1;
 	size_t n = 0;
 	int64_t steps[2];
 	for (size_t ri = 0; ri < m->nranks && n < 2; ri++) {
@@ -89,6 +95,7 @@ static size_t step_names(const struct tt_model *m)
 			if (n == 0 || steps[0] != st->v[k])
 				steps[n++] = st->v[k];
 	}
+	atomic_store_explicit(&mm->step_names, (int)n + 1, memory_order_relaxed);
 	return n;
 }
 
