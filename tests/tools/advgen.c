@@ -378,6 +378,40 @@ static void shape_counters(struct buf *b, size_t n)
  * second 8 bytes undo what the first did to the state, so every name
  * leaves it the same.  Without the seed every one of them would be a walk
  * of all the others when interned. */
+/* the perf model's worst: every matrix product a shape of its own (one
+ * row each), its backward on another thread linked by Sequence number,
+ * all nested in one module, every op launching a kernel */
+static void shape_opshapes(struct buf *b, size_t n)
+{
+	size_t k = n / 7;
+	long long span = 100 + 20 * (long long)k;
+	step(b, 1, 0, span);
+	for (size_t i = 0; i < k; i++) {
+		long long t = 100 + 10 * (long long)i, tb = t + 10 * (long long)k;
+		long id = 2 * (long)i + 1;
+		ev(b);
+		put(b, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::addmm\", \"pid\": 1, "
+		       "\"tid\": 1, \"ts\": %lld, \"dur\": 8, \"args\": {\"External id\": %ld, "
+		       "\"Sequence number\": %zu, \"Input Dims\": [[32], [%zu, 64], [64, 32], [], []], "
+		       "\"Input type\": [\"float\", \"float\", \"float\", \"Scalar\", \"Scalar\"]}}",
+		    t, id, i, i + 1);
+		launch(b, 1, t + 1, 2, id, id);
+		kernel(b, "ampere_sgemm_32x32_nn", 7, t + 4, 5, id, NULL);
+		ev(b);
+		put(b, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"autograd::engine::evaluate_"
+		       "function: AddmmBackward0\", \"pid\": 1, \"tid\": 2, \"ts\": %lld, \"dur\": 9, "
+		       "\"args\": {\"External id\": %ld, \"Sequence number\": %zu}}",
+		    tb, id + 1, i);
+		ev(b);
+		put(b, "\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, "
+		       "\"tid\": 2, \"ts\": %lld, \"dur\": 7, \"args\": {\"External id\": %ld, "
+		       "\"Input Dims\": [[%zu, 32], [32, 64]], \"Input type\": [\"float\", \"float\"]}}",
+		    tb + 1, id + 1, i + 1);
+		launch(b, 2, tb + 2, 2, id + 1, id + 1);
+		kernel(b, "ampere_sgemm_32x32_nt", 7, tb + 5, 4, id + 1, NULL);
+	}
+}
+
 static void shape_collide(struct buf *b, size_t n)
 {
 	size_t k = n / 2;
@@ -448,6 +482,9 @@ size_t adv_make(enum adv_shape s, size_t n, uint32_t seed, struct adv_file **out
 			break;
 		case ADV_COLLIDE:
 			shape_collide(&b, n);
+			break;
+		case ADV_OPSHAPES:
+			shape_opshapes(&b, n);
 			break;
 		case ADV_OVERFLOW:
 		case ADV_NSHAPES:

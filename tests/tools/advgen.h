@@ -23,7 +23,8 @@
 	_(OVERFLOW, "overflow", "n overlapping 7-day kernels, n/8 copies of 9e15 bytes")    \
 	_(THREADS, "threads", "n/3 threads and n/3 processes, each named, an op on each")   \
 	_(COUNTERS, "counters", "n/2 samples of n/4 counter series, n/2 allocations alive") \
-	_(COLLIDE, "collide", "n/2 op names made to share one hash (were it not seeded)")
+	_(COLLIDE, "collide", "n/2 op names made to share one hash (were it not seeded)")  \
+	_(OPSHAPES, "opshapes", "n/7 matrix products of distinct shapes, forward and backward")
 
 enum adv_shape {
 #define _(id, name, help) ADV_##id,
