@@ -107,13 +107,22 @@ size_t tt_fmt_real(char *buf, size_t n, double v)
 		int len = snprintf(buf, n, "%.0f", v);
 		return len < 0 ? 0 : (size_t)len;
 	}
-	/* shortest text that reads back as the same double */
-	for (int prec = 6; prec <= 17; prec++) {
-		int len = snprintf(buf, n, "%.*g", prec, v);
+	/* shortest text that reads back as the same double: 6 digits, else
+	 * the fewest from 7 to 17 found by bisection (a precision that reads
+	 * back makes every longer one read back too; 17 always does) */
+	int len = snprintf(buf, n, "%.6g", v);
+	if (len > 0 && strtod(buf, NULL) == v)
+		return (size_t)len;
+	int lo = 7, hi = 17;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		len = snprintf(buf, n, "%.*g", mid, v);
 		if (len > 0 && strtod(buf, NULL) == v)
-			return (size_t)len;
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	int len = snprintf(buf, n, "%.17g", v);
+	len = snprintf(buf, n, "%.*g", lo, v);
 	return len < 0 ? 0 : (size_t)len;
 }
 
