@@ -352,8 +352,10 @@ def perf_same(where, what, got, want, tol):
 
 
 def perf_label(tab, r):
-    """the op as the views name it: a backward sheet's row says so"""
-    return r["name"] + (" (backward)" if tab.endswith("_bwd") else "")
+    """the op as the views name it: a backward row of a sheet whose
+    forward rows have the same op names (attention, reductions) says so; a
+    convolution's backward is an op of its own name"""
+    return r["name"] + (" (backward)" if tab in ("SDPA_bwd", "Reduce_bwd") else "")
 
 
 def perf_shape_rows(tabs):
