@@ -286,6 +286,8 @@ for p in parts:
     w[5] += id(p) in matched
 got = {r["name"]: r for r in csv.DictReader(open(sys.argv[2]))}
 ok = set(got) == set(want)
+if not ok:
+    print("names: the report's %s, python's %s" % (sorted(got), sorted(want)))
 for name, (n, nb, lat, tr, sy, nm) in sorted(want.items()):
     g = got.get(name)
     line = "%s: calls %d (%d matched) bytes %d latency %.0f transfer %.0f sync %.0f" % (
@@ -297,9 +299,17 @@ for name, (n, nb, lat, tr, sy, nm) in sorted(want.items()):
         ok = False
         line += "  MISMATCH: %r" % (g,)
     print(line)
+# N of M: the names compared of those either side has; 6 numbers a name
+print("compared %d of %d collective names, %d calls (%d matched), %d numbers" % (
+    len(set(got) & set(want)), len(set(got) | set(want)), len(parts), len(matched),
+    6 * len(set(got) & set(want))))
 sys.exit(0 if ok else 1)
 PY
 		pass "hta-2rank collectives match python: $(tr '\n' ';' <"$D/cmp")"
+		# floors: what hta-2rank holds today (3 names, 20 calls)
+		set -- $(tail -n 1 "$D/cmp" | sed 's/[^0-9 ]//g')
+		at_least "hta-2rank collective names compared" 3 "$1"
+		at_least "hta-2rank collective calls compared" 20 "$3"
 	else
 		fail "hta-2rank collectives: $(cat "$D/cmp")"
 	fi
@@ -311,12 +321,15 @@ fi
 # = sum(dur * min(grid blocks / numSms, 1)) / sum(dur) (blocks per SM when
 # the trace has no deviceProperties), occupancy time-weighted
 if [ "$HAVE_PY" -eq 1 ]; then
-	for name in diff-control hta-2rank; do
+	# NAME:DEVICES, the devices each holds (floors)
+	for nd in diff-control:1 hta-2rank:2; do
+		name=${nd%:*}
 		"$TRACETOP" report utilization -q -f csv --table gpu_utilization "$TR/$name" >"$D/u.csv"
 		if python3 - "$TR/$name" "$D/u.csv" <<'PY' >"$D/cmp" 2>&1; then
 import csv, glob, gzip, json, os, sys
 got = {(r["rank"], r["device"]): r for r in csv.DictReader(open(sys.argv[2]))}
 ok = True
+seen = set()
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
     doc = json.load(gzip.open(path))
     rank = str(doc["distributedInfo"]["rank"])
@@ -352,6 +365,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
         span = max(e for s, e in iv) - iv[0][0]
         want = (busy, 100 * busy / span, 100 * num / den, on / od)
         g = got.get((rank, str(dev)))
+        seen.add((rank, str(dev)))
         line = "rank %s cuda:%s busy %.0f util %.3f sm %.3f occ %.3f" % ((rank, dev) + want)
         if not g or abs(float(g["gpu_busy_every_event(us)"]) - want[0]) > 0.01 or \
            abs(float(g["busy_of_gpu_span_every_event_pctg"]) - want[1]) > 1e-6 or \
@@ -360,9 +374,17 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.gz"))):
             ok = False
             line += "  MISMATCH: %r" % (g,)
         print(line)
+for k in sorted(set(got) - seen):
+    print("rank %s cuda:%s: a row of the report with no device in the trace" % k)
+    ok = False
+# N of M: the devices compared of those either side has; 4 numbers each
+print("compared %d of %d devices, %d numbers" % (
+    len(seen & set(got)), len(seen | set(got)), 4 * len(seen & set(got))))
 sys.exit(0 if ok else 1)
 PY
 			pass "$name utilization matches python: $(tr '\n' ';' <"$D/cmp")"
+			set -- $(tail -n 1 "$D/cmp" | sed 's/[^0-9 ]//g')
+			at_least "$name devices compared" "${nd#*:}" "$1"
 		else
 			fail "$name utilization: $(cat "$D/cmp")"
 		fi
