@@ -220,8 +220,8 @@ static int perf_open(struct tt_pane *p)
 	free(v);
 	tt_pane_set_table(p, t);
 	heads(p, r);
-	tt_pane_head(p, TT_ROLE_DIM, "bound: compute or memory.  Enter: the op's shapes   m: the "
-				     "roofline plot");
+	tt_pane_head(p, TT_ROLE_DIM, "bound: compute, memory, or mix (its shapes differ).  Enter: "
+				     "the op's shapes   m: the roofline plot");
 	return 0;
 }
 
