@@ -96,9 +96,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)coll.nkernels,
 	       coll.nparts ? best * 1e6 / (double)coll.nparts : 0.0);
 	/* the job's critical path: every rank's steps in tracetop's model with
-	 * the waits, then the paths across ranks (the collectives computed
-	 * once, as the results do) */
-	tt_coll_compute(m, &a, &coll);
+	 * the waits, then the paths across ranks (the collectives of the last
+	 * run above, computed once as the results do) */
 	best = 1e30;
 	best_cpu = 0;
 	struct tt_cp_steps st;
