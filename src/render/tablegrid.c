@@ -230,24 +230,13 @@ static int place(const struct tt_table *t, const int *sc, int nsc, int from, con
 	return 0;
 }
 
-void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
-		   int y, int h)
+/* Each shown column's natural width (its title's, or its widest scanned
+ * cell's; bars: the title's), its time unit, and the shown columns in
+ * order[]; returns how many are shown. */
+static int natural_widths(const struct tt_table *t, const struct tt_table_view *v, int h, int *w,
+			  enum tt_unit *unit, int *order, char *buf, size_t bufsz)
 {
-	struct tt_table_layout *lay = v->layout;
-	if (lay) {
-		memset(lay, 0, sizeof(*lay));
-		lay->header_y = -1;
-	}
-	int nc = t->ncols;
-	if (h <= 0 || nc == 0)
-		return;
-	int *w = tt_calloc((size_t)nc, sizeof(*w));
-	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
-	int *order = tt_calloc((size_t)nc, sizeof(*order)); /* shown columns */
-	int *pw = tt_calloc((size_t)nc, sizeof(*pw));       /* placed widths, by order */
-	int ns = 0;
-	char buf[1024];
-	/* natural widths */
+	int nc = t->ncols, ns = 0;
 	for (int c = 0; c < nc; c++) {
 		const struct tt_col *col = &t->cols[c];
 		if (col->hidden_text)
@@ -255,7 +244,7 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		order[ns++] = c;
 		if (col->type == TT_C_DUR)
 			unit[c] = tt_table_col_unit(t, c);
-		col_title(t, c, unit[c], v, buf, sizeof(buf));
+		col_title(t, c, unit[c], v, buf, bufsz);
 		w[c] = (int)tt_utf8_width(buf);
 		if (is_bar(col))
 			continue;
@@ -268,21 +257,21 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			if (col->type == TT_C_STR && x->kind == TT_CV_S) {
 				cw = (int)tt_utf8_width(x->v.s);
 			} else {
-				tt_cell_text(t, v->rows[k], c, unit[c], buf, sizeof(buf));
+				tt_cell_text(t, v->rows[k], c, unit[c], buf, bufsz);
 				cw = (int)tt_utf8_width(buf);
 			}
 			if (cw > w[c])
 				w[c] = cw;
 		}
 	}
-	if (ns == 0) {
-		free(w);
-		free(unit);
-		free(order);
-		free(pw);
-		return;
-	}
-	/* the key columns, pinned on the left */
+	return ns;
+}
+
+/* How many of the shown columns are keys, pinned on the left: the table's
+ * nkeys when it says, else up to the first text column among the first
+ * three (integers before it), none when the first is a bar. */
+static int pinned_count(const struct tt_table *t, const int *order, int ns)
+{
 	int np = 1;
 	if (!is_bar(&t->cols[order[0]]))
 		for (int k = 0; k < ns && k < 3; k++) {
@@ -302,9 +291,17 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		while (np < ns && order[np] < t->nkeys)
 			np++;
 	}
-	/* names shrink to a readable width first, and to the minimum only on a
-	 * narrow screen; what still does not fit is left out whole */
-	int avail = g->w - 2;
+	return np;
+}
+
+/* Text columns' widths for a screen gw wide: names shrink to a readable
+ * width first, and to the minimum only on a narrow screen (what still does
+ * not fit is left out whole); when columns scroll anyway, names keep more
+ * of a wider screen. */
+static void fit_names(const struct tt_table *t, const int *order, int ns, int *w, int gw)
+{
+	int nc = t->ncols;
+	int avail = gw - 2;
 	int fixed = 0, nbars = 0;
 	for (int i = 0; i < ns; i++) {
 		if (is_bar(&t->cols[order[i]]))
@@ -312,11 +309,11 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		else
 			fixed += w[order[i]] + GAP;
 	}
-	int floors[2] = {g->w >= 70 ? NAME_KEEP : MIN_NAME, MIN_NAME};
+	int floors[2] = {gw >= 70 ? NAME_KEEP : MIN_NAME, MIN_NAME};
 	int *natw = tt_calloc((size_t)nc, sizeof(*natw));
 	memcpy(natw, w, (size_t)nc * sizeof(*w));
 	for (int pass = 0; pass < 2 && fixed + nbars * (8 + GAP) > avail; pass++) {
-		if (pass == 1 && g->w >= 70)
+		if (pass == 1 && gw >= 70)
 			break;
 		while (fixed + nbars * (8 + GAP) > avail) {
 			int widest = -1;
@@ -335,13 +332,121 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 	}
 	/* columns scroll anyway: names keep more of a wider screen (28
 	 * columns at 80, 60 at 200) */
-	if (fixed + nbars * (MIN_BAR + GAP) > avail && g->w >= 70)
+	if (fixed + nbars * (MIN_BAR + GAP) > avail && gw >= 70)
 		for (int i = 0; i < ns; i++) {
 			int c = order[i];
 			if (t->cols[c].type == TT_C_STR)
-				w[c] = TT_MAX(w[c], TT_MIN(natw[c], g->w * 3 / 10));
+				w[c] = TT_MAX(w[c], TT_MIN(natw[c], gw * 3 / 10));
 		}
 	free(natw);
+}
+
+/* One cell of a drawn row: a bar, a stack, or its text (a shortened name,
+ * right-aligned numbers, never a part of one), the filter's match marked. */
+static void draw_cell(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
+		      int c, int x, int dw, int yy, size_t k, size_t row, enum tt_role base, bool cur,
+		      const struct names *nm, double whole, enum tt_unit u, char *buf, size_t bufsz)
+{
+	const struct tt_col *col = &t->cols[c];
+	if (col->type == TT_C_BAR && col->signed_bar) {
+		draw_signed_bar(t, col, row, whole, g, x, yy, dw);
+	} else if (col->type == TT_C_BAR) {
+		double mx = whole;
+		double val = tt_cell_num(tt_table_cell(t, row, col->bar_of));
+		tt_grid_bar(g, x, yy, dw, mx > 0 && !isnan(val) ? val / mx : 0,
+			    col->role[0] ? (enum tt_role)col->role[0] : TT_ROLE_BAR);
+	} else if (col->type == TT_C_STACK) {
+		double f[TT_STACK_MAX];
+		enum tt_role roles[TT_STACK_MAX];
+		tt_table_stack_fractions(t, row, c, f);
+		for (int i = 0; i < TT_STACK_MAX; i++)
+			roles[i] = col->role[i] ? (enum tt_role)col->role[i] : TT_ROLE_BAR;
+		tt_grid_stack(g, x, yy, dw, f, roles,
+			      col->glyphs ? col->glyphs : "#=:.", col->nstack);
+	} else {
+		char fit[1100];
+		if (nm->text && nm->text[k])
+			snprintf(fit, sizeof(fit), "%s", nm->text[k]);
+		else {
+			const struct tt_cell *xc = tt_table_cell(t, row, c);
+			if (col->type == TT_C_STR && xc->kind == TT_CV_S)
+				snprintf(buf, bufsz, "%s", xc->v.s);
+			else
+				tt_cell_text(t, row, c, u, buf, bufsz);
+			if (col->type == TT_C_STR && col->free_text)
+				tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw);
+			else if (col->type == TT_C_STR)
+				tt_name_fit(fit, sizeof(fit), buf, (size_t)dw);
+			else
+				snprintf(fit, sizeof(fit), "%s", buf);
+		}
+		int tw = (int)tt_utf8_width(fit);
+		if (tw > dw && col->type != TT_C_STR)
+			fit[0] = '\0'; /* (never a part of a number) */
+		tw = (int)tt_utf8_width(fit);
+		bool right = col->type != TT_C_STR;
+		int at = right ? x + dw - tw : x;
+		tt_grid_put(g, at, yy, base, fit, dw);
+		size_t pos;
+		if (!cur && v->filter && col->type == TT_C_STR &&
+		    ci_contains(fit, v->filter, &pos))
+			tt_grid_paint(g, at + cols_of(fit, pos), yy,
+				      cols_of(fit + pos, strlen(v->filter)), TT_ROLE_MATCH);
+	}
+}
+
+/* The header row: each drawn column's title (numbers' on the right), an
+ * arrow at either end where columns are left out (scroll with h and l). */
+static void draw_header(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
+			int y, const int *dc, const int *dx, const int *dw, int nd,
+			const enum tt_unit *unit, bool left, bool more, char *buf, size_t bufsz)
+{
+	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_HEADER);
+	for (int d = 0; d < nd; d++) {
+		int c = dc[d];
+		const struct tt_col *col = &t->cols[c];
+		col_title(t, c, unit[c], v, buf, bufsz);
+		int tw = (int)tt_utf8_width(buf);
+		bool right = !is_bar(col) && col->type != TT_C_STR;
+		char fit[1100];
+		tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
+		int at = right ? dx[d] + dw[d] - TT_MIN(tw, dw[d]) : dx[d];
+		tt_grid_put(g, at, y, TT_ROLE_HEADER, fit, dw[d]);
+	}
+	/* say that columns are left out: scroll with h and l */
+	if (left)
+		tt_grid_put(g, 0, y, TT_ROLE_HEADER, tt_render_ascii() ? "<" : "\xE2\x86\x90", 1);
+	if (more)
+		tt_grid_put(g, g->w - 1, y, TT_ROLE_HEADER, tt_render_ascii() ? ">" : "\xE2\x86\x92",
+			    1);
+}
+
+void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, struct tt_grid *g,
+		   int y, int h)
+{
+	struct tt_table_layout *lay = v->layout;
+	if (lay) {
+		memset(lay, 0, sizeof(*lay));
+		lay->header_y = -1;
+	}
+	int nc = t->ncols;
+	if (h <= 0 || nc == 0)
+		return;
+	int *w = tt_calloc((size_t)nc, sizeof(*w));
+	enum tt_unit *unit = tt_calloc((size_t)nc, sizeof(*unit));
+	int *order = tt_calloc((size_t)nc, sizeof(*order)); /* shown columns */
+	int *pw = tt_calloc((size_t)nc, sizeof(*pw));       /* placed widths, by order */
+	char buf[1024];
+	int ns = natural_widths(t, v, h, w, unit, order, buf, sizeof(buf));
+	if (ns == 0) {
+		free(w);
+		free(unit);
+		free(order);
+		free(pw);
+		return;
+	}
+	int np = pinned_count(t, order, ns);
+	fit_names(t, order, ns, w, g->w);
 	/* pinned columns, then as many of the others as fit whole from xoff */
 	int x0 = 2;
 	for (int i = 0; i < np; i++) {
@@ -452,25 +557,7 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 		details(t, v, v->cursor, dc, nd, nm, buf, sizeof(buf));
 		tt_grid_wrap(g, 1, y + h - det, TT_ROLE_DIM, buf, g->w - 2, det);
 	}
-	/* header */
-	tt_grid_fill(g, 0, y, g->w, ' ', TT_ROLE_HEADER);
-	for (int d = 0; d < nd; d++) {
-		int c = dc[d];
-		const struct tt_col *col = &t->cols[c];
-		col_title(t, c, unit[c], v, buf, sizeof(buf));
-		int tw = (int)tt_utf8_width(buf);
-		bool right = !is_bar(col) && col->type != TT_C_STR;
-		char fit[1100];
-		tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
-		int at = right ? dx[d] + dw[d] - TT_MIN(tw, dw[d]) : dx[d];
-		tt_grid_put(g, at, y, TT_ROLE_HEADER, fit, dw[d]);
-	}
-	/* say that columns are left out: scroll with h and l */
-	if (xoff > 0)
-		tt_grid_put(g, 0, y, TT_ROLE_HEADER, tt_render_ascii() ? "<" : "\xE2\x86\x90", 1);
-	if (more)
-		tt_grid_put(g, g->w - 1, y, TT_ROLE_HEADER, tt_render_ascii() ? ">" : "\xE2\x86\x92",
-			    1);
+	draw_header(t, v, g, y, dc, dx, dw, nd, unit, xoff > 0, more, buf, sizeof(buf));
 	/* rows */
 	double *whole = tt_calloc((size_t)TT_MAX(nd, 1), sizeof(*whole));
 	for (int d = 0; d < nd; d++)
@@ -492,55 +579,9 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 			tt_grid_fill(g, 0, yy, g->w, ' ', TT_ROLE_CURSOR);
 			tt_grid_put(g, 0, yy, TT_ROLE_CURSOR, ">", 1);
 		}
-		for (int d = 0; d < nd; d++) {
-			int c = dc[d], x = dx[d];
-			const struct tt_col *col = &t->cols[c];
-			if (col->type == TT_C_BAR && col->signed_bar) {
-				draw_signed_bar(t, col, row, whole[d], g, x, yy, dw[d]);
-			} else if (col->type == TT_C_BAR) {
-				double mx = whole[d];
-				double val = tt_cell_num(tt_table_cell(t, row, col->bar_of));
-				tt_grid_bar(g, x, yy, dw[d], mx > 0 && !isnan(val) ? val / mx : 0,
-					    col->role[0] ? (enum tt_role)col->role[0] : TT_ROLE_BAR);
-			} else if (col->type == TT_C_STACK) {
-				double f[TT_STACK_MAX];
-				enum tt_role roles[TT_STACK_MAX];
-				tt_table_stack_fractions(t, row, c, f);
-				for (int i = 0; i < TT_STACK_MAX; i++)
-					roles[i] = col->role[i] ? (enum tt_role)col->role[i] : TT_ROLE_BAR;
-				tt_grid_stack(g, x, yy, dw[d], f, roles,
-					      col->glyphs ? col->glyphs : "#=:.", col->nstack);
-			} else {
-				char fit[1100];
-				if (nm[d].text && nm[d].text[k])
-					snprintf(fit, sizeof(fit), "%s", nm[d].text[k]);
-				else {
-					const struct tt_cell *xc = tt_table_cell(t, row, c);
-					if (col->type == TT_C_STR && xc->kind == TT_CV_S)
-						snprintf(buf, sizeof(buf), "%s", xc->v.s);
-					else
-						tt_cell_text(t, row, c, unit[c], buf, sizeof(buf));
-					if (col->type == TT_C_STR && col->free_text)
-						tt_utf8_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
-					else if (col->type == TT_C_STR)
-						tt_name_fit(fit, sizeof(fit), buf, (size_t)dw[d]);
-					else
-						snprintf(fit, sizeof(fit), "%s", buf);
-				}
-				int tw = (int)tt_utf8_width(fit);
-				if (tw > dw[d] && col->type != TT_C_STR)
-					fit[0] = '\0'; /* (never a part of a number) */
-				tw = (int)tt_utf8_width(fit);
-				bool right = col->type != TT_C_STR;
-				int at = right ? x + dw[d] - tw : x;
-				tt_grid_put(g, at, yy, base, fit, dw[d]);
-				size_t pos;
-				if (!cur && v->filter && col->type == TT_C_STR &&
-				    ci_contains(fit, v->filter, &pos))
-					tt_grid_paint(g, at + cols_of(fit, pos), yy,
-						      cols_of(fit + pos, strlen(v->filter)), TT_ROLE_MATCH);
-			}
-		}
+		for (int d = 0; d < nd; d++)
+			draw_cell(t, v, g, dc[d], dx[d], dw[d], yy, k, row, base, cur, &nm[d], whole[d],
+				  unit[dc[d]], buf, sizeof(buf));
 	}
 	if (lay) {
 		lay->header_y = y;
