@@ -266,6 +266,9 @@ void tt_table_stack_fractions(const struct tt_table *t, size_t row, int col,
 /* The unit a TT_C_DUR column uses in text: that of the largest value of
  * the shown time columns of its unit_group. */
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col);
+/* Whether column col holds a number in any row: a time column without one
+ * (an empty table, a column of dashes) has no unit in its header. */
+bool tt_table_col_has_value(const struct tt_table *t, int col);
 
 enum tt_format { TT_FMT_TABLE, TT_FMT_CSV, TT_FMT_JSON };
 int tt_format_parse(const char *s, enum tt_format *f);

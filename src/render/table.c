@@ -226,6 +226,16 @@ void tt_table_truncate(struct tt_table *t, size_t n)
 		t->nrows = n;
 }
 
+bool tt_table_col_has_value(const struct tt_table *t, int col)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		enum tt_cell_kind k = tt_table_cell(t, r, col)->kind;
+		if (k == TT_CV_I || k == TT_CV_D)
+			return true;
+	}
+	return false;
+}
+
 enum tt_unit tt_table_col_unit(const struct tt_table *t, int col)
 {
 	/* (magnitudes as doubles: a cell may hold 1e308 or INT64_MIN) */
@@ -534,7 +544,7 @@ static void print_block(const struct tt_table *t, struct tcol *tc, const int *wh
 		struct tcol *c = &tc[which[i]];
 		const struct tt_col *col = &t->cols[c->c];
 		const char *title = col->title ? col->title : col->name;
-		if (col->type == TT_C_DUR) {
+		if (col->type == TT_C_DUR && tt_table_col_has_value(t, c->c)) {
 			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c->c]));
 			title = buf;
 		}
@@ -615,7 +625,8 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 		if (col->type == TT_C_DUR)
 			unit[c] = tt_table_col_unit(t, c);
 		const char *title = col->title ? col->title : col->name;
-		if (col->type == TT_C_DUR) {
+		/* (no unit over a column without a value: none says which) */
+		if (col->type == TT_C_DUR && tt_table_col_has_value(t, c)) {
 			snprintf(buf, sizeof(buf), "%s (%s)", title, tt_unit_name(unit[c]));
 			title = buf;
 		}

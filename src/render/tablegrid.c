@@ -92,7 +92,7 @@ static void col_title(const struct tt_table *t, int c, enum tt_unit u, const str
 {
 	const struct tt_col *col = &t->cols[c];
 	const char *title = col->title ? col->title : col->name;
-	if (col->type == TT_C_DUR)
+	if (col->type == TT_C_DUR && tt_table_col_has_value(t, c)) /* (no value: no unit) */
 		snprintf(buf, n, "%s (%s)", title, tt_unit_name(u));
 	else
 		snprintf(buf, n, "%s", title);

@@ -522,6 +522,48 @@ START_TEST(test_cjk_table)
 }
 END_TEST
 
+/* a time column's unit is in its header when the column shows a value; an
+ * empty table's header, or a column of dashes, says none (text and grid) */
+START_TEST(test_empty_table_no_unit)
+{
+	static const struct tt_col cols[] = {
+		{.name = "name", .type = TT_C_STR},
+		{.name = "time", .type = TT_C_DUR},
+	};
+	/* mode 0: no row; 1: a row without a time; 2: a row with one */
+	for (int mode = 0; mode < 3; mode++) {
+		struct tt_table *t = tt_table_new("times", cols, 2);
+		if (mode) {
+			size_t r = tt_table_add_row(t);
+			tt_table_set_str(t, r, 0, "a");
+			if (mode == 2)
+				tt_table_set_int(t, r, 1, 2500000);
+		}
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		tt_table_print(t, TT_FMT_TABLE, NULL, f);
+		fclose(f);
+		ck_assert_msg(mode == 2 ? strstr(text, "time (") != NULL : strstr(text, "(") == NULL,
+			      "mode %d: '%s'", mode, text);
+		ck_assert_ptr_nonnull(strstr(text, "time"));
+		free(text);
+		struct tt_grid g;
+		tt_grid_init(&g, 40, 3);
+		size_t idx[1] = {0};
+		struct tt_table_view v = {.rows = idx, .nrows = mode ? 1 : 0, .sort_col = -1};
+		tt_table_draw(t, &v, &g, 0, 3);
+		char head[256];
+		tt_grid_row_text(&g, 0, head, sizeof(head));
+		ck_assert_msg(mode == 2 ? strstr(head, "time (") != NULL :
+					  strstr(head, "time") && !strstr(head, "("),
+			      "mode %d, grid header: '%s'", mode, head);
+		tt_grid_free(&g);
+		tt_table_free(t);
+	}
+}
+END_TEST
+
 /* the grid: a wide character takes two cells; half of one is never shown */
 START_TEST(test_grid_wide)
 {
@@ -573,6 +615,7 @@ static Suite *base_suite(void)
 	tcase_add_test(tc, test_utf8_decode);
 	tcase_add_test(tc, test_utf8_width);
 	tcase_add_test(tc, test_cjk_table);
+	tcase_add_test(tc, test_empty_table_no_unit);
 	tcase_add_test(tc, test_grid_wide);
 	suite_add_tcase(s, tc);
 	return s;
