@@ -189,6 +189,87 @@ EOF
 	fi
 }
 
+# counters CONTROL TEST: Counters side by side on the same pair: every row
+# is of both sides and says "3 | 1"; a queue row pairs the streams as Idle
+# does (by the kernels they carry, read from the trace files here), a
+# bandwidth row the same copy kind; each side's mean, max and count are its
+# own report's (queue_length_summary, memory_bw_summary) for its stream or
+# copy kind, and every series of either side has its row
+counters() {
+	"$TRACETOP" --headless -q --size 120x40 --keys '7<Cells>' --diff "$1" "$2" >"$tmp/cnt.out"
+	for s in a b; do
+		f=$1
+		[ "$s" = b ] && f=$2
+		"$TRACETOP" report counters -q -f csv --table queue_length_summary "$f" >"$tmp/q-$s.csv"
+		"$TRACETOP" report counters -q -f csv --table memory_bw_summary "$f" >"$tmp/bw-$s.csv"
+	done
+	if python3 - "$tmp/cnt.out" "$tmp" "$1" "$2" <<'EOF' >"$tmp/cnt" 2>&1; then
+import csv, glob, gzip, json, sys
+cells = [json.loads(l[len("@@cells "):]) for l in open(sys.argv[1]) if l.startswith("@@cells ")][-1]
+assert cells["pane"] == "counters" and cells.get("both"), cells["pane"]
+d = sys.argv[2]
+
+def summary(side):
+    out = {}
+    for r in csv.DictReader(open(f"{d}/q-{side}.csv")):
+        out[("queue", r["rank"], r["stream"])] = r
+    for r in csv.DictReader(open(f"{d}/bw-{side}.csv")):
+        out[("bw", r["rank"], r["name"])] = r
+    return out
+
+def kinds(folder):
+    t = {}
+    for f in glob.glob(folder + "/*.json*"):
+        op = gzip.open if f.endswith(".gz") else open
+        for e in json.load(op(f, "rt"))["traceEvents"]:
+            s = (e.get("args") or {}).get("stream")
+            if e.get("ph") != "X" or s is None or s == -1 or "dur" not in e:
+                continue
+            n = e.get("name", "")
+            k = "comm" if "nccl" in n.lower() else \
+                "memory" if n.startswith(("Memcpy", "Memset")) else "compute"
+            dd = t.setdefault(str(s), {})
+            dd[k] = dd.get(k, 0) + float(e["dur"])
+    return {s: max(x, key=x.get) for s, x in t.items()}
+
+sa_, sb_ = summary("a"), summary("b")
+ka, kb = kinds(sys.argv[3]), kinds(sys.argv[4])
+seen_a, seen_b, nq, nbw = set(), set(), 0, 0
+for row in cells["rows"]:
+    c = row["csv"]
+    assert c["row_a"] != "-1" and c["row_b"] != "-1", ("a series of one side only", c)
+    assert c["rank"] == "3 | 1", c["rank"]
+    ser, tser = c["series"], c["Test_series"]
+    if ser.startswith("queue, stream "):
+        a = ser[len("queue, stream "):].split(" | ")[0]
+        b = tser[len("queue, stream "):]
+        assert ka[a] == kb[b], (a, ka[a], b, kb[b])
+        want = ser if a == b else f"queue, stream {a} | {b} ({ka[a]})"
+        assert ser == want, (ser, want)
+        keys = (("queue", "3", a), ("queue", "1", b))
+        nq += 1
+    else:
+        assert ser.startswith("GB/s, ") and ser == tser, (ser, tser)
+        keys = (("bw", "3", ser[6:]), ("bw", "1", tser[6:]))
+        nbw += 1
+    for side, tab, key, seen in (("Control", sa_, keys[0], seen_a), ("Test", sb_, keys[1], seen_b)):
+        r = tab[key]
+        seen.add(key)
+        for col in ("mean", "max", "count"):
+            got, exp = float(c[f"{side}_{col}"]), float(r[col])
+            assert abs(got - exp) <= 1e-6 * max(1, abs(exp)), (side, key, col, got, exp)
+assert seen_a == {k for k in sa_ if k[1] == "3"} and seen_b == {k for k in sb_ if k[1] == "1"}, \
+    (sorted(seen_a), sorted(seen_b))
+assert nq >= 4 and nbw >= 1, (nq, nbw)
+print(f"{nq} queue and {nbw} bandwidth rows of rank 3 beside rank 1's, of {len(cells['rows'])} rows")
+EOF
+		pass "Counters side by side: $(tail -1 "$tmp/cnt")"
+	else
+		fail "Counters side by side: the series of rank 3 and rank 1:"
+		sed 's/^/    /' "$tmp/cnt"
+	fi
+}
+
 "$TRACETOP" demo-trace -q -o "$tmp/base" >/dev/null 2>&1 &&
 	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 ||
 	{ echo "demo-trace failed"; exit 99; }
@@ -214,6 +295,7 @@ if [ -d "$A" ] && [ -d "$B" ]; then
 	side diff 120x40 "$A" "$B"
 	ranks diff "$A $B" --diff "$A" "$B"
 	streams "$A" "$B"
+	counters "$A" "$B"
 fi
 
 shared_or_skip "diff-control vs diff-test (the demo pair was checked)"
