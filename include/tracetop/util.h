@@ -15,6 +15,8 @@ void *tt_calloc(size_t n, size_t size);
 void *tt_realloc_array(void *p, size_t n, size_t size);
 char *tt_strdup(const char *s);
 char *tt_strndup(const char *s, size_t n);
+/* s without its leading and trailing white space (cut in place) */
+char *tt_trim(char *s);
 
 /* Grow *pp (an array of *cap elements of size sz) so that it holds at least need. */
 void tt_grow(void **pp, size_t *cap, size_t need, size_t sz);

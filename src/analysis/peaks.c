@@ -160,16 +160,6 @@ void tt_gpu_table_free(struct tt_gpu_table *t)
 	free(t);
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
 struct tt_gpu_table *tt_gpu_table_load(const char *path, struct tt_err *err)
 {
 	FILE *f = fopen(path, "r");
@@ -192,7 +182,7 @@ struct tt_gpu_table *tt_gpu_table_load(const char *path, struct tt_err *err)
 		char *c = strpbrk(line, ";#");
 		if (c)
 			*c = '\0';
-		char *s = trim(line);
+		char *s = tt_trim(line);
 		if (!*s)
 			continue;
 		if (*s == '[') {
@@ -207,7 +197,7 @@ struct tt_gpu_table *tt_gpu_table_load(const char *path, struct tt_err *err)
 				break;
 			}
 			cur = &t->rows[t->n++];
-			cur->name = keep(t, trim(s + 1));
+			cur->name = keep(t, tt_trim(s + 1));
 			cur->match = cur->name;
 			cur->source = path;
 			continue;
@@ -222,7 +212,7 @@ struct tt_gpu_table *tt_gpu_table_load(const char *path, struct tt_err *err)
 			break;
 		}
 		*eq = '\0';
-		char *k = trim(s), *v = trim(eq + 1);
+		char *k = tt_trim(s), *v = tt_trim(eq + 1);
 		if (strcmp(k, "match") == 0) {
 			cur->match = keep(t, v);
 		} else if (strcmp(k, "source") == 0) {

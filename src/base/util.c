@@ -2,6 +2,7 @@
 
 #include "tracetop/util.h"
 
+#include <ctype.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,4 +206,14 @@ void tt_msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const 
 		memcpy(a, src, n * size);
 	free(run);
 	free(tmp);
+}
+
+char *tt_trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
 }

@@ -97,16 +97,6 @@ void tt_theme_default(struct tt_theme *t)
 	tt_theme_parse(t, default_theme, "(built-in)", NULL, NULL);
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
 int tt_theme_parse(struct tt_theme *t, const char *text, const char *file,
 		   void (*warn)(void *ctx, const char *msg), void *ctx)
 {
@@ -123,7 +113,7 @@ int tt_theme_parse(struct tt_theme *t, const char *text, const char *file,
 		char *c = strpbrk(buf, ";#");
 		if (c)
 			*c = '\0';
-		char *line = trim(buf);
+		char *line = tt_trim(buf);
 		if (!*line)
 			continue;
 		char msg[400] = "";
@@ -133,7 +123,7 @@ int tt_theme_parse(struct tt_theme *t, const char *text, const char *file,
 				snprintf(msg, sizeof(msg), "%s:%d: expected ']'", file, lineno);
 			else {
 				*e = '\0';
-				snprintf(section, sizeof(section), "%s", trim(line + 1));
+				snprintf(section, sizeof(section), "%s", tt_trim(line + 1));
 			}
 		} else {
 			char *eq = strchr(line, '=');
@@ -141,7 +131,7 @@ int tt_theme_parse(struct tt_theme *t, const char *text, const char *file,
 				snprintf(msg, sizeof(msg), "%s:%d: expected 'key = value'", file, lineno);
 			} else {
 				*eq = '\0';
-				char *key = trim(line), *val = trim(eq + 1);
+				char *key = tt_trim(line), *val = tt_trim(eq + 1);
 				if (strcmp(section, "theme") == 0) {
 					if (strcmp(key, "name") == 0)
 						snprintf(t->name, sizeof(t->name), "%s", val);
