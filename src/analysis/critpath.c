@@ -510,6 +510,8 @@ void tt_cp_free(struct tt_cp *c)
 	free(c->swe);
 	free(c->annot);
 	free(c->arows);
+	free(c->node_of);
+	free(c->taken);
 	free(c);
 }
 

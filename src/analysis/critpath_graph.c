@@ -28,7 +28,8 @@ struct build {
 	const struct tt_rank *r;
 	struct cp_graph *g;
 	struct tt_cp_result *out;
-	struct tt_hmap node_of; /* event -> k (its nodes 2k, 2k+1) */
+	uint32_t *node_of;     /* [rank's events] -> k (its nodes 2k, 2k+1), TT_NONE
+				* (tt_cp.node_of) */
 	struct crow *cpu;      /* clipped CPU rows */
 	size_t ncpu, ccpu;
 	struct crow *gpu;      /* clipped GPU rows (launched in the window) */
@@ -39,13 +40,14 @@ struct build {
 	uint32_t win_ev;       /* the step's annotation, TT_NONE */
 	int64_t t0;            /* the window's start */
 	uint32_t step_k;       /* graph event of the step's start, TT_NONE */
-	struct tt_hmap arr_of; /* kernel -> graph event of its last arrival */
+	uint32_t *arr_of;      /* [nne] kernel's graph event -> graph event of its
+				* last arrival, TT_NONE */
 	uint32_t *kpart;       /* [nne] the collective part of an arrival */
 };
 
 static inline uint32_t node_k(const struct build *b, uint32_t ev)
 {
-	return map_get(&b->node_of, ev);
+	return b->node_of[ev];
 }
 
 static void add_edge(struct build *b, uint32_t u, uint32_t v, enum tt_cp_etype type, int phase,
@@ -138,7 +140,7 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 			b->cpu[b->ncpu++] = (struct crow){i, t, ts, end};
 		}
 	}
-	struct tt_hmap seen = {0};
+	uint64_t *seen = c->taken; /* (all clear) */
 	for (size_t k = 0; k < b->ncpu; k++) {
 		uint32_t l0, l1;
 		if (!r->nlinks)
@@ -169,9 +171,9 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 				continue;
 			if (nparts > 1 && gi != only)
 				continue;
-			if (map_get(&seen, gi) != TT_NONE)
+			if (seen[gi >> 6] >> (gi & 63) & 1)
 				continue;
-			map_put(&seen, gi, 1);
+			seen[gi >> 6] |= UINT64_C(1) << (gi & 63);
 			TT_GROW(b->gpu, b->cgpu, b->ngpu + 1);
 			b->gpu[b->ngpu++] = (struct crow){gi, e->track, ev_ts(c, gi), ev_end(c, gi)};
 		}
@@ -180,13 +182,14 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 	/* every Stream Wait Event row, whatever its time (1875-1890) */
 	for (size_t k = 0; k < c->nswe; k++) {
 		uint32_t gi = c->swe[k];
-		if (map_get(&seen, gi) != TT_NONE)
+		if (seen[gi >> 6] >> (gi & 63) & 1)
 			continue;
 		const struct tt_event *e = &r->ev[gi];
 		TT_GROW(b->gpu, b->cgpu, b->ngpu + 1);
 		b->gpu[b->ngpu++] = (struct crow){gi, e->track, ev_ts(c, gi), ev_end(c, gi)};
 	}
-	map_free(&seen);
+	for (size_t k = 0; k < b->nlaunched; k++)
+		seen[b->gpu[k].ev >> 6] = 0;
 }
 
 /* Nodes (cpa.py 444-509): CPU ops, runtime and driver calls, data-loading
@@ -203,12 +206,11 @@ static void make_nodes(struct build *b)
 	uint32_t *ev = tt_malloc(cap * sizeof(*ev));
 	int64_t *ts = tt_malloc(2 * cap * sizeof(*ts));
 	uint8_t *kind = tt_calloc(cap, sizeof(*kind));
-	map_init(&b->node_of, b->ncpu + b->ngpu);
 	for (size_t k = 0; k < b->ncpu; k++) {
 		const struct tt_event *e = &r->ev[b->cpu[k].ev];
 		if (!node_cat(r, e) && !(c->sf[e->name] & SF_DATA))
 			continue;
-		map_put(&b->node_of, b->cpu[k].ev, (uint32_t)n);
+		b->node_of[b->cpu[k].ev] = (uint32_t)n;
 		ev[n] = b->cpu[k].ev;
 		ts[2 * n] = b->cpu[k].ts;
 		ts[2 * n + 1] = b->cpu[k].end;
@@ -218,7 +220,7 @@ static void make_nodes(struct build *b)
 		const struct tt_event *e = &r->ev[b->gpu[k].ev];
 		if (tt_ev_kind(r, e) == TT_K_SYNC || e->corr == TT_NONE)
 			continue;
-		map_put(&b->node_of, b->gpu[k].ev, (uint32_t)n);
+		b->node_of[b->gpu[k].ev] = (uint32_t)n;
 		ev[n] = b->gpu[k].ev;
 		ts[2 * n] = b->gpu[k].ts;
 		ts[2 * n + 1] = b->gpu[k].end;
@@ -236,12 +238,14 @@ static void make_nodes(struct build *b)
 		n++;
 	}
 	b->kpart = tt_malloc(cap * sizeof(*b->kpart));
+	b->arr_of = tt_malloc(cap * sizeof(*b->arr_of));
+	memset(b->arr_of, 0xff, cap * sizeof(*b->arr_of));
 	const struct tt_coll *cl = c->tt ? c->o.coll : NULL;
 	size_t ntg = 0;
 	for (size_t k = 0; cl && k < b->ngpu; k++) {
 		uint32_t gi = b->gpu[k].ev;
 		uint32_t pi = tt_coll_part_of(cl, c->ri, gi);
-		uint32_t gk = map_get(&b->node_of, gi);
+		uint32_t gk = b->node_of[gi];
 		if (pi == TT_NONE || gk == TT_NONE)
 			continue;
 		const struct tt_coll_part *pt = &cl->parts[pi];
@@ -264,7 +268,7 @@ static void make_nodes(struct build *b)
 		if (at > b->gpu[k].end)
 			at = b->gpu[k].end;
 		/* (this rank arrived last: the job's path may come here) */
-		map_put(&b->arr_of, gi, (uint32_t)n);
+		b->arr_of[gk] = (uint32_t)n;
 		b->kpart[n] = pi;
 		ev[n] = gi;
 		kind[n] = CPK_ARRIVAL;
@@ -786,7 +790,7 @@ static void phase_kernels(struct build *b)
 			continue;
 		b->out->st.kernels++;
 		uint32_t sn = 2 * k, en = 2 * k + 1;
-		uint32_t aj = c->tt ? map_get(&b->arr_of, ev) : TT_NONE;
+		uint32_t aj = b->arr_of[k];
 		if (aj != TT_NONE) {
 			/* tracetop's model: waiting for the last rank, then the
 			 * collective itself */
@@ -941,7 +945,12 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 	out->t1 = t1;
 
 	struct cp_graph g = {.r = r, .sf = c->sf};
-	struct build b = {.c = c, .r = r, .g = &g, .out = out, .t0 = t0};
+	if (!c->node_of) {
+		c->node_of = tt_malloc(((size_t)r->nev + 1) * sizeof(*c->node_of));
+		memset(c->node_of, 0xff, ((size_t)r->nev + 1) * sizeof(*c->node_of));
+		c->taken = tt_calloc((size_t)r->nev / 64 + 1, sizeof(*c->taken));
+	}
+	struct build b = {.c = c, .r = r, .g = &g, .out = out, .t0 = t0, .node_of = c->node_of};
 	/* tracetop's model: a step (one instance) starts at its start */
 	b.win_ev = w->kind == TT_CPW_ANNOT && out->first == out->last ? out->win_ev : TT_NONE;
 	out->model = c->tt ? TT_CPM_TRACETOP : TT_CPM_HTA;
@@ -971,8 +980,10 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 		}
 	}
 
-	map_free(&b.node_of);
-	map_free(&b.arr_of);
+	for (uint32_t k = 0; k < g.nne; k++)
+		if (g.kind[k] == CPK_EVENT)
+			c->node_of[g.ev[k]] = TT_NONE;
+	free(b.arr_of);
 	free(b.kpart);
 	free(g.kind);
 	free(g.tgt_node);

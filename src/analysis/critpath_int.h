@@ -70,6 +70,12 @@ struct tt_cp {
 	char *annot;
 	uint32_t *arows;
 	size_t narows;
+	/* the window being built (tt_cp_run), per event of the rank: its graph
+	 * event (nodes 2k, 2k+1) or TT_NONE, and the GPU rows clipped, a bit
+	 * each; allocated by the first window, cleared of what a window set
+	 * when it ends (a step costs its own events, not the rank's) */
+	uint32_t *node_of;
+	uint64_t *taken;
 };
 
 static inline int64_t ev_ts(const struct tt_cp *c, uint32_t i)
