@@ -91,6 +91,21 @@ static inline double tt_us_written(int64_t ns)
 	return (double)((long double)q + (long double)rem / 1000.0L);
 }
 
+/* The doubles' rounding in integers where it is exact.  A whole µs below
+ * 2^52 is a double exactly, and so is the sum of two.  Below 2^40 µs (12.7
+ * days from the time base) a double is within 2^-14 µs of the written
+ * value, and the sum of two such within 2^-12: less than the 0.001 µs a
+ * written fraction is from a whole µs, so ceil and floor are integer
+ * arithmetic there too, except for a sum whose fractions make a whole µs.
+ * Every other value takes the doubles. */
+#define TT_US_WHOLE_NS (INT64_C(1000) << 52)
+#define TT_US_EXACT_NS (INT64_C(1000) << 40)
+
+static inline bool tt_us_whole(int64_t ns)
+{
+	return ns % 1000 == 0 && ns > -TT_US_WHOLE_NS && ns < TT_US_WHOLE_NS;
+}
+
 /* Start and end of an event in ns as the analyses see them.  HTA rounding
  * (metrics.md §0.2): start = ceil(ts), end = floor(ts + dur), in the doubles
  * HTA parsed, relative to the trace's own time base. */
@@ -98,15 +113,26 @@ static inline int64_t tt_sel_ts(const struct tt_sel *s, const struct tt_event *e
 {
 	if (!s->round)
 		return e->ts;
-	int64_t b = s->r->base_ns;
-	return (int64_t)ceil(tt_us_written(e->ts - b)) * 1000 + b;
+	int64_t b = s->r->base_ns, t = e->ts - b;
+	if (tt_us_whole(t))
+		return e->ts;
+	if (t > 0 && t < TT_US_EXACT_NS)
+		return (t / 1000 + 1) * 1000 + b;
+	return (int64_t)ceil(tt_us_written(t)) * 1000 + b;
 }
 static inline int64_t tt_sel_end(const struct tt_sel *s, const struct tt_event *e)
 {
 	if (!s->round)
 		return e->ts + e->dur;
-	int64_t b = s->r->base_ns;
-	double end = tt_us_written(e->ts - b) + tt_us_written(e->dur);
+	int64_t b = s->r->base_ns, t = e->ts - b;
+	if (tt_us_whole(t) && tt_us_whole(e->dur))
+		return e->ts + e->dur;
+	if (t >= 0 && t < TT_US_EXACT_NS && e->dur >= 0 && e->dur < TT_US_EXACT_NS) {
+		int64_t frac = t % 1000 + e->dur % 1000;
+		if (frac != 1000)
+			return (t / 1000 + e->dur / 1000 + (frac > 1000)) * 1000 + b;
+	}
+	double end = tt_us_written(t) + tt_us_written(e->dur);
 	return (int64_t)floor(end) * 1000 + b;
 }
 

@@ -297,6 +297,71 @@ START_TEST(test_fractional_ts)
 }
 END_TEST
 
+/* the integer paths of tt_sel_ts and tt_sel_end against the doubles
+ * (HTA's parse, tt_us_written) on every kind of value: whole and
+ * fractional µs, at epoch scale and near the time base, around 2^40 µs,
+ * fractions adding up to a whole µs, negative times */
+static uint64_t rnd_state = 88172645463325252u;
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+START_TEST(test_rounding_paths)
+{
+	const int64_t bases[] = {0, INT64_C(1719853884000000000), INT64_C(1234567)};
+	const int64_t origins[] = {INT64_C(1661203462598738000), 0, INT64_C(1000) << 40,
+				   INT64_C(1712195495519689047), -INT64_C(5000000), INT64_C(1) << 62};
+	struct tt_rank rk;
+	memset(&rk, 0, sizeof(rk));
+	struct tt_sel s;
+	memset(&s, 0, sizeof(s));
+	s.r = &rk;
+	s.round = true;
+	unsigned n = 0, whole = 0, frac1000 = 0;
+	for (size_t bi = 0; bi < TT_ARRAY_SIZE(bases); bi++)
+		for (size_t oi = 0; oi < TT_ARRAY_SIZE(origins); oi++)
+			for (int i = 0; i < 20000; i++) {
+				rk.base_ns = bases[bi];
+				uint64_t x = rnd();
+				int64_t t = origins[oi] + (int64_t)(x % 2000000) - 1000000;
+				int64_t d = (int64_t)(rnd() % 3000000);
+				switch (x >> 60 & 3) {
+				case 0: /* whole µs */
+					t -= t % 1000;
+					d -= d % 1000;
+					whole++;
+					break;
+				case 1: /* fractions making a whole µs */
+					d += 1000 - ((t % 1000) + 1000) % 1000 - d % 1000;
+					frac1000++;
+					break;
+				default:
+					break;
+				}
+				struct tt_event e = {.ts = t + rk.base_ns, .dur = d};
+				int64_t b = rk.base_ns;
+				int64_t ts = (int64_t)ceil(tt_us_written(e.ts - b)) * 1000 + b;
+				int64_t end = (int64_t)floor(tt_us_written(e.ts - b) +
+							     tt_us_written(e.dur)) * 1000 + b;
+				if (tt_sel_ts(&s, &e) != ts || tt_sel_end(&s, &e) != end)
+					ck_abort_msg("ts %lld dur %lld base %lld: %lld %lld, doubles %lld %lld",
+						     (long long)e.ts, (long long)e.dur, (long long)b,
+						     (long long)tt_sel_ts(&s, &e),
+						     (long long)tt_sel_end(&s, &e), (long long)ts,
+						     (long long)end);
+				n++;
+			}
+	/* (every kind came up) */
+	ck_assert_uint_eq(n, 3 * 6 * 20000);
+	ck_assert_uint_gt(whole, n / 8);
+	ck_assert_uint_gt(frac1000, n / 8);
+}
+END_TEST
+
 /* ---- the "others" cut ---- */
 
 START_TEST(test_cut)
@@ -591,6 +656,7 @@ static Suite *breakdown_suite(void)
 	tcase_add_test(tc, test_no_launch_filtered);
 	tcase_add_test(tc, test_rank_emptied);
 	tcase_add_test(tc, test_fractional_ts);
+	tcase_add_test(tc, test_rounding_paths);
 	tcase_add_test(tc, test_cut);
 	tcase_add_test(tc, test_others_grouping);
 	tcase_add_test(tc, test_across_ranks);
