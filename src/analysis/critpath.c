@@ -512,6 +512,8 @@ void tt_cp_free(struct tt_cp *c)
 	free(c->arows);
 	free(c->node_of);
 	free(c->taken);
+	free(c->name_slot);
+	free(c->name_bound);
 	free(c);
 }
 

@@ -949,8 +949,14 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 		c->node_of = tt_malloc(((size_t)r->nev + 1) * sizeof(*c->node_of));
 		memset(c->node_of, 0xff, ((size_t)r->nev + 1) * sizeof(*c->node_of));
 		c->taken = tt_calloc((size_t)r->nev / 64 + 1, sizeof(*c->taken));
+		c->name_slot = tt_malloc(((size_t)r->strs.n + 1) * sizeof(*c->name_slot));
+		memset(c->name_slot, 0xff, ((size_t)r->strs.n + 1) * sizeof(*c->name_slot));
+		c->name_bound = tt_calloc((size_t)r->strs.n + 1, 1);
 	}
 	struct build b = {.c = c, .r = r, .g = &g, .out = out, .t0 = t0, .node_of = c->node_of};
+	g.name_slot = c->name_slot;
+	g.name_bound = c->name_bound;
+	g.evbits = c->taken;
 	/* tracetop's model: a step (one instance) starts at its start */
 	b.win_ev = w->kind == TT_CPW_ANNOT && out->first == out->last ? out->win_ev : TT_NONE;
 	out->model = c->tt ? TT_CPM_TRACETOP : TT_CPM_HTA;

@@ -76,6 +76,11 @@ struct tt_cp {
 	 * when it ends (a step costs its own events, not the rank's) */
 	uint32_t *node_of;
 	uint64_t *taken;
+	/* per string id: the path's time by name (make_top's row, TT_NONE
+	 * between windows); a kernel name's class, 0 = not known yet, else
+	 * 1 + the bound (classify_edge) */
+	uint32_t *name_slot;
+	uint8_t *name_bound;
 };
 
 static inline int64_t ev_ts(const struct tt_cp *c, uint32_t i)
@@ -128,6 +133,11 @@ struct cp_graph {
 	 * and their collective parts */
 	uint32_t *tgt_node, *tgt_part;
 	size_t ntgt;
+	/* the rank's scratch (tt_cp): name_slot, name_bound, and a bit per
+	 * event, all clear */
+	uint32_t *name_slot;
+	uint8_t *name_bound;
+	uint64_t *evbits;
 };
 
 /* The longest path of g and everything the result reports about it. */

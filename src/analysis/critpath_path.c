@@ -305,11 +305,19 @@ static void classify_edge(struct classify *cl, const struct cp_edge *e, uint8_t 
 		*bound = TT_CPB_MEM;
 		return;
 	}
+	uint32_t id = r->ev[e->attr].name;
+	uint8_t *known = id < r->strs.n ? &cl->g->name_bound[id] : NULL;
+	if (known && *known) {
+		*bound = (uint8_t)(*known - 1);
+		return;
+	}
 	const char *name = tt_ev_name(r, &r->ev[e->attr]);
 	size_t len = strlen(name);
 	TT_GROW(cl->buf, cl->cap, len + 1);
 	tt_diff_short_name(name, cl->buf);
 	*bound = tt_kernel_type(cl->buf, NULL) == TT_KT_COMM ? TT_CPB_COMM : TT_CPB_COMPUTE;
+	if (known)
+		*known = (uint8_t)(*bound + 1);
 }
 
 /* ---- top events ---- */
@@ -323,14 +331,14 @@ static int top_cmp(const void *a, const void *b, void *ctx)
 	return strcmp(tt_str(r, x->name), tt_str(r, y->name));
 }
 
-/* time inside events (operator edges), grouped by the event's name; maps
- * sized by the path, not by the rank (a step's path is short, the rank's
- * names and events many: run per step, full-size arrays were quadratic) */
-static void make_top(struct tt_cp_result *out)
+/* time inside events (operator edges), grouped by the event's name; in
+ * the rank's arrays by name and by event (g's scratch), cleared after: a
+ * window costs its path, not the rank's names and events */
+static void make_top(const struct cp_graph *g, struct tt_cp_result *out)
 {
 	const struct tt_rank *r = out->r;
-	struct tt_hmap slot = {0}; /* name -> index in out->top */
-	struct tt_hmap seen = {0}; /* events counted */
+	uint32_t *slot = g->name_slot; /* name -> index in out->top */
+	uint64_t *seen = g->evbits;    /* events counted */
 	size_t cap = 0;
 	out->top = NULL;
 	out->ntop = 0;
@@ -339,8 +347,8 @@ static void make_top(struct tt_cp_result *out)
 		if (e->type != TT_CPE_OPERATOR || e->attr == TT_NONE)
 			continue;
 		uint32_t name = r->ev[e->attr].name;
-		uint32_t *sl = tt_hmap_slot(&slot, name);
-		if (*sl == TT_HMAP_NONE) {
+		uint32_t *sl = &slot[name < r->strs.n ? name : r->strs.n]; /* (no name: the last) */
+		if (*sl == TT_NONE) {
 			TT_GROW(out->top, cap, out->ntop + 1);
 			out->top[out->ntop] = (struct tt_cp_top){.name = name, .bound = e->bound,
 								  .first_ev = e->attr};
@@ -349,15 +357,18 @@ static void make_top(struct tt_cp_result *out)
 		struct tt_cp_top *t = &out->top[*sl];
 		tt_sat_acc(&t->dur, e->weight);
 		t->edges++;
-		uint32_t *ev = tt_hmap_slot(&seen, e->attr);
-		if (*ev == TT_HMAP_NONE) {
-			*ev = 1;
+		uint64_t bit = UINT64_C(1) << (e->attr & 63);
+		if (!(seen[e->attr >> 6] & bit)) {
+			seen[e->attr >> 6] |= bit;
 			t->events++;
 		}
 	}
+	for (size_t i = 0; i < out->ntop; i++)
+		slot[out->top[i].name < r->strs.n ? out->top[i].name : r->strs.n] = TT_NONE;
+	for (size_t i = 0; i < out->nedges; i++)
+		if (out->edges[i].attr != TT_NONE)
+			seen[out->edges[i].attr >> 6] = 0;
 	tt_msort(out->top, out->ntop, sizeof(*out->top), top_cmp, (void *)r);
-	tt_hmap_free(&seen);
-	tt_hmap_free(&slot);
 }
 
 /* ---- what-if ---- */
@@ -647,7 +658,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 			break;
 	}
 	free(seen);
-	make_top(out);
+	make_top(g, out);
 	if (g->ntgt)
 		make_tree(g, &pred, from, w, &cl, out);
 	if (o && o->nwhatif)
