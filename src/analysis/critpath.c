@@ -130,18 +130,27 @@ static int qrow_file_cmp(const void *a, const void *b, void *ctx)
 	return x->gpu < y->gpu ? -1 : x->gpu > y->gpu;
 }
 
+/* a time and where it came from: numpy's argsort, done on the pairs (the
+ * same comparisons and moves as on an index array into the times, so the
+ * same order, without a lookup per comparison) */
+struct tsix {
+	int64_t ts;
+	uint32_t ix;
+	uint32_t pad;
+};
+
 /* numpy's heapsort of an index array (npysort/heapsort.cpp, aheapsort) */
-static void np_aheapsort(const int64_t *v, uint32_t *tosort, size_t n)
+static void np_aheapsort(struct tsix *v, size_t n)
 {
-	uint32_t *a = tosort - 1; /* 1-based */
+	struct tsix *a = v - 1; /* 1-based */
 	size_t i, j, l;
-	uint32_t tmp;
+	struct tsix tmp;
 	for (l = n >> 1; l > 0; --l) {
 		tmp = a[l];
 		for (i = l, j = l << 1; j <= n;) {
-			if (j < n && v[a[j]] < v[a[j + 1]])
+			if (j < n && a[j].ts < a[j + 1].ts)
 				j += 1;
-			if (v[tmp] < v[a[j]]) {
+			if (tmp.ts < a[j].ts) {
 				a[i] = a[j];
 				i = j;
 				j += j;
@@ -156,9 +165,9 @@ static void np_aheapsort(const int64_t *v, uint32_t *tosort, size_t n)
 		a[n] = a[1];
 		n -= 1;
 		for (i = 1, j = 2; j <= n;) {
-			if (j < n && v[a[j]] < v[a[j + 1]])
+			if (j < n && a[j].ts < a[j + 1].ts)
 				j++;
-			if (v[tmp] < v[a[j]]) {
+			if (tmp.ts < a[j].ts) {
 				a[i] = a[j];
 				i = j;
 				j += j;
@@ -173,18 +182,18 @@ static void np_aheapsort(const int64_t *v, uint32_t *tosort, size_t n)
 /* numpy's introsort of an index array (npysort/quicksort.cpp,
  * aquicksort_): median of three, insertion sort below 16 elements,
  * heapsort past 2 log2(n) levels */
-static void np_aquicksort(const int64_t *v, uint32_t *tosort, size_t num)
+static void np_aquicksort(struct tsix *v, size_t num)
 {
-#define SWAP(a, b)              \
-	do {                    \
-		uint32_t t_ = (a); \
-		(a) = (b);      \
-		(b) = t_;       \
+#define SWAP(a, b)                 \
+	do {                       \
+		struct tsix t_ = (a); \
+		(a) = (b);         \
+		(b) = t_;          \
 	} while (0)
 	if (num < 2)
 		return;
-	uint32_t *pl = tosort, *pr = tosort + num - 1;
-	uint32_t *stack[128], **sptr = stack;
+	struct tsix *pl = v, *pr = v + num - 1;
+	struct tsix *stack[128], **sptr = stack;
 	int depth[64], *psdepth = depth;
 	int cdepth = 0;
 	for (size_t x = num; x > 1; x >>= 1)
@@ -192,32 +201,32 @@ static void np_aquicksort(const int64_t *v, uint32_t *tosort, size_t num)
 	cdepth *= 2;
 	for (;;) {
 		if (cdepth < 0) {
-			np_aheapsort(v, pl, (size_t)(pr - pl + 1));
+			np_aheapsort(pl, (size_t)(pr - pl + 1));
 			goto stack_pop;
 		}
 		while (pr - pl > 15) {
-			uint32_t *pm = pl + ((pr - pl) >> 1);
-			if (v[*pm] < v[*pl])
+			struct tsix *pm = pl + ((pr - pl) >> 1);
+			if (pm->ts < pl->ts)
 				SWAP(*pm, *pl);
-			if (v[*pr] < v[*pm])
+			if (pr->ts < pm->ts)
 				SWAP(*pr, *pm);
-			if (v[*pm] < v[*pl])
+			if (pm->ts < pl->ts)
 				SWAP(*pm, *pl);
-			int64_t vp = v[*pm];
-			uint32_t *pi = pl, *pj = pr - 1;
+			int64_t vp = pm->ts;
+			struct tsix *pi = pl, *pj = pr - 1;
 			SWAP(*pm, *pj);
 			for (;;) {
 				do
 					++pi;
-				while (v[*pi] < vp);
+				while (pi->ts < vp);
 				do
 					--pj;
-				while (vp < v[*pj]);
+				while (vp < pj->ts);
 				if (pi >= pj)
 					break;
 				SWAP(*pi, *pj);
 			}
-			uint32_t *pk = pr - 1;
+			struct tsix *pk = pr - 1;
 			SWAP(*pi, *pk);
 			/* the larger partition waits on the stack */
 			if (pi - pl < pr - pi) {
@@ -231,11 +240,10 @@ static void np_aquicksort(const int64_t *v, uint32_t *tosort, size_t num)
 			}
 			*psdepth++ = --cdepth;
 		}
-		for (uint32_t *pi = pl + 1; pi <= pr; ++pi) {
-			uint32_t vi = *pi;
-			int64_t vp = v[vi];
-			uint32_t *pj = pi, *pk = pi - 1;
-			while (pj > pl && vp < v[*pk])
+		for (struct tsix *pi = pl + 1; pi <= pr; ++pi) {
+			struct tsix vi = *pi;
+			struct tsix *pj = pi, *pk = pi - 1;
+			while (pj > pl && vi.ts < pk->ts)
 				*pj-- = *pk--;
 			*pj = vi;
 		}
@@ -257,14 +265,17 @@ static void prep_queue(struct tt_cp *c, struct launch **lv, size_t *nl)
 	size_t nlr = 0, clr = 0, ngr = 0, cgr = 0, nla = 0, cla = 0;
 	struct qrow *lr = NULL, *gr = NULL;
 	struct launch *la = NULL;
-	struct tt_hmap corrs = {0}; /* correlations of the launches */
+	uint32_t lp = 0; /* links are by CPU event: a cursor as i grows */
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (e->corr == TT_NONE || (e->flags & TT_EF_STREAM) || !is_launch(c, i) ||
 		    !tt_sel_has(&c->s, i))
 			continue;
-		uint32_t l0, l1, parsed = 0, kept = 0;
-		tt_links_of_cpu(r, i, &l0, &l1);
+		while (lp < r->nlinks && r->links[lp].cpu < i)
+			lp++;
+		uint32_t l0 = lp, l1 = lp, parsed = 0, kept = 0;
+		while (l1 < r->nlinks && r->links[l1].cpu == i)
+			l1++;
 		int64_t ts = ev_ts(c, i);
 		for (uint32_t l = l0; l < l1; l++) {
 			uint32_t gi = r->links[l].gpu;
@@ -281,47 +292,43 @@ static void prep_queue(struct tt_cp *c, struct launch **lv, size_t *nl)
 			TT_GROW(la, cla, nla + 1);
 			la[nla++] = (struct launch){ts, i, gi, e->track, t->pid, t->stream};
 		}
-		if (!parsed)
-			continue; /* (no partner: index_correlation is not > 0) */
-		map_put(&corrs, e->corr, 1);
-		if (!kept) {
+		/* (no partner: index_correlation is not > 0; else the launch has
+		 * a row, which holds its correlation) */
+		if (parsed && !kept) {
 			TT_GROW(lr, clr, nlr + 1);
 			lr[nlr++] = (struct qrow){ts, e->corr, i, TT_NONE, TT_NONE, 0, {0}};
 		}
 	}
+	c->any_queue = nla > 0;
+	/* [launches, GPU ops of their correlations], each in file order */
+	tt_msort(lr, nlr, sizeof(*lr), qrow_file_cmp, NULL);
 	for (uint32_t t = 0, i0, i1; nlr && tt_next_gpu_track(r, &t, &i0, &i1);)
 		for (uint32_t i = i0; i < i1; i++) {
 			const struct tt_event *g = &r->ev[i];
-			if (g->corr == TT_NONE || !tt_sel_has(&c->s, i) ||
-			    map_get(&corrs, g->corr) == TT_NONE)
+			if (g->corr == TT_NONE || !tt_sel_has(&c->s, i))
 				continue;
 			TT_GROW(gr, cgr, ngr + 1);
 			gr[ngr++] = (struct qrow){ev_ts(c, i), g->corr, i, i, g->track, -1, {0}};
 		}
-	map_free(&corrs);
-	c->any_queue = nla > 0;
-	/* [launches, GPU ops], each in file order, then numpy's sort by ts */
-	tt_msort(lr, nlr, sizeof(*lr), qrow_file_cmp, NULL);
 	tt_msort(gr, ngr, sizeof(*gr), qrow_file_cmp, NULL);
-	size_t n = nlr + ngr;
-	struct qrow *all = tt_malloc((n + 1) * sizeof(*all));
-	if (nlr)
-		memcpy(all, lr, nlr * sizeof(*all));
-	if (ngr)
-		memcpy(all + nlr, gr, ngr * sizeof(*all));
-	free(lr);
-	free(gr);
-	int64_t *ts = tt_malloc((n + 1) * sizeof(*ts));
-	uint32_t *ord = tt_malloc((n + 1) * sizeof(*ord));
-	for (size_t i = 0; i < n; i++) {
-		ts[i] = all[i].ts;
-		ord[i] = (uint32_t)i;
+	size_t w = 0;
+	for (size_t k = 0, j = 0; k < ngr; k++) {
+		while (j < nlr && lr[j].corr < gr[k].corr)
+			j++;
+		if (j < nlr && lr[j].corr == gr[k].corr)
+			gr[w++] = gr[k];
 	}
-	np_aquicksort(ts, ord, n);
+	ngr = w;
+	/* numpy's sort by ts */
+	size_t n = nlr + ngr;
+	struct tsix *ord = tt_malloc((n + 1) * sizeof(*ord));
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (struct tsix){i < nlr ? lr[i].ts : gr[i - nlr].ts, (uint32_t)i, 0};
+	np_aquicksort(ord, n);
 	/* running sums per GPU track */
 	int32_t *sum = tt_calloc((size_t)r->ntracks + 1, sizeof(*sum));
 	for (size_t k = 0; k < n; k++) {
-		const struct qrow *q = &all[ord[k]];
+		const struct qrow *q = ord[k].ix < nlr ? &lr[ord[k].ix] : &gr[ord[k].ix - nlr];
 		if (q->gpu == TT_NONE)
 			continue;
 		int32_t v = sum[q->track] += q->delta;
@@ -332,8 +339,8 @@ static void prep_queue(struct tt_cp *c, struct launch **lv, size_t *nl)
 	}
 	free(sum);
 	free(ord);
-	free(ts);
-	free(all);
+	free(lr);
+	free(gr);
 	*lv = la;
 	*nl = nla;
 }
