@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/collbw.h"
 #include "tracetop/grid.h"
 #include "tracetop/distributed.h"
 #include "tracetop/overview.h"
@@ -157,7 +158,8 @@ static struct tt_table *coll_table(const struct tt_dist *d)
 	return t;
 }
 
-static struct tt_table *coll_rank_table(const struct tt_dist *d)
+static struct tt_table *coll_rank_table(const struct tt_dist *d, const struct tt_coll *cl,
+				       const struct tt_coll_bw *bw)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -179,6 +181,7 @@ static struct tt_table *coll_rank_table(const struct tt_dist *d)
 		 .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE},
 		 .glyphs = "=."},
 		{.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
+		{.name = "busbw_mean(GB/s)", .title = "busbw", .type = TT_C_NUM, .prec = 1},
 	};
 	struct tt_table *t = tt_table_new("collectives_by_rank", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Collective operations per rank");
@@ -196,7 +199,12 @@ static struct tt_table *coll_rank_table(const struct tt_dist *d)
 		tt_table_set_int(t, k, 8, x->sync_ns);
 		tt_table_set_num(t, k, 9, x->sync_pct);
 		tt_table_set_int(t, k, 11, (int64_t)x->ri);
+		char key[64];
+		tt_tb_coll_key(d->stats[x->stat].name, key, sizeof(key));
+		tt_table_set_num(t, k, 12, tt_coll_bw_rank_mean(bw, cl, x->ri, key, NULL));
 	}
+	tt_table_add_note(t, "busbw: the mean bus bandwidth of the rank's calls, GB/s (10^9 B/s; "
+			     "report perf-model has each collective's)");
 	return t;
 }
 
@@ -404,7 +412,7 @@ int tt_report_distributed(struct tt_results *res, const struct tt_report_opts *o
 	t[2] = tb_wait_table(d);
 	t[3] = tb_ops_table(d);
 	t[4] = coll_table(d);
-	t[5] = coll_rank_table(d);
+	t[5] = coll_rank_table(d, tt_res_collectives(res), tt_res_coll_bw(res));
 	t[6] = straggler_table(d);
 	tt_tb_give(out, n, t, 7);
 	return 0;

@@ -101,15 +101,50 @@ static struct tt_table *ops_table(const struct tt_ops *p, bool by_shapes,
 	return t;
 }
 
+/* the kernels one operator launched (--op NAME: its exact name), as the
+ * Operators view's drill-down lists them */
+static struct tt_table *op_kernels_table(const struct tt_model *m,
+					 const struct tt_report_opts *o)
+{
+	static const struct tt_col cols[] = {
+		{.name = "operator", .type = TT_C_STR, .hidden_text = true},
+		{.name = "name", .type = TT_C_STR, .width = 50},
+		{.name = "count", .type = TT_C_INT},
+		{.name = "total(us)", .title = "total", .type = TT_C_DUR},
+		{.name = "self_count", .title = "self", .type = TT_C_INT},
+		{.name = "self(us)", .title = "self time", .type = TT_C_DUR},
+	};
+	struct tt_table *t = tt_table_new("operator_kernels", cols, (int)TT_ARRAY_SIZE(cols));
+	tt_table_set_title(t, "GPU ops launched under %s or its children (self: by its own "
+			      "runtime calls), by total time", o->op_name);
+	struct tt_op_kernel *v;
+	size_t nk = tt_op_kernels(m, &o->a, o->op_name, NULL, &v);
+	for (size_t i = 0; i < nk; i++) {
+		size_t k = tt_table_add_row(t);
+		tt_table_set_str(t, k, 0, o->op_name);
+		tt_table_set_str(t, k, 1, v[i].name);
+		tt_table_set_int(t, k, 2, (int64_t)v[i].count);
+		tt_table_set_int(t, k, 3, v[i].sum_ns);
+		tt_table_set_int(t, k, 4, (int64_t)v[i].count_self);
+		tt_table_set_int(t, k, 5, v[i].self_ns);
+	}
+	free(v);
+	if (!nk)
+		tt_table_add_note(t, "%s launched no GPU work", o->op_name);
+	return t;
+}
+
 int tt_report_operators(struct tt_results *res, const struct tt_report_opts *o,
 			struct tt_table ***out, size_t *n, struct tt_err *err)
 {
 	(void)err;
-	struct tt_table *t[2];
+	struct tt_table *t[3];
 	t[0] = ops_table(tt_res_ops(res, false), false, o);
 	size_t k = 1;
 	if (!o->table || strcmp(o->table, "operators_by_shapes") == 0)
 		t[k++] = ops_table(tt_res_ops(res, true), true, o);
+	if (o->op_name)
+		t[k++] = op_kernels_table(tt_results_model(res), o);
 	tt_tb_give(out, n, t, k);
 	return 0;
 }
