@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every number on screen is the number of the report: for every pane and
-# view (and the drill-down of each pane's first row) on the demo and on
+# view (and the drill-down of each one's first row) on the demo and on
 # every trace set of ../shared/traces, at 80x24 and 200x50, each number
 # drawn parses with its column's unit to the value of `tracetop report NAME
 # -f csv` for the same row within display rounding (so no cell shows the
@@ -32,7 +32,8 @@ check() {
 	shift 2
 	if python3 "$CHECK" --tracetop "$TRACETOP" --size "$size" --label "$label" "$@" >"$tmp/out" 2>&1; then
 		# "...; M rows[ (B rows side by side)], R compared (not: ...); N numbers drawn, K values compared; ..."
-		tail -n 1 "$tmp/out" | sed -n 's/.* \([0-9]*\) rows\( ([0-9]* rows side by side)\)\{0,1\}, \([0-9]*\) compared[^;]*; [0-9]* numbers drawn, \([0-9]*\) values compared.*/\1 \3 \4/p' >>"$tmp/tally"
+		# "...; drill-downs: C of D tables compared (E exempt), R of S rows"
+		tail -n 1 "$tmp/out" | sed -n 's/.* \([0-9]*\) rows\( ([0-9]* rows side by side)\)\{0,1\}, \([0-9]*\) compared[^;]*; [0-9]* numbers drawn, \([0-9]*\) values compared.*drill-downs: \([0-9]*\) of \([0-9]*\) tables compared ([0-9]* exempt), \([0-9]*\) of \([0-9]*\) rows$/\1 \3 \4 \5 \6 \7 \8/p' >>"$tmp/tally"
 		pass "$(tail -1 "$tmp/out")"
 	else
 		fail "$label $size:"
@@ -71,22 +72,32 @@ if [ -d "$SHARED/traces" ]; then
 fi
 
 # the rows and values compared with a report, of the rows drawn: the
-# demo's (demo, demo diff, 64 ranks), then with ../shared every set's.
+# demo's (demo, demo diff, 64 ranks), then with ../shared every set's; and
+# of them the drill-downs' (Enter on the first row of every pane and view):
+# their tables compared with a report of those drawn (the others exempt:
+# one event's fields, instances, a rank's tracks), and their rows.
 # Floors: about 90 % of the counts measured at 80x24 and 200x50 with 17
-# views (demo: 1502 of 1819 rows, 14309 values; with ../shared: 4274 of
-# 5730 rows, 31711 values):
+# views (demo: 2224 of 2529 rows, 18285 values, drill-downs 61 of 75
+# tables and 803 of 998 rows; with ../shared: 6413 of 7857 rows, 44271
+# values, drill-downs 217 of 302 tables and 2825 of 3763 rows):
 # how many rows a screen holds moves with its layout; a table no longer
 # compared fails above by itself, the floors catch a run that compared far
 # less.  The rows not compared are those of EXEMPT's tables (findings as
 # prose, one event's fields, instances, a rank's tracks).
-set -- $(awk '{ m += $1; r += $2; k += $3 } END { print m + 0, r + 0, k + 0 }' "$tmp/tally")
-echo "compared with a report: $2 of $1 rows drawn, $3 values"
+set -- $(awk '{ m += $1; r += $2; k += $3; dc += $4; dt += $5; dr += $6; ds += $7 }
+	END { print m + 0, r + 0, k + 0, dc + 0, dt + 0, dr + 0, ds + 0 }' "$tmp/tally")
+echo "compared with a report: $2 of $1 rows drawn, $3 values;" \
+	"drill-downs: $4 of $5 tables, $6 of $7 rows"
 if [ -d "$SHARED/traces" ]; then
-	at_least "rows on screen compared with a report" 3810 "$2"
-	at_least "values on screen compared with a report" 28340 "$3"
+	at_least "rows on screen compared with a report" 5770 "$2"
+	at_least "values on screen compared with a report" 39840 "$3"
+	at_least "drill-down tables compared with a report" 195 "$4"
+	at_least "drill-down rows compared with a report" 2540 "$6"
 else
-	at_least "rows on screen compared with a report (demo)" 1310 "$2"
-	at_least "values on screen compared with a report (demo)" 12680 "$3"
+	at_least "rows on screen compared with a report (demo)" 2000 "$2"
+	at_least "values on screen compared with a report (demo)" 16450 "$3"
+	at_least "drill-down tables compared with a report (demo)" 55 "$4"
+	at_least "drill-down rows compared with a report (demo)" 720 "$6"
 fi
 shared_or_skip "every trace set of ../shared (the demo was checked)"
 summary

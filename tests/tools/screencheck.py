@@ -31,7 +31,10 @@ views), and every column it draws has
 its column in that report, or the table or column is listed in EXEMPT with
 the reason it is not compared: anything else fails.  The views walked are
 all of the views menu (their number comes from the explorer's registry);
-of the views, the first screen is read, not a drill-down.
+of each pane and view, the first screen and the drill-down of its first row
+(Enter) are read.  A drill-down's table is one thing of the report: its
+subtitle names it (SUBTITLE: "rank 0", "ProfilerStep#100"), and the report
+is asked for it (REPORT_ARGS: --op, --iteration).
 
   screencheck.py --tracetop BIN --size WxH --label NAME [--diff] -- PATH...
 
@@ -76,6 +79,7 @@ EXEMPT = {
     "critical_path_steps.bar_cpu": "a bar's share (drawn as a bar, not as a number)",
     "critical_path_steps.bar_gpu": "a bar's share (drawn as a bar, not as a number)",
     "critical_path_steps.bar_overhead": "a bar's share (drawn as a bar, not as a number)",
+    "critical_path_top.bound": "bound_by (compared) in words",
     "frequent_cuda_kernel_sequences.#": "the row's position in the pane",
     "frequent_cuda_kernel_sequences.op": "the operator the pane asked for, the "
                                           "report's --op (not a column of its table)",
@@ -190,6 +194,93 @@ MAPS.update({
                           "calls": "calls", "host_total": "host_total(us)"}),
 })
 
+# ---- the views' drill-downs (Enter on a view's first row) ----
+# What a drill-down's subtitle says of its rows, as "@name" fields its
+# mappings match on.
+SUBTITLE = {
+    "collectives": r"^rank (?P<rank>-?\d+)$",
+    "live": r"^rank (?P<rank>-?\d+) (?P<device>\S+)$",
+    "step": r"#(?P<step>\d+)$",
+    "op-kernels": r"^(?P<operator>.+)$",
+}
+
+
+def subtitle_fields(cells):
+    """the "@name" fields of a drill-down's subtitle (SUBTITLE)"""
+    rx = SUBTITLE.get(cells["table"])
+    m = re.search(rx, cells.get("subtitle", "")) if rx else None
+    return {"@" + k: v for k, v in m.groupdict().items()} if m else {}
+
+
+def diff_pairs(reps):
+    """--map of the diff's rank pairs (the report's diff_ranks rows), as the
+    explorer pairs the ranks"""
+    rows = reps.table("diff", "diff_ranks") or []
+    return ",".join(f"{r['Control_rank']}:{r['Test_rank']}" for r in rows)
+
+
+# The report's options that make its table the drill-down's: by pane, or
+# by table (a drill-down on both sides of a diff is pane "sides").
+REPORT_ARGS = {
+    # one step's names: compare_traces of that step over the diff's pairs
+    "stepnames": lambda cells, reps: ["--iteration",
+                                      re.search(r"#(\d+)", cells["subtitle"]).group(1),
+                                      "--map", diff_pairs(reps)],
+    "op-kernels": lambda cells, reps: ["--op", cells["subtitle"]],
+}
+
+
+def whole_row(rep, tab, fixed, cols):
+    """pane column -> report column, of the report row whose other columns
+    (and the fixed ones: report column -> pane column) are the pane row's:
+    for a table whose rows no key tells apart (allocations of one size by
+    one operator)"""
+    out = {}
+    for pc, rc in cols.items():
+        match = dict(fixed)
+        match.update({r: p for p, r in cols.items() if p != pc})
+        out[pc] = (rep, tab, match, rc, "same")
+    return out
+
+
+def size_text(text):
+    """a size as drawn ("1.1 GB", "512 B", "23 MB": 10^3 steps, tt_fmt_bytes)
+    in bytes, with the rounding of its digits"""
+    m = re.match(r"^(-?\d+(?:\.(\d+))?) ?([kKMGTP]?)i?B$", text or "")
+    if not text:
+        return math.nan, 0
+    if not m:
+        return None
+    scale = 1000.0 ** " kMGTP".index(m.group(3).replace("K", "k") or " ")
+    return float(m.group(1)) * scale, 0.5 * 10 ** -len(m.group(2) or "") * scale
+
+
+MAPS.update({
+    # a rank's collectives (Distributed): collectives_by_rank of the rank
+    "collectives": one_row("distributed", "collectives_by_rank",
+                           {"rank": "@rank", "name": "name"}, {
+                               "calls": "calls", "latency": "total_latency(us)",
+                               "transfer": "data_transfer(us)", "sync": "sync(us)",
+                               "busbw_GBps": "busbw_mean(GB/s)", "size": "total_bytes"}),
+    # the kernels an operator launched (Operators): report operators --op
+    "op-kernels": one_row("operators", "operator_kernels",
+                          {"operator": "@operator", "name": "name"}, {
+                              "count": "count", "total": "total(us)",
+                              "self_count": "self_count", "self": "self(us)"}),
+    # one step on every rank (Steps): the step's rows of steps
+    "step": one_row("steps", "steps", {"rank": "rank", "step": "@step"}, {
+        "start": "start(us)", "cpu": "cpu_duration(us)", "duration": "duration(us)",
+        "gpu_busy": "gpu_busy_pctg"}),
+    # the allocations alive at a device's peak (Memory)
+    "live": whole_row("memory", "memory_live_at_peak",
+                      {"rank": "@rank", "device": "@device", "operator": "operator"}, {
+                          "bytes": "bytes", "allocated_at": "allocated_at(us)",
+                          "age_at_peak": "age_at_peak(us)"}),
+})
+# values drawn as text: how the text reads as the report's value, and how
+# near it must be
+PARSE = {"collectives.size": size_text}
+
 # Pane tables built from a report's result without its table object: the
 # report that prints the same table.
 TABLE_REPORT = {
@@ -197,6 +288,7 @@ TABLE_REPORT = {
     "idle_gaps": "idle",
     "kernels_across_ranks": "kernels",
     "load": "load",
+    "critical_path_top": "critical-path",
 }
 
 # the pane keys, then the drill-down of the first row of each
@@ -236,12 +328,17 @@ class Reports:
         self.tt, self.paths, self.diff = tt, paths, diff
         self.cache = {}
 
-    def table(self, report, table):
-        key = (report, table)
+    def table(self, report, table, more=()):
+        key = (report, table, tuple(more))
+        if key not in self.cache and not more:
+            # (one run of the report for all its tables)
+            tabs = self.all(report)
+            if tabs is not None and table in tabs:
+                self.cache[key] = tabs[table]
         if key not in self.cache:
             # (every row of the top-N lists: the panes list them all)
             args = [self.tt, "report", report, "-q", "--top", "1000000", "--table", table,
-                    "-f", "csv"]
+                    "-f", "csv"] + list(more)
             # a diff's two sets: the diff report compares them, the others
             # are of the first (the panes show the first)
             paths = self.paths if report == "diff" or not self.diff else self.paths[:1]
@@ -249,6 +346,18 @@ class Reports:
             rows = list(csv.DictReader(io.StringIO(out))) if rc == 0 else None
             self.cache[key] = rows
         return self.cache[key]
+
+    def index(self, report, table, more, keys, exact=False):
+        """the report table's rows by their values of keys (key_of each, or
+        the text itself when exact)"""
+        ikey = ("index", report, table, tuple(more), keys, exact)
+        if ikey not in self.cache:
+            idx = {}
+            for r in self.table(report, table, more) or []:
+                k = tuple(r.get(c, "") if exact else key_of(r.get(c)) for c in keys)
+                idx.setdefault(k, []).append(r)
+            self.cache[ikey] = idx
+        return self.cache[ikey]
 
     def all(self, report):
         """{table: rows} of every table of a report"""
@@ -278,6 +387,13 @@ def num(s):
         return float(s)
     except ValueError:
         return None
+
+
+def key_of(s):
+    """a value as rows are matched on it: a number by its value ("5" and
+    "5.0" alike), anything else (text, an empty cell) by its text"""
+    v = num(s)
+    return ("n", v) if v is not None and not math.isnan(v) else ("s", s)
 
 
 def close(a, b, tol):
@@ -364,6 +480,31 @@ def perf_shape_rows(tabs):
             and "GFLOPS_first" in rows[0] for r in rows]
 
 
+DTYPE = {"float": "fp32", "c10::BFloat16": "bf16", "c10::Half": "fp16", "double": "fp64",
+         "c10::Float8_e4m3fn": "fp8", "c10::Float8_e5m2": "fp8", "c10::Float8_e4m3fnuz": "fp8",
+         "int": "i32", "long int": "i64", "unsigned char": "u8", "signed char": "i8",
+         "bool": "bool"}
+
+
+def shape_words(r):
+    """the shape an op shape's label names ("15805960 · 15805960 fp32"):
+    its first two tensors of Input Dims (up to a list of tensors) and the
+    first input's dtype, from the report's row"""
+    try:
+        ins = json.loads(r.get("Input Dims_first") or "[]")
+        types = json.loads(r.get("Input type_first") or "[]")
+    except ValueError:
+        return ""
+    shown = []
+    for d in ins:
+        if len(shown) == 2 or not isinstance(d, list) or any(isinstance(v, list) for v in d):
+            break
+        if d:
+            shown.append("x".join(str(v) for v in d))
+    dt = DTYPE.get(types[0]) if types and isinstance(types[0], str) else None
+    return " · ".join(shown) + (f" {dt}" if dt else "")
+
+
 def check_perf(where, cells, reps, row):
     """a row of the Perf model, Op shapes (one op's, every op's) or a
     shape's kernels against `report perf-model`; False when not compared"""
@@ -399,9 +540,10 @@ def check_perf(where, cells, reps, row):
             rest = c["shape"][len(lab) + 1:]
             return c["shape"].startswith(lab + " ") and not rest.startswith("(backward)")
         def gemm(tab, r):
-            # a GEMM's label holds its M x N x K
+            # a GEMM's label holds its M x N x K; another op's, the dims of
+            # its tensor inputs ("15805960 · 15805960", "4096x704")
             if "param: M" not in r:
-                return True
+                return f" {shape_words(r)} " in f" {c['shape']} "
             dims = f"{r['param: M']}x{r['param: N']}x{r['param: K']}"
             return f" {dims} " in f" {c['shape']} "
 
@@ -440,8 +582,28 @@ def check_perf(where, cells, reps, row):
     return False
 
 
+def check_frames(where, cells, reps, row):
+    """a frame of an operator's stack (the Source view's drill-down): the
+    frame at its depth of a stack of that operator in report source's
+    source_stacks, and every row of the drill-down of one stack"""
+    if "_frames" not in cells:
+        rows = reps.table("source", "source_stacks") or []
+        cells["_frames"] = [r["stack"].split("|") for r in rows
+                           if r["operator"] == cells["subtitle"]]
+    c = row["csv"]
+    d = int(c["depth"])
+    done["numbers"] += 1
+    cells["_frames"] = [st for st in cells["_frames"] if d < len(st) and st[d] == c["frame"]]
+    if not cells["_frames"]:
+        fail(f"{where}: no stack of {cells['subtitle']} in report source/source_stacks has "
+             f"frame {d} '{c['frame'][:60]}' (and the frames above it)")
+        return False
+    return True
+
+
 CUSTOM = {t: check_perf for t in ("perf-model", "perf-shapes", "perf-all-shapes",
                                   "perf-kernels")}
+CUSTOM["frames"] = check_frames
 
 
 def check_report(where, cells, reps, row):
@@ -451,10 +613,14 @@ def check_report(where, cells, reps, row):
             done["tables"].add((cells["pane"], cells["table"]))
             done["hits"] += 1
         return
+    how = REPORT_ARGS.get(cells["pane"]) or REPORT_ARGS.get(cells["table"])
+    more = how(cells, reps) if how else []
     mp = MAPS.get(cells["table"])
     if mp:
         done["tables"].add((cells["pane"], cells["table"]))
         done["hits"] += 1
+        # the row, and what the drill-down's subtitle says of it
+        csv2 = dict(row["csv"], **subtitle_fields(cells))
         used = set()
         for pc, alts in mp.items():
             used.update(v for alt in (alts if isinstance(alts, list) else [alts])
@@ -469,7 +635,7 @@ def check_report(where, cells, reps, row):
                 continue  # (a column the pane does not show)
             # the first mapping whose key columns the row has
             for alt in (alts if isinstance(alts, list) else [alts]):
-                if all(not callable(v) or v(row["csv"]) is not None for v in alt[2].values()):
+                if all(not callable(v) or v(csv2) is not None for v in alt[2].values()):
                     break
             else:
                 if row["csv"][pc] != "":  # (an empty cell draws nothing)
@@ -477,7 +643,7 @@ def check_report(where, cells, reps, row):
                 continue
             rep, tab, match, rc, agg = alt
             done["numbers"] += 1
-            rows = reps.table(rep, tab)
+            rows = reps.table(rep, tab, more)
             if rows is None:
                 fail(f"{where}: no table {tab} in report {rep}")
                 return
@@ -485,26 +651,28 @@ def check_report(where, cells, reps, row):
             # a key the pane does not show (a side-by-side table keyed by
             # rank alone) is not matched on: "one" still wants one row
             match = {k: v for k, v in match.items()
-                     if callable(v) or v.startswith("=") or v in row["csv"]}
-            for r in rows:
-                good = True
-                for k, v in match.items():
-                    if callable(v):
-                        want = v(row["csv"])
-                    else:
-                        want = v[1:] if v.startswith("=") else row["csv"].get(v, "")
-                    if num(r.get(k)) is not None and num(want) is not None and \
-                            not math.isnan(num(want)):
-                        good = good and num(r.get(k)) == num(want)
-                    else:
-                        good = good and r.get(k) == want
-                if good:
-                    if isinstance(rc, tuple):  # a share: 100 * rc[0] / rc[1]
-                        a_, b_ = num(r.get(rc[0])), num(r.get(rc[1]))
-                        sel.append(100 * a_ / b_ if a_ is not None and b_ else math.nan)
-                    else:
-                        sel.append(num(r.get(rc)))
-            if agg in ("one", "one0"):
+                     if (callable(v) or v.startswith("=") or v in csv2)
+                     and not (isinstance(v, str) and PARSE.get(f"{cells['table']}.{v}"))}
+            # (a row's own value drawn as text: what the text reads as)
+            parse = PARSE.get(f"{cells['table']}.{pc}")
+            want_key = []
+            for k, v in match.items():
+                if callable(v):
+                    want_key.append(key_of(v(csv2)))
+                else:
+                    want_key.append(key_of(v[1:] if v.startswith("=") else csv2.get(v, "")))
+            for r in reps.index(rep, tab, more, tuple(match)).get(tuple(want_key), []):
+                if isinstance(rc, tuple):  # a share: 100 * rc[0] / rc[1]
+                    a_, b_ = num(r.get(rc[0])), num(r.get(rc[1]))
+                    sel.append(100 * a_ / b_ if a_ is not None and b_ else math.nan)
+                else:
+                    sel.append(num(r.get(rc)))
+            if agg == "same":  # (rows alike in every column shown: any)
+                if len({repr(v) for v in sel}) > 1:
+                    fail(f"{where}: {len(sel)} rows of {rep}/{tab} match {pc}, not alike")
+                    continue
+                want = sel[0] if sel else None
+            elif agg in ("one", "one0"):
                 if len(sel) > 1:
                     fail(f"{where}: {len(sel)} rows of {rep}/{tab} match {pc}")
                     continue
@@ -513,11 +681,14 @@ def check_report(where, cells, reps, row):
                 want = sum(v for v in sel if not math.isnan(v)) if sel else None
             else:
                 want = max(sel) if sel else None
-            got = num(row["csv"].get(pc, ""))
+            got, tol = num(row["csv"].get(pc, "")), 1e-6 * max(1.0, abs(want or 0))
+            if parse:
+                got, tol = parse(row["csv"].get(pc, "")) or (None, 0)
             if want is None:
                 fail(f"{where}: no row of {rep}/{tab} for {pc} ({match})")
-            elif not close(got, want, 1e-6 * max(1.0, abs(want))):
-                fail(f"{where}: {pc} is {got}, report {rep}/{tab} {rc} says {want}")
+            elif got is None or not close(got, want, tol):
+                fail(f"{where}: {pc} is {row['csv'].get(pc)}, report {rep}/{tab} {rc} "
+                     f"says {want}")
         return
     report = cells.get("report") or TABLE_REPORT.get(cells["table"])
     if not report:
@@ -526,13 +697,14 @@ def check_report(where, cells, reps, row):
                  "exempt (screencheck.py TABLE_REPORT, MAPS, EXEMPT)")
         return
     cells["report"] = report
-    rows = reps.table(report, cells["table"])
+    rows = reps.table(report, cells["table"], more)
     if rows is None:
         fail(f"{where}: report {cells['report']} has no table {cells['table']}")
         return
     types = cells["types"]
     keys = [c for c in row["csv"] if types.get(c) in ("str", "int") and rows and c in rows[0]]
-    match = [r for r in rows if all(r.get(k, "") == row["csv"][k] for k in keys)]
+    match = reps.index(report, cells["table"], more, tuple(keys), exact=True).get(
+        tuple(row["csv"][k] for k in keys), [])
     if not match:
         fail(f"{where}: no row of report {cells['report']}/{cells['table']} has "
              + ", ".join(f"{k}={row['csv'][k][:40]}" for k in keys))
@@ -760,8 +932,11 @@ def selftest():
         print("selftest: 45.28 + 54.72 should pass")
         bad += 1
 
-    class Fake:
-        def table(self, rep, tab):
+    class Fake(Reports):
+        def __init__(self):
+            self.cache = {}
+
+        def table(self, rep, tab, more=()):
             return [{"rank": "1", "idle_time_pctg": "54.7"}]
     failures = []
     check_report("selftest", {"table": "t", "report": "r", "pane": "p", "types": {"rank": "int",
@@ -837,6 +1012,54 @@ def selftest():
         print("selftest: a backward op's row as the report has it should pass: "
               + "; ".join(failures))
         bad += 1
+    # a drill-down: the row of the step its subtitle names, a size drawn
+    # as text, a stack's frames
+    class FakeDrill(Reports):
+        def __init__(self):
+            self.cache = {}
+
+        def table(self, rep, tab, more=()):
+            return {"steps": [{"rank": "0", "step": "100", "start(us)": "0",
+                               "cpu_duration(us)": "86720", "duration(us)": "86720",
+                               "gpu_busy_pctg": "87.3"}],
+                    "collectives_by_rank": [{"rank": "0", "name": "allreduce", "calls": "36",
+                                             "total_latency(us)": "318256",
+                                             "data_transfer(us)": "18940",
+                                             "sync(us)": "299316",
+                                             "busbw_mean(GB/s)": "102.6",
+                                             "total_bytes": "1109433792"}],
+                    "source_stacks": [{"operator": "aten::conv2d",
+                                       "stack": "model.py(114): forward|train.py(88): step"}],
+                    }.get(tab)
+    step = {"rank": "0", "start": "0", "cpu": "86720", "duration": "86720", "gpu_busy": "87.3"}
+    for sub, good in (("ProfilerStep#100", True), ("ProfilerStep#101", False)):
+        failures = []
+        check_report("selftest", {"table": "step", "pane": "step", "subtitle": sub,
+                                  "types": {"rank": "int"}}, FakeDrill(), {"csv": step})
+        if (not failures) != good:
+            print(f"selftest: step {sub}'s rank 0 should {'pass' if good else 'fail'}: "
+                  + "; ".join(failures))
+            bad += 1
+    coll = {"name": "allreduce", "calls": "36", "latency": "318256", "transfer": "18940",
+            "sync": "299316", "busbw_GBps": "102.6"}
+    for size, good in (("1.1 GB", True), ("1.3 GB", False), ("", False)):
+        failures = []
+        check_report("selftest", {"table": "collectives", "pane": "collectives",
+                                  "subtitle": "rank 0", "types": {"name": "str", "size": "str"}},
+                     FakeDrill(), {"csv": dict(coll, size=size)})
+        if (not failures) != good:
+            print(f"selftest: size '{size}' of 1109433792 bytes should "
+                  f"{'pass' if good else 'fail'}: " + "; ".join(failures))
+            bad += 1
+    for frames, good in ((["model.py(114): forward", "train.py(88): step"], True),
+                         (["model.py(114): forward", "train.py(90): step"], False)):
+        failures = []
+        cells = {"table": "frames", "pane": "frames", "subtitle": "aten::conv2d", "types": {}}
+        for d, f in enumerate(frames):
+            check_report("selftest", cells, FakeDrill(), {"csv": {"depth": str(d), "frame": f}})
+        if (not failures) != good:
+            print(f"selftest: frames {frames} should {'pass' if good else 'fail'}")
+            bad += 1
     failures = []
     print(f"selftest: {'ok' if not bad else str(bad) + ' checks did not fail as they should'}")
     return 1 if bad else 0
@@ -863,15 +1086,26 @@ def main():
         print(f"FAIL {a.label}: the explorer says not how many views it has (exit {rc})")
         return 1
     nviews = nv[0]
-    keys = ""
+    # every pane and view in one run of the explorer: the first screen, the
+    # drill-down of its first row (and a pane's help); what each <Cells> is
+    keys, kinds = "", []
     for k in PANE_KEYS:
         keys += f"{k}<Cells>{k}<Enter><Cells>{k}?<Cells>"
+        kinds += ["first", "drill", "help"]
     for i in range(nviews):
-        keys += "1v" + "j" * i + "<Enter><Cells>"
+        keys += "1v" + "j" * i + "<Enter><Cells><Enter><Cells>"
+        kinds += ["first", "drill"]
     rc, out = run(tui + ["--keys", keys] + tui_end)
     if rc != 0:
         print(f"FAIL {a.label}: the explorer exited {rc}")
         return 1
+    ncells_out = sum(1 for l in out.split("\n") if l.startswith("@@cells "))
+    if ncells_out != len(kinds):
+        print(f"FAIL {a.label}: {ncells_out} screens said where their cells are, of "
+              f"{len(kinds)} asked")
+        return 1
+    # drill-down tables: drawn, compared with a report, only exempt; rows
+    drill = {"drawn": 0, "compared": 0, "rows": 0, "compared_rows": 0}
     reps = Reports(a.tracetop, a.paths, a.diff)
     # side by side: each side against its own report
     sides = [Reports(a.tracetop, a.paths[:1], False),
@@ -881,11 +1115,13 @@ def main():
     ncells = nrows = ntables = 0
     ncutscreens = ngroups = nnamecols = 0
     seen = set()
+    nblock = -1
     for block in screens:
         lines = block.split("\n")
         js = [l for l in lines if l.startswith("@@cells ")]
         if not js:
             continue
+        nblock += 1
         cells = json.loads(js[0][len("@@cells "):])
         cj = [l for l in lines if l.startswith("@@cuts ")]
         screen = [l for l in lines if not l.startswith("@@")]
@@ -898,6 +1134,8 @@ def main():
         if sig in seen:
             continue
         seen.add(sig)
+        is_drill = kinds[nblock] == "drill"
+        drill["drawn"] += is_drill
         ntables += 1
         wh = f"{a.label} {a.size} {cells['pane']}"
         ngroups += check_units(wh, cells, cells.get("both") or ("Control", "Test"))
@@ -923,14 +1161,21 @@ def main():
                 r = dict(row, csv={k: v for k, v in row["csv"].items() if k != "side"})
                 s = 1 if row["csv"].get("side") == "Test" else 0
                 nboth += 1
-                check_report(where + f" [{row['csv'].get('side')}]", cells, sides[s], r)
+                # (the subtitle names both sides' rows: "rank 5 | rank 5")
+                parts = cells["subtitle"].split(" | ")
+                side = dict(cells, subtitle=parts[s] if len(parts) == 2 else cells["subtitle"])
+                check_report(where + f" [{row['csv'].get('side')}]", side, sides[s], r)
             else:
                 check_report(where, cells, reps, row)
                 check_parts(where, cells, row)
+            drill["rows"] += is_drill
             if done["hits"] > hits:
                 done["rows"] += 1
+                drill["compared_rows"] += is_drill
             else:
                 done["not"][cells["table"]] = done["not"].get(cells["table"], 0) + 1
+        if is_drill and (cells["pane"], cells["table"]) in done["tables"]:
+            drill["compared"] += 1
     for f in failures[:40]:
         print("FAIL " + f)
     if len(failures) > 40:
@@ -943,7 +1188,10 @@ def main():
           f"{done['rows']} compared (not: {nots or '-'}); {ncells} numbers drawn, {done['numbers']} values "
           f"compared; {ngroups} compared time groups, {nnamecols} text columns, "
           f"{ncutscreens} screens read for cut text; exempt: {len(ex)} "
-          f"({', '.join(sorted(ex)) or '-'}); {len(failures)} failures")
+          f"({', '.join(sorted(ex)) or '-'}); {len(failures)} failures; "
+          f"drill-downs: {drill['compared']} of {drill['drawn']} tables compared "
+          f"({drill['drawn'] - drill['compared']} exempt), {drill['compared_rows']} of "
+          f"{drill['rows']} rows")
     if not ncutscreens:
         print(f"FAIL {a.label}: no screen said what it cut (@@cuts)")
         return 1
