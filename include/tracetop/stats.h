@@ -22,7 +22,9 @@
 #define TT_RZ_LIMIT 3.5     /* |z| from which a value is an outlier */
 #define TT_MAD_SCALE 1.4826 /* MAD -> standard deviation of a normal sample */
 
-/* Median of v[0..n) (sorts v in place, NaN values last); NaN when n == 0. */
+/* Median of v[0..n), as tt_quantile(sorted v, n, 0.5) (NaN values sort
+ * last); NaN when n == 0.  Reorders v (a selection, linear on average; v
+ * is not left sorted). */
 double tt_median(double *v, size_t n);
 
 /* numpy.quantile(v, q) (method "linear") of sorted v[0..n), n >= 1; NaN

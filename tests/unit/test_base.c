@@ -32,7 +32,6 @@ START_TEST(test_median)
 {
 	double odd[] = {5, 1, 3};
 	ck_assert_double_eq_tol(tt_median(odd, 3), 3, EPS);
-	ck_assert_double_eq_tol(odd[0], 1, EPS); /* sorted in place */
 	double even[] = {4, 1, 3, 2};
 	ck_assert_double_eq_tol(tt_median(even, 4), 2.5, EPS);
 	double one[] = {7};
@@ -43,6 +42,59 @@ START_TEST(test_median)
 	tt_median(nan3, 3);
 	ck_assert_double_eq_tol(nan3[0], 1, EPS);
 	ck_assert(isnan(nan3[2]));
+}
+END_TEST
+
+static int median_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return x < y ? -1 : x > y;
+}
+
+/* The selection gives the bits the sort gave (tt_quantile of the sorted
+ * values): odd and even counts, ties, runs, sorted and reversed input,
+ * infinities, -0 and NaN among the values. */
+START_TEST(test_median_select)
+{
+	enum { N = 300 };
+	double v[N], s[N];
+	uint64_t seed = 12345;
+	size_t compared = 0;
+	for (int round = 0; round < 400; round++) {
+		size_t n = 1 + (size_t)round % 7 * 41 + (size_t)round / 7 % 13;
+		if (n > N)
+			n = N;
+		int shape = round % 8;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			double x = (double)(seed >> 40) / 1024.0;
+			switch (shape) {
+			case 0: v[i] = x; break;
+			case 1: v[i] = (double)((seed >> 33) % 5); break; /* ties */
+			case 2: v[i] = (double)i; break;                  /* sorted */
+			case 3: v[i] = (double)(n - i); break;            /* reversed */
+			case 4: v[i] = 7.0; break;                        /* all equal */
+			case 5: v[i] = i % 11 == 3 ? INFINITY : i % 13 == 5 ? -INFINITY : x; break;
+			case 6: v[i] = i % 9 == 2 ? -0.0 : i % 9 == 4 ? 0.0 : x - 8000; break;
+			default: v[i] = i % 17 == 1 ? NAN : x; break;
+			}
+		}
+		memcpy(s, v, n * sizeof(*v));
+		qsort(s, n, sizeof(*s), median_dbl_cmp);
+		double want = tt_quantile(s, n, 0.5), got = tt_median(v, n);
+		ck_assert_msg(memcmp(&want, &got, sizeof(got)) == 0 || (isnan(want) && isnan(got)),
+			      "round %d (n %zu, shape %d): median %.17g, sorted %.17g", round, n,
+			      shape, got, want);
+		/* v is a permutation of the values */
+		qsort(v, n, sizeof(*v), median_dbl_cmp);
+		for (size_t i = 0; i < n; i++)
+			ck_assert(memcmp(&v[i], &s[i], sizeof(*v)) == 0 || (isnan(v[i]) && isnan(s[i])) ||
+				  (v[i] == 0 && s[i] == 0));
+		compared++;
+	}
+	ck_assert_uint_eq(compared, 400);
 }
 END_TEST
 
@@ -594,6 +646,7 @@ static Suite *base_suite(void)
 	Suite *s = suite_create("base");
 	TCase *tc = tcase_create("stats");
 	tcase_add_test(tc, test_median);
+	tcase_add_test(tc, test_median_select);
 	tcase_add_test(tc, test_outlier_both_sides);
 	tcase_add_test(tc, test_outlier_times);
 	suite_add_tcase(s, tc);
