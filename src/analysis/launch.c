@@ -26,7 +26,7 @@ struct side {
 	uint32_t corr;
 	uint32_t idx;
 	int64_t ts, end;
-	uint32_t k, n; /* CPU rows: place in time order among the n with this corr */
+	uint32_t k, n; /* CPU rows: its GPU rows, [k, k + n) of the GPU side */
 	uint32_t pad;
 };
 
@@ -125,16 +125,27 @@ static void rank_work(size_t ri, void *arg)
 	}
 	/* (these arrive mostly in order: tt_msort sorts runs cheaply) */
 	tt_msort(L, nl, sizeof(*L), u32_sort_cmp, NULL);
+	/* membership in L: a bit per correlation id where the ids are dense
+	 * (at most 32 bits an event of the rank), else a binary search */
+	uint64_t *inl = NULL;
+	if (nl && L[nl - 1] / 32 <= (uint64_t)r->nev + 64) {
+		inl = tt_calloc((size_t)L[nl - 1] / 64 + 1, sizeof(*inl));
+		for (size_t i = 0; i < nl; i++)
+			inl[L[i] >> 6] |= UINT64_C(1) << (L[i] & 63);
+	}
+	uint32_t maxl = nl ? L[nl - 1] : 0;
 
 	size_t ncpu = 0, ngpu = 0, capc = 0, capg = 0;
 	struct side *cpu = NULL, *gpu = NULL;
 	for (uint32_t i = 0; nl && i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (e->corr == TT_NONE || !tt_sel_has(&s, i))
+		uint32_t corr = e->corr;
+		if (corr == TT_NONE || corr > maxl || !tt_sel_has(&s, i))
 			continue;
-		if (!bsearch(&e->corr, L, nl, sizeof(*L), u32_cmp))
+		if (inl ? !((inl[corr >> 6] >> (corr & 63)) & 1)
+			: !bsearch(&e->corr, L, nl, sizeof(*L), u32_cmp))
 			continue;
-		struct side x = {e->corr, i, 0, 0, 0, 1, 0};
+		struct side x = {corr, i, 0, 0, 0, 1, 0};
 		x.ts = tt_sel_ts(&s, e);
 		x.end = tt_sel_end(&s, e);
 		if (e->flags & TT_EF_STREAM) {
@@ -145,49 +156,43 @@ static void rank_work(size_t ri, void *arg)
 			cpu[ncpu++] = x;
 		}
 	}
+	free(inl);
 	/* a correlation id shared by several calls: paired in time order, the
 	 * k-th call with the k-th GPU op, as the model's links are (a cross
-	 * product would be quadratic) */
+	 * product would be quadratic).  Both sides by correlation, walked
+	 * together: each call's GPU rows [k, k + n) */
+	tt_msort(gpu, ngpu, sizeof(*gpu), gpu_cmp, NULL);
 	tt_msort(cpu, ncpu, sizeof(*cpu), gpu_cmp, NULL);
+	size_t g = 0;
 	for (size_t i = 0, j; i < ncpu; i = j) {
-		for (j = i; j < ncpu && cpu[j].corr == cpu[i].corr; j++)
-			cpu[j].k = (uint32_t)(j - i);
-		for (size_t x = i; x < j; x++)
-			cpu[x].n = (uint32_t)(j - i);
+		uint32_t corr = cpu[i].corr;
+		for (j = i; j < ncpu && cpu[j].corr == corr; j++)
+			;
+		while (g < ngpu && gpu[g].corr < corr)
+			g++;
+		size_t ge = g;
+		while (ge < ngpu && gpu[ge].corr == corr)
+			ge++;
+		for (size_t x = i; x < j; x++) {
+			if (j - i > 1) { /* the (x - i)-th GPU op, if there is one */
+				size_t lo = g + (x - i);
+				cpu[x].k = (uint32_t)lo;
+				cpu[x].n = lo < ge;
+			} else {
+				cpu[x].k = (uint32_t)g;
+				cpu[x].n = (uint32_t)(ge - g);
+			}
+		}
+		g = ge;
 	}
 	tt_msort(cpu, ncpu, sizeof(*cpu), cpu_cmp, NULL);
-	tt_msort(gpu, ngpu, sizeof(*gpu), gpu_cmp, NULL);
 
 	size_t nrows = 0, capr = 0;
 	/* (sums in 128 bits: delays of 8e9 s each overflow int64 at the second) */
 	__int128 cpu_sum = 0, gpu_sum = 0, delay_sum = 0;
 	for (size_t i = 0; i < ncpu; i++) {
 		const struct side *a = &cpu[i];
-		/* first GPU row with this correlation */
-		size_t lo = 0, hi = ngpu;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (gpu[mid].corr < a->corr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		/* past the last (searched too: one id on every row would make a
-		 * walk quadratic) */
-		size_t end = lo;
-		hi = ngpu;
-		while (end < hi) {
-			size_t mid = end + (hi - end) / 2;
-			if (gpu[mid].corr <= a->corr)
-				end = mid + 1;
-			else
-				hi = mid;
-		}
-		if (a->n > 1) {
-			lo += a->k;
-			end = lo < end ? lo + 1 : lo;
-		}
-		for (size_t j = lo; j < end; j++) {
+		for (size_t j = a->k; j < (size_t)a->k + a->n; j++) {
 			const struct side *b = &gpu[j];
 			TT_GROW(out->rows, capr, nrows + 1);
 			struct tt_launch_row *w = &out->rows[nrows++];

@@ -31,7 +31,9 @@ static void limit_rows(struct tt_table *t, size_t top, const char *what)
 	tt_table_add_note(t, "%zu of %zu %s shown (--top N; -f csv gives all)", top, all, what);
 }
 
-static struct tt_table *pairs_table(const struct tt_launch *l)
+/* every pair, or the first max of them (a text report's --top: the rows
+ * past it are never shown, so never made) */
+static struct tt_table *pairs_table(const struct tt_launch *l, size_t max)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -46,9 +48,13 @@ static struct tt_table *pairs_table(const struct tt_launch *l)
 	struct tt_table *t =
 		tt_table_new("cuda_kernel_launch_stats", cols, (int)TT_ARRAY_SIZE(cols));
 	tt_table_set_title(t, "Kernel launches: runtime call and GPU op joined by correlation");
-	for (size_t i = 0; i < l->nranks; i++) {
+	size_t all = 0;
+	for (size_t i = 0; i < l->nranks; i++)
+		all += l->ranks[i].nrows;
+	tt_table_reserve(t, TT_MIN(all, max));
+	for (size_t i = 0; i < l->nranks && t->nrows < max; i++) {
 		const struct tt_launch_rank *rk = &l->ranks[i];
-		for (size_t j = 0; j < rk->nrows; j++) {
+		for (size_t j = 0; j < rk->nrows && t->nrows < max; j++) {
 			const struct tt_launch_row *w = &rk->rows[j];
 			size_t k = tt_table_add_row(t);
 			tt_table_set_int(t, k, 0, rk->rank);
@@ -61,6 +67,9 @@ static struct tt_table *pairs_table(const struct tt_launch *l)
 			tt_table_set_int(t, k, 7, w->gpu);
 		}
 	}
+	if (all > max)
+		tt_table_add_note(t, "%zu of %zu %s shown (--top N; -f csv gives all)", max, all,
+				  "launches");
 	return t;
 }
 
@@ -238,11 +247,8 @@ int tt_report_launch(struct tt_results *res, const struct tt_report_opts *o,
 	struct tt_table **t = tt_malloc(5 * sizeof(*t));
 	size_t nt = 0;
 	if (want(o, "cuda_kernel_launch_stats")) {
-		t[nt] = pairs_table(l);
 		/* the full pair list only when asked for by name */
-		if (text && !o->table)
-			limit_rows(t[nt], top, "launches");
-		nt++;
+		t[nt++] = pairs_table(l, text && !o->table ? top : SIZE_MAX);
 	}
 	if (want(o, "launch_summary"))
 		t[nt++] = summary_table(m, l);
