@@ -50,6 +50,17 @@ cursor_line() {
 	grep '^>' "$out" | tail -1
 }
 
+# the demo job written once: a run on its files is a run on the same job
+# as --demo's without generating it again (seconds each under the
+# sanitizers); the runs that check what only --demo shows (its status line,
+# the regressed run in the Diff pane) use --demo itself
+DEMO=$tmp/demo
+"$TRACETOP" demo-trace -o "$DEMO" >"$tmp/out" 2>&1 || {
+	echo "demo-trace failed:"
+	cat "$tmp/out"
+	exit 99
+}
+
 titles='Overview Temporal Idle Kernels Overlap Launch Counters Patterns Timeline Diff'
 
 for size in 80x24 160x50; do
@@ -109,47 +120,47 @@ for size in 80x24 160x50; do
 	run "$size" '1' "$SRCDIR/tests/fixtures/bare.json"
 	has "$size Overview: a rank without GPU activity" 'rank 0: no GPU activity (no kernel,'
 	# Tab cycles
-	run "$size" '<Tab><Tab><S-Tab>' --demo
+	run "$size" '<Tab><Tab><S-Tab>' "$DEMO"
 	has "$size Tab: Temporal" ' Temporal'
 
 	# ---- drill in and out ----
-	run "$size" 'jjjjj<Enter>' --demo
+	run "$size" 'jjjjj<Enter>' "$DEMO"
 	has "$size drill: rank 5" 'Overview > rank 5'
 	has "$size drill: streams" 'GPU 5 stream 7'
-	run "$size" 'jjjjj<Enter>j<Escape>' --demo
+	run "$size" 'jjjjj<Enter>j<Escape>' "$DEMO"
 	case $(cursor_line) in
 	'>    5 '*) pass "$size back: the cursor on rank 5 again" ;;
 	*) fail "$size back: cursor on '$(cursor_line)'" ;;
 	esac
 	hasnt "$size back: the drill-down is gone" 'Overview > rank 5'
-	run "$size" '4<Enter>' --demo
+	run "$size" '4<Enter>' "$DEMO"
 	has "$size kernel: histogram" 'instances; durations:'
 	has "$size kernel: slowest" 'slowest instances first'
-	run "$size" '4jj<Enter><Backspace>' --demo
+	run "$size" '4jj<Enter><Backspace>' "$DEMO"
 	cl=$(cursor_line)
-	run "$size" '4jj' --demo
+	run "$size" '4jj' "$DEMO"
 	[ "$cl" = "$(cursor_line)" ] && pass "$size Backspace: back to the third kernel" ||
 		fail "$size Backspace: '$cl' vs '$(cursor_line)'"
-	run "$size" '3<Enter>' --demo
+	run "$size" '3<Enter>' "$DEMO"
 	has "$size gaps: stream" 'Idle > rank 5 stream 20'
 	has "$size gaps: category" 'host_wait'
-	run "$size" '6<Enter>' --demo
+	run "$size" '6<Enter>' "$DEMO"
 	has "$size outliers" 'Launch > rank 0'
 	has "$size outliers: kind" 'long delay'
 
 	# ---- sort ----
-	run "$size" 's' --demo
+	run "$size" 's' "$DEMO"
 	has "$size sort: status" 'sorted by rank'
 	case $(grep -m1 '^>' "$out") in
 	'> '*' 7 '*) pass "$size sort: rank 7 first" ;;
 	*) fail "$size sort: '$(grep -m1 '^>' "$out")'" ;;
 	esac
-	run "$size" 'sS' --demo
+	run "$size" 'sS' "$DEMO"
 	case $(grep -m1 '^>' "$out") in
 	'> '*' 0 '*) pass "$size S: reversed" ;;
 	*) fail "$size S: '$(grep -m1 '^>' "$out")'" ;;
 	esac
-	run "$size" 'sssssss' --demo
+	run "$size" 'sssssss' "$DEMO"
 	has "$size sort: idle %" 'sorted by idle %'
 	case $(grep -m1 '^>' "$out") in
 	'>    5 '*) pass "$size sort: the straggler first by idle %" ;;
@@ -157,74 +168,74 @@ for size in 80x24 160x50; do
 	esac
 
 	# ---- filter ----
-	run "$size" '4/sgemm<Enter>' --demo
+	run "$size" '4/sgemm<Enter>' "$DEMO"
 	has "$size filter: status" "3 rows match 'sgemm'"
 	has "$size filter: subtitle" 'filter: sgemm'
 	n=$(grep -c 'ampere_sgemm' "$out")
 	[ "$n" -eq 3 ] && pass "$size filter: 3 rows" || fail "$size filter: $n rows"
 	n=$(grep -c '^[> ] ncclDevKernel' "$out")
 	[ "$n" -eq 0 ] && pass "$size filter: no other kernel" || fail "$size filter: nccl row shown"
-	run "$size" '4/sgemm<Enter><Escape>' --demo
+	run "$size" '4/sgemm<Enter><Escape>' "$DEMO"
 	has "$size filter cleared" 'filter cleared: 14 rows'
 	has "$size filter cleared: all rows" '/14  all ranks'
-	run "$size" '4/zzz<Enter>' --demo
+	run "$size" '4/zzz<Enter>' "$DEMO"
 	has "$size filter: no match" 'no row matches the filter'
 
 	# ---- ranks ----
-	run "$size" ']]' --demo
+	run "$size" ']]' "$DEMO"
 	has "$size ]: rank 1" 'showing rank 1'
 	n=$(grep -c '^[> ]    [0-9] ' "$out")
 	[ "$n" -eq 1 ] && pass "$size ]: one rank row" || fail "$size ]: $n rank rows"
-	run "$size" ']]a' --demo
+	run "$size" ']]a' "$DEMO"
 	has "$size a: all ranks" 'showing all ranks'
-	run "$size" 'r0,6-7<Enter>' --demo
+	run "$size" 'r0,6-7<Enter>' "$DEMO"
 	has "$size r: three ranks" '3 ranks'
-	run "$size" 'rxyz<Enter>' --demo
+	run "$size" 'rxyz<Enter>' "$DEMO"
 	has "$size r: bad list" 'not a rank list'
 
 	# ---- help ----
-	run "$size" '4?' --demo
+	run "$size" '4?' "$DEMO"
 	has "$size help: title" 'help: Kernels'
 	has "$size help: keys" 'Keys everywhere'
 	has "$size help: j" 'j <Down>'
-	run "$size" '4??' --demo
+	run "$size" '4??' "$DEMO"
 	hasnt "$size help: ? closes it" 'Keys everywhere'
 
 	# ---- unknown keys say so ----
-	run "$size" 'x' --demo
+	run "$size" 'x' "$DEMO"
 	has "$size unbound key" 'x: no action'
 done
 
 # ---- the too-small screen, and back ----
-run 40x8 '' --demo
+run 40x8 '' "$DEMO"
 has "40x8: too small" 'terminal too small'
-run 1x1 '' --demo
+run 1x1 '' "$DEMO"
 check_rc "1x1" 0 "$rc" && pass "1x1: exit 0"
-run 50x10 '' --demo
+run 50x10 '' "$DEMO"
 hasnt "50x10: big enough" 'too small'
 
 # ---- --dump, bad --size ----
-"$TRACETOP" --headless --size 80x24 --keys '4' --dump "$tmp/dump" --demo >"$tmp/out" 2>&1
+"$TRACETOP" --headless --size 80x24 --keys '4' --dump "$tmp/dump" "$DEMO" >"$tmp/out" 2>&1
 check_rc "--dump" 0 $?
 [ -s "$tmp/out" ] && fail "--dump: something on stdout" || pass "--dump: stdout empty"
 has "--dump: the file" ' Kernels' "$tmp/dump"
-run 80 '' --demo
+run 80 '' "$DEMO"
 check_rc "bad --size" 2 "$rc" && pass "bad --size: exit 2"
 has "bad --size: message" 'bad --size' "$tmp/err"
 
 # ---- a keymap file ----
 printf 'bind generic x pane-kernels\nbind generic y frobnicate\n' >"$tmp/rc"
-TRACETOP_KEYMAP=$tmp/rc run 80x24 'x' --demo
+TRACETOP_KEYMAP=$tmp/rc run 80x24 'x' "$DEMO"
 has "keymap: x opens Kernels" ' Kernels'
 has "keymap: warning with FILE:LINE" "$tmp/rc:2: unknown action 'frobnicate'" "$tmp/err"
 mkdir -p "$HOME/.config/tracetop"
 printf 'bind generic z pane-idle\n' >"$HOME/.config/tracetop/tracetoprc"
-run 80x24 'z' --demo
+run 80x24 'z' "$DEMO"
 has "~/.config/tracetop/tracetoprc" ' Idle'
 rm -f "$HOME/.config/tracetop/tracetoprc"
 
 # ---- ASCII glyphs when the locale is not UTF-8 ----
-LC_ALL=C run 80x24 '1<Dump>3<Dump>4<Dump>5<Dump>4<Enter>' --demo
+LC_ALL=C run 80x24 '1<Dump>3<Dump>4<Dump>5<Dump>4<Enter>' "$DEMO"
 if LC_ALL=C grep -q "$(printf '[\200-\377]')" "$out"; then
 	fail "LC_ALL=C: bytes >= 0x80 on the screen"
 	LC_ALL=C grep -n "$(printf '[\200-\377]')" "$out" | head -5
@@ -234,7 +245,7 @@ fi
 has "LC_ALL=C: ASCII bars" '#####'
 
 # ---- timing keys ----
-TRACETOP_TIME_KEYS=1 run 80x24 'jjk' --demo
+TRACETOP_TIME_KEYS=1 run 80x24 'jjk' "$DEMO"
 has "TRACETOP_TIME_KEYS" 'keys 3  mean' "$tmp/err"
 
 # ---- the shared traces ----
@@ -289,7 +300,7 @@ hasnt "report --wide: no finding cut" '…' "$tmp/a.txt"
 # the status line: a path shortened from the left, whole messages
 mkdir -p "$tmp/a-rather-long-directory-name/where-csv-files/are-written-by-the-explorer"
 ( cd "$tmp/a-rather-long-directory-name/where-csv-files/are-written-by-the-explorer" &&
-	"$TRACETOP" --headless --size 80x24 --keys '4w' --demo >"$tmp/w.txt" 2>&1 )
+	"$TRACETOP" --headless --size 80x24 --keys '4w' "$DEMO" >"$tmp/w.txt" 2>&1 )
 has "CSV path from the left" 'are-written-by-the-explorer/tracetop-kernels.csv' "$tmp/w.txt"
 
 shared_or_skip "every pane on the trace sets of ../shared"
