@@ -571,6 +571,18 @@ static int row_cmp(const void *a, const void *b, void *vctx)
 	return r ? r : (ra < rb ? -1 : 1);
 }
 
+/* The column whose values order column c: a text shown for the number in
+ * the column before it (a size with its unit, drawn on the screen, beside
+ * the bytes, written to CSV) sorts by that number; any other, by itself. */
+static int sort_key(const struct tt_table *t, int c)
+{
+	const struct tt_col *col = &t->cols[c];
+	if (c > 0 && col->type == TT_C_STR && col->hidden_csv && t->cols[c - 1].hidden_text &&
+	    t->cols[c - 1].type != TT_C_STR)
+		return c - 1;
+	return c;
+}
+
 static void pane_order(struct tt_pane *p)
 {
 	size_t keep = tt_pane_row(p);
@@ -581,7 +593,7 @@ static void pane_order(struct tt_pane *p)
 		if (!p->filter[0] || tt_table_row_matches(p->table, r, p->filter))
 			p->rows[p->nrows++] = r;
 	if (p->sort_col >= 0) {
-		struct sort_ctx c = {p->table, p->sort_col, p->sort_desc};
+		struct sort_ctx c = {p->table, sort_key(p->table, p->sort_col), p->sort_desc};
 		tt_msort(p->rows, p->nrows, sizeof(*p->rows), row_cmp, &c);
 	}
 	p->cursor = 0;
@@ -765,7 +777,7 @@ int tt_pane_list_key(struct tt_pane *p, enum tt_action act)
 		}
 		/* numbers sort largest first, names A to Z; the view goes to the
 		 * top, where the largest values now are */
-		tt_pane_sort(p, c, p->table->cols[c].type != TT_C_STR);
+		tt_pane_sort(p, c, p->table->cols[sort_key(p->table, c)].type != TT_C_STR);
 		p->cursor = p->top = 0;
 		tt_ui_status(p->app, TT_ROLE_DEFAULT, "sorted by %s",
 			     p->table->cols[c].title ? p->table->cols[c].title :

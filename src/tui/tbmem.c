@@ -152,7 +152,7 @@ static int mem_key(struct tt_pane *p, enum tt_action a)
 	return TT_R_REDRAW;
 }
 
-enum { V_SIZE, V_BAR, V_AT, V_AGE, V_OP, V_N };
+enum { V_BYTES, V_SIZE, V_BAR, V_AT, V_AGE, V_OP, V_N };
 
 static int live_open(struct tt_pane *p)
 {
@@ -161,11 +161,13 @@ static int live_open(struct tt_pane *p)
 	const struct tt_mem_dev *d = &mm->devs[dev];
 	const struct tt_rank *r = p->app->m->ranks[d->ri];
 	static const struct tt_col cols[V_N] = {
-		[V_SIZE] = {.name = "bytes", .title = "size", .type = TT_C_INT},
-		[V_BAR] = {.name = "bar", .title = "", .type = TT_C_BAR, .bar_of = V_SIZE, .width = 12,
+		/* the bytes in CSV, their size with a unit on the screen */
+		[V_BYTES] = {.name = "bytes", .type = TT_C_INT, .hidden_text = true},
+		[V_SIZE] = {.name = "size", .type = TT_C_STR, .hidden_csv = true, .free_text = true},
+		[V_BAR] = {.name = "bar", .title = "", .type = TT_C_BAR, .bar_of = V_BYTES, .width = 10,
 			   .role = {TT_ROLE_BAR_MEM}},
-		[V_AT] = {.name = "allocated_at", .title = "allocated at", .type = TT_C_DUR},
-		[V_AGE] = {.name = "age_at_peak", .title = "age at peak", .type = TT_C_DUR},
+		[V_AT] = {.name = "allocated_at", .title = "at", .type = TT_C_DUR},
+		[V_AGE] = {.name = "age_at_peak", .title = "age", .type = TT_C_DUR},
 		[V_OP] = {.name = "operator", .type = TT_C_STR, .width = 36},
 	};
 	/* row i = mm->live[d->first_live + i] */
@@ -173,7 +175,10 @@ static int live_open(struct tt_pane *p)
 	for (size_t j = 0; j < d->nlive; j++) {
 		const struct tt_mem_live *a = &mm->live[d->first_live + j];
 		size_t k = tt_table_add_row(t);
-		tt_table_set_int(t, k, V_SIZE, a->bytes);
+		char size[32];
+		tt_fmt_bytes(size, sizeof(size), (double)a->bytes);
+		tt_table_set_int(t, k, V_BYTES, a->bytes);
+		tt_table_set_str(t, k, V_SIZE, size);
 		tt_table_set_int(t, k, V_AT, a->ts - r->t0);
 		tt_table_set_int(t, k, V_AGE, d->peak_ts - a->ts);
 		tt_table_set_str(t, k, V_OP,
@@ -185,7 +190,7 @@ static int live_open(struct tt_pane *p)
 			 d->nwith_addr == d->nevents
 				 ? "no allocation seen by the trace is alive at the peak"
 				 : "[memory] events without Addr: what is alive is unknown");
-	tt_pane_head(p, TT_ROLE_DIM, "largest first. Enter: the timeline at the allocation");
+	tt_pane_head(p, TT_ROLE_DIM, "largest first; at: when allocated; age: alive for, at the peak. Enter: the timeline there");
 	return 0;
 }
 

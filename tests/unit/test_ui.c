@@ -204,6 +204,33 @@ START_TEST(sort_keys)
 }
 END_TEST
 
+START_TEST(sort_sizes)
+{
+	/* a size drawn with its unit sorts by its bytes, not as text ("6.3 MB"
+	 * after "23.1 MB"): the allocations alive at rank 0's peak */
+	struct ui *u = ui_new(demo_model, 120, 30);
+	ui_keys(u, "vjjjj<Enter><Enter>");
+	struct tt_pane *p = tt_app_pane(u->a);
+	int bytes = tt_table_col(p->table, "bytes");
+	ck_assert_int_ge(bytes, 0);
+	ck_assert_int_ge(tt_table_col(p->table, "size"), 0);
+	ui_keys(u, "s");
+	ck_screen_has(u, "sorted by size");
+	ck_assert_uint_gt(p->nrows, 10);
+	int64_t first = tt_table_cell(p->table, p->rows[0], bytes)->v.i;
+	int64_t last = tt_table_cell(p->table, p->rows[p->nrows - 1], bytes)->v.i;
+	ck_assert_int_gt(first, last); /* the demo's differ: 23.1 MB .. 6.3 MB */
+	for (size_t i = 1; i < p->nrows; i++)
+		ck_assert_int_ge(tt_table_cell(p->table, p->rows[i - 1], bytes)->v.i,
+				 tt_table_cell(p->table, p->rows[i], bytes)->v.i);
+	ui_keys(u, "S");
+	for (size_t i = 1; i < p->nrows; i++)
+		ck_assert_int_le(tt_table_cell(p->table, p->rows[i - 1], bytes)->v.i,
+				 tt_table_cell(p->table, p->rows[i], bytes)->v.i);
+	ui_free(u);
+}
+END_TEST
+
 START_TEST(filter_keys)
 {
 	struct ui *u = ui_new(demo_model, 120, 30);
@@ -716,6 +743,7 @@ int main(void)
 	tcase_add_test(tc, every_pane_by_key);
 	tcase_add_test(tc, bars_proportional);
 	tcase_add_test(tc, sort_keys);
+	tcase_add_test(tc, sort_sizes);
 	tcase_add_test(tc, filter_keys);
 	tcase_add_test(tc, drill_and_back);
 	tcase_add_test(tc, rank_keys);
