@@ -12,6 +12,9 @@
 [ -x "$TRACETOP" ] || { echo "no binary: $TRACETOP"; exit 99; }
 command -v python3 >/dev/null || { echo "skip: python3 reads the cells"; exit 77; }
 CHECK="$SRCDIR/tests/tools/screencheck.py"
+# (the pairing checks' shared Python: tests/tools/sidebyside.py)
+TOOLS="$SRCDIR/tests/tools"
+export TOOLS
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-diffview.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 HOME=$tmp/home
@@ -136,9 +139,10 @@ streams() {
 	"$TRACETOP" report idle -q -f csv --table idle_time_breakdown "$1" >"$tmp/idle-a.csv"
 	"$TRACETOP" report idle -q -f csv --table idle_time_breakdown "$2" >"$tmp/idle-b.csv"
 	if python3 - "$tmp/idle.out" "$tmp/idle-a.csv" "$tmp/idle-b.csv" "$1" "$2" <<'EOF' >"$tmp/streams" 2>&1; then
-import csv, glob, gzip, json, sys
-cells = [json.loads(l[len("@@cells "):]) for l in open(sys.argv[1]) if l.startswith("@@cells ")][-1]
-assert cells["pane"] == "idle" and cells.get("both"), cells["pane"]
+import csv, os, sys
+sys.path.insert(0, os.environ["TOOLS"])
+from sidebyside import last_cells, stream_kinds as kinds
+cells = last_cells(sys.argv[1], "idle")
 
 def idle(path):
     out = {}
@@ -146,22 +150,6 @@ def idle(path):
         k = (r["rank"], r["stream"])
         out[k] = out.get(k, 0.0) + float(r["idle_time"])
     return out
-
-def kinds(folder):
-    """stream -> kernel type with the most time, from the trace itself"""
-    t = {}
-    for f in glob.glob(folder + "/*.json*"):
-        op = gzip.open if f.endswith(".gz") else open
-        for e in json.load(op(f, "rt"))["traceEvents"]:
-            s = (e.get("args") or {}).get("stream")
-            if e.get("ph") != "X" or s is None or s == -1 or "dur" not in e:
-                continue
-            n = e.get("name", "")
-            k = "comm" if "nccl" in n.lower() else \
-                "memory" if n.startswith(("Memcpy", "Memset")) else "compute"
-            d = t.setdefault(str(s), {})
-            d[k] = d.get(k, 0) + float(e["dur"])
-    return {s: max(d, key=d.get) for s, d in t.items()}
 
 ia, ib = idle(sys.argv[2]), idle(sys.argv[3])
 ka, kb = kinds(sys.argv[4]), kinds(sys.argv[5])
@@ -204,9 +192,10 @@ counters() {
 		"$TRACETOP" report counters -q -f csv --table memory_bw_summary "$f" >"$tmp/bw-$s.csv"
 	done
 	if python3 - "$tmp/cnt.out" "$tmp" "$1" "$2" <<'EOF' >"$tmp/cnt" 2>&1; then
-import csv, glob, gzip, json, sys
-cells = [json.loads(l[len("@@cells "):]) for l in open(sys.argv[1]) if l.startswith("@@cells ")][-1]
-assert cells["pane"] == "counters" and cells.get("both"), cells["pane"]
+import csv, os, sys
+sys.path.insert(0, os.environ["TOOLS"])
+from sidebyside import last_cells, stream_kinds as kinds
+cells = last_cells(sys.argv[1], "counters")
 d = sys.argv[2]
 
 def summary(side):
@@ -216,21 +205,6 @@ def summary(side):
     for r in csv.DictReader(open(f"{d}/bw-{side}.csv")):
         out[("bw", r["rank"], r["name"])] = r
     return out
-
-def kinds(folder):
-    t = {}
-    for f in glob.glob(folder + "/*.json*"):
-        op = gzip.open if f.endswith(".gz") else open
-        for e in json.load(op(f, "rt"))["traceEvents"]:
-            s = (e.get("args") or {}).get("stream")
-            if e.get("ph") != "X" or s is None or s == -1 or "dur" not in e:
-                continue
-            n = e.get("name", "")
-            k = "comm" if "nccl" in n.lower() else \
-                "memory" if n.startswith(("Memcpy", "Memset")) else "compute"
-            dd = t.setdefault(str(s), {})
-            dd[k] = dd.get(k, 0) + float(e["dur"])
-    return {s: max(x, key=x.get) for s, x in t.items()}
 
 sa_, sb_ = summary("a"), summary("b")
 ka, kb = kinds(sys.argv[3]), kinds(sys.argv[4])
