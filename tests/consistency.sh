@@ -50,24 +50,41 @@ else
 	cat "$tmp/self"
 fi
 
+# (the traces as .tts models: tests/lib.sh, to_tts)
+tts() {
+	to_tts "$1" "$tmp/tts/$(basename "$1")" || exit 99
+}
+
+# the demo job: alone as --demo (whose Diff pane holds its regressed run),
+# and side by side with its regressed run
+"$TRACETOP" demo-trace -q -o "$tmp/demo" >/dev/null 2>&1 &&
+	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 ||
+	{ echo "demo-trace failed"; exit 99; }
+tts "$tmp/demo"
+tts "$tmp/regressed"
 for size in 80x24 200x50; do
 	check demo "$size" -- --demo
-	check demo-diff "$size" --diff -- --demo
+	check demo-diff "$size" --diff -- "$tmp/tts/demo" "$tmp/tts/regressed"
 done
 
 # a job of 64 ranks: the Overview a heatmap, the stragglers of every kind
 "$TRACETOP" demo-trace -q -o "$tmp/job64" --ranks 64 >/dev/null 2>&1 ||
 	{ echo "demo-trace failed"; exit 99; }
-check job64 80x24 -- "$tmp/job64"
+tts "$tmp/job64"
+check job64 80x24 -- "$tmp/tts/job64"
 
 SHARED="${SHARED:-$SRCDIR/../shared}"
 if [ -d "$SHARED/traces" ]; then
+	for d in "$SHARED"/traces/*/; do
+		tts "$d"
+	done
+	t=$tmp/tts
 	for size in 80x24 200x50; do
 		for d in "$SHARED"/traces/*/; do
-			check "$(basename "$d")" "$size" -- "$d"
+			check "$(basename "$d")" "$size" -- "$t/$(basename "$d")"
 		done
-		check compare "$size" --diff -- "$SHARED/traces/compare-base" "$SHARED/traces/compare-test"
-		check diff "$size" --diff -- "$SHARED/traces/diff-control" "$SHARED/traces/diff-test"
+		check compare "$size" --diff -- "$t/compare-base" "$t/compare-test"
+		check diff "$size" --diff -- "$t/diff-control" "$t/diff-test"
 	done
 fi
 

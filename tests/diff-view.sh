@@ -244,13 +244,18 @@ EOF
 	fi
 }
 
+# the demo job and its regressed run, as .tts models (tests/lib.sh,
+# to_tts: parsed once, not some ninety times); --demo --diff is the same
+# pair, once
 "$TRACETOP" demo-trace -q -o "$tmp/base" >/dev/null 2>&1 &&
-	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 ||
+	"$TRACETOP" demo-trace -q -o "$tmp/regressed" --variant regressed >/dev/null 2>&1 &&
+	to_tts "$tmp/base" "$tmp/tts/base" && to_tts "$tmp/regressed" "$tmp/tts/regressed" ||
 	{ echo "demo-trace failed"; exit 99; }
+b=$tmp/tts/base r=$tmp/tts/regressed
 headline demo "--demo" --demo --diff
-views demo "$tmp/base" "$tmp/regressed" --diff "$tmp/base" "$tmp/regressed"
-side demo-diff 80x24 --demo
-ranks demo "--demo" --demo --diff
+views demo "$b" "$r" --diff "$b" "$r"
+side demo-diff 80x24 "$b" "$r"
+ranks demo "$b $r" --diff "$b" "$r"
 # d without a second trace says so
 "$TRACETOP" --headless -q --size 80x24 --keys 'd' "$tmp/base" >"$tmp/one.screen" 2>&1
 if grep -q 'one trace set: start with --diff CONTROL TEST' "$tmp/one.screen"; then
@@ -263,11 +268,14 @@ fi
 SHARED="${SHARED:-$SRCDIR/../shared}"
 A="$SHARED/traces/diff-control" B="$SHARED/traces/diff-test"
 if [ -d "$A" ] && [ -d "$B" ]; then
-	headline diff "$A $B" --diff "$A" "$B"
-	views diff "$A" "$B" --diff "$A" "$B"
-	side diff 80x24 "$A" "$B"
-	side diff 120x40 "$A" "$B"
-	ranks diff "$A $B" --diff "$A" "$B"
+	to_tts "$A" "$tmp/tts/A" && to_tts "$B" "$tmp/tts/B" || exit 99
+	a=$tmp/tts/A b=$tmp/tts/B
+	headline diff "$a $b" --diff "$a" "$b"
+	views diff "$a" "$b" --diff "$a" "$b"
+	side diff 80x24 "$a" "$b"
+	side diff 120x40 "$a" "$b"
+	ranks diff "$a $b" --diff "$a" "$b"
+	# (the trace files themselves: the pairing is read from them)
 	streams "$A" "$B"
 	counters "$A" "$B"
 fi

@@ -74,3 +74,17 @@ summary() {
 	echo "$npass passed, $nfail failed, $nskip skipped"
 	[ "$nfail" -eq 0 ]
 }
+# to_tts DIR OUT: each trace file of DIR as a .tts model in OUT (tracetop
+# summarize), which the explorer and the reports load as they load the
+# trace, without parsing its JSON again: for tests of what is drawn and
+# reported, not of the loader (cache.sh checks that every report reads the
+# same from a .tts as from its trace); the JSON is parsed once instead of
+# tens of times, minutes under the sanitizers
+to_tts() {
+	mkdir -p "$2" || return 1
+	for f in "$1"/*; do
+		b=$(basename "$f")
+		"$TRACETOP" summarize -q "$f" -o "$2/${b%%.json*}.tts" ||
+			{ echo "summarize $f failed"; return 1; }
+	done
+}

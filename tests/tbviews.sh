@@ -82,7 +82,10 @@ PY
 
 "$TRACETOP" demo-trace -o "$D/demo" >/dev/null 2>&1
 check_rc "demo-trace" 0 $? || { summary; exit 1; }
-all_reports demo "$D/demo"
+# (every report in every format from the .tts models, the JSON parsed once:
+# tests/lib.sh, to_tts)
+to_tts "$D/demo" "$D/tts/demo" || exit 99
+all_reports demo "$D/tts/demo"
 
 if [ "$HAVE_PY" -eq 1 ]; then
 	# 8 ranks x 6 steps; one device per rank; rank 5 (the demo's straggler)
@@ -194,7 +197,8 @@ if [ ! -d "$SHARED/traces" ]; then
 fi
 TR="$SHARED/traces"
 for t in "$TR"/*/; do
-	all_reports "$(basename "$t")" "$t"
+	to_tts "$t" "$D/tts/$(basename "$t")" || exit 99
+	all_reports "$(basename "$t")" "$D/tts/$(basename "$t")"
 done
 
 # no [memory] events and no stacks in the shared traces: the notes say how
