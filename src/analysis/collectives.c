@@ -225,6 +225,13 @@ static int rpart_cmp(const void *a, const void *b, void *ctx)
 	return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
 }
 
+/* indices into the parts (ctx) by rpart_cmp */
+static int rpart_ix_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct rpart *v = ctx;
+	return rpart_cmp(&v[*(const uint32_t *)a], &v[*(const uint32_t *)b], NULL);
+}
+
 static int rkern_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct rkern *x = a, *y = b;
@@ -368,26 +375,29 @@ static void rank_work(size_t ri, void *vctx)
 		p->launch_ts = p->launch != TT_NONE ? r->ev[p->launch].ts : -1;
 		p->skey = step_key(st, ns, p->launch_ts >= 0 ? p->launch_ts : p->ts, &p->step);
 	}
-	/* the order of the parts (by start); kernels follow their part */
-	if (d->n > 1) {
-		uint32_t *idx = tt_malloc(d->n * sizeof(*idx));
+	/* the order of the parts (by start, then kernel: unique); kernels
+	 * follow their part.  Usually the order they were found in already (one
+	 * communication stream) */
+	bool sorted = true;
+	for (size_t k = 1; k < d->n && sorted; k++)
+		sorted = rpart_cmp(&d->p[k - 1], &d->p[k], NULL) < 0;
+	if (!sorted) {
+		uint32_t *ord = tt_malloc(d->n * sizeof(*ord));
+		uint32_t *inv = tt_malloc(d->n * sizeof(*inv));
+		for (size_t k = 0; k < d->n; k++)
+			ord[k] = (uint32_t)k;
+		tt_msort(ord, d->n, sizeof(*ord), rpart_ix_cmp, d->p);
 		struct rpart *tmp = tt_malloc(d->n * sizeof(*tmp));
-		memcpy(tmp, d->p, d->n * sizeof(*tmp));
-		/* sort a copy with its old index in .kernel's place: sort keys
-		 * are (ts, kernel), unique */
-		tt_msort(tmp, d->n, sizeof(*tmp), rpart_cmp, NULL);
-		struct tt_hmap old = {0};
-		tt_hmap_reserve(&old, d->n);
-		for (size_t k = 0; k < d->n; k++)
-			*tt_hmap_slot(&old, d->p[k].kernel) = (uint32_t)k;
-		for (size_t k = 0; k < d->n; k++)
-			idx[tt_hmap_get(&old, tmp[k].kernel)] = (uint32_t)k;
-		tt_hmap_free(&old);
+		for (size_t k = 0; k < d->n; k++) {
+			tmp[k] = d->p[ord[k]];
+			inv[ord[k]] = (uint32_t)k;
+		}
 		for (size_t k = 0; k < d->nk; k++)
-			d->k[k].part = idx[d->k[k].part];
+			d->k[k].part = inv[d->k[k].part];
 		free(d->p);
 		d->p = tmp;
-		free(idx);
+		free(inv);
+		free(ord);
 	}
 	tt_msort(d->k, d->nk, sizeof(*d->k), rkern_cmp, NULL);
 	/* the communication streams by number */
@@ -503,11 +513,6 @@ struct bcoll {
 	uint32_t sk;       /* its job-wide step key record */
 	uint32_t head, tail, n;
 };
-
-static uint64_t bc_hash(uint32_t group, bool p2p, int64_t skey, int64_t pos)
-{
-	return sk_hash(group, p2p, skey) ^ tt_hmap_mix((uint64_t)pos + UINT64_C(0x51ed27));
-}
 
 /* ---- issues ---- */
 
@@ -749,13 +754,26 @@ static void gather(const struct tt_model *m, struct rank_out *R, struct tt_coll 
 		if (!d->sel)
 			continue;
 		const struct tt_rank *r = m->ranks[ri];
+		/* (a rank's parts mostly repeat the one before's group and name) */
+		const struct rpart *prev = NULL;
+		uint32_t kid = TT_NONE, name = TT_NONE;
+		bool p2p = false;
 		for (size_t k = 0; k < d->n; k++) {
 			const struct rpart *rp = &d->p[k];
-			if (rp->pg[0])
-				snprintf(key, sizeof(key), "pg\x1f%s", rp->pg);
-			else
-				snprintf(key, sizeof(key), "st\x1f%d", rp->stream_ord);
-			uint32_t kid = tt_tb_key_index(&out->names, key, strlen(key), &key2g, &k2cap);
+			if (!prev || strcmp(rp->pg, prev->pg) != 0 ||
+			    (!rp->pg[0] && rp->stream_ord != prev->stream_ord)) {
+				if (rp->pg[0])
+					snprintf(key, sizeof(key), "pg\x1f%s", rp->pg);
+				else
+					snprintf(key, sizeof(key), "st\x1f%d", rp->stream_ord);
+				kid = tt_tb_key_index(&out->names, key, strlen(key), &key2g,
+						      &k2cap);
+			}
+			if (!prev || strcmp(rp->name, prev->name) != 0) {
+				name = tt_tb_intern(&out->names, rp->name);
+				p2p = tt_coll_is_p2p(rp->name);
+			}
+			prev = rp;
 			if (key2g[kid] == TT_NONE) {
 				TT_GROW(out->groups, gcap, out->ngroups + 1);
 				uint32_t g = (uint32_t)out->ngroups++;
@@ -792,8 +810,8 @@ static void gather(const struct tt_model *m, struct rank_out *R, struct tt_coll 
 			p->rank = r->rank;
 			p->group = g;
 			p->coll = TT_NONE;
-			p->name = tt_strtab_get(&out->names, tt_tb_intern(&out->names, rp->name));
-			p->p2p = tt_coll_is_p2p(rp->name);
+			p->name = tt_strtab_get(&out->names, name);
+			p->p2p = p2p;
 			p->step = rp->step;
 			p->source = rp->source;
 			p->kernel = rp->kernel;
@@ -928,8 +946,17 @@ void tt_coll_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 	uint32_t *jrec = tt_malloc((out->nparts + 1) * sizeof(*jrec));
 	size_t njob = 0;
 	struct skrec *jv = positions(m, out, skey, pos, jrec, &njob);
-	struct tt_hmap ch = {0};
-	tt_hmap_reserve(&ch, out->nparts / 2 + 16);
+	/* a slot per (job record, position): a record's positions run over
+	 * [0, cmax), or [-cmax, 0) before the first step; its largest count is
+	 * one rank's, so there are no more slots than parts */
+	size_t *base = tt_malloc((njob + 1) * sizeof(*base));
+	size_t nslot = 0;
+	for (size_t j = 0; j < njob; j++) {
+		base[j] = nslot;
+		nslot += jv[j].cmax;
+	}
+	uint32_t *bslot = tt_malloc((nslot + 1) * sizeof(*bslot));
+	memset(bslot, 0xff, (nslot + 1) * sizeof(*bslot));
 	struct bcoll *bc = NULL;
 	size_t nbc = 0, bccap = 0;
 	uint32_t *next = tt_malloc((out->nparts + 1) * sizeof(*next));
@@ -941,24 +968,15 @@ void tt_coll_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 			out->np2p_unpaired++;
 			continue;
 		}
-		uint64_t hk = bc_hash(p->group, p->p2p, skey[k], pos[k]);
-		size_t hp;
-		uint32_t b = TT_NONE;
-		for (uint32_t i = tt_hmap_first(&ch, hk, &hp); i != TT_HMAP_NONE;
-		     i = tt_hmap_next(&ch, hk, &hp)) {
-			const struct bcoll *y = &bc[i];
-			if (y->group == p->group && y->p2p == p->p2p && y->skey == skey[k] &&
-			    y->pos == pos[k]) {
-				b = i;
-				break;
-			}
-		}
+		const struct skrec *J = &jv[jrec[k]];
+		uint32_t *sl = &bslot[base[jrec[k]] + (size_t)(skey[k] == -1 ? pos[k] + J->cmax : pos[k])];
+		uint32_t b = *sl;
 		if (b == TT_NONE) {
 			TT_GROW(bc, bccap, nbc + 1);
 			b = (uint32_t)nbc++;
 			bc[b] = (struct bcoll){p->group, p->p2p, skey[k], pos[k], jrec[k],
 					       (uint32_t)k, (uint32_t)k, 0};
-			tt_hmap_add(&ch, hk, b);
+			*sl = b;
 		} else {
 			next[bc[b].tail] = (uint32_t)k;
 			bc[b].tail = (uint32_t)k;
@@ -966,7 +984,8 @@ void tt_coll_compute(const struct tt_model *m, const struct tt_aopts *o, struct 
 		bc[b].n++;
 		bof[k] = b;
 	}
-	tt_hmap_free(&ch);
+	free(bslot);
+	free(base);
 
 	/* collectives: two parts or more (one part stays unmatched) */
 	out->colls = tt_calloc(nbc + 1, sizeof(*out->colls));
