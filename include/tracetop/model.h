@@ -265,7 +265,7 @@ struct tt_rank {
  * value must depend only on the rank and on what slot stands for.  A build
  * may ask for the value of another slot (never, through others, of its
  * own: that would wait for itself). */
-#define TT_MEMO_SLOTS 8
+#define TT_MEMO_SLOTS 9
 void *tt_rank_memo(const struct tt_rank *r, unsigned slot,
 		   void *(*build)(const struct tt_rank *r, void *ctx), void *ctx,
 		   void (*free_fn)(void *));

@@ -74,4 +74,10 @@ struct tt_steps {
 void tt_steps_compute(const struct tt_model *m, const struct tt_aopts *o, struct tt_steps *out);
 void tt_steps_free(struct tt_steps *s);
 
+/* The ProfilerStep#N annotations of rank r, one per number: its first CPU
+ * one by event index, else its first (markers aside); by number, for
+ * tt_step_ev_find.  Built once per rank (a pass over its events) and kept
+ * with it; *n gets their count. */
+const struct tt_step_ev *tt_step_index(const struct tt_rank *r, size_t *n);
+
 #endif

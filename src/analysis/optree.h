@@ -88,6 +88,7 @@ enum {
 #define TT_MEMO_TB_STEPS 5
 #define TT_MEMO_TB_TREE 6     /* tt_tbtree_of */
 #define TT_MEMO_TB_NODESTAT 7 /* tt_tb_node_stats_of */
+#define TT_MEMO_STEP_INDEX 8  /* tt_step_index */
 
 /* The TT_NF_* flags of every string id of rank r (r->strs.n of them),
  * computed once per rank and kept in its memo: tests on an event's name

@@ -375,6 +375,73 @@ static void step_nums(struct tt_steps *s)
 	free(d);
 }
 
+/* ---- the step index ---- */
+
+struct step_index {
+	struct tt_step_ev *v;
+	size_t n;
+};
+
+static void step_index_free(void *p)
+{
+	struct step_index *x = p;
+	free(x->v);
+	free(x);
+}
+
+static int step_ev_cmp(const void *a, const void *b)
+{
+	const struct tt_step_ev *x = a, *y = b;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+static void *step_index_build(const struct tt_rank *r, void *ctx)
+{
+	(void)ctx;
+	struct step_index *x = tt_calloc(1, sizeof(*x));
+	/* a name's step number once per name, not once per event */
+	int64_t *num = tt_malloc(((size_t)r->strs.n + 1) * sizeof(*num));
+	for (uint32_t id = 0; id <= r->strs.n; id++)
+		num[id] = id < r->strs.n ? tt_step_number(tt_str(r, id)) : -1;
+	size_t cap = 0;
+	for (uint32_t i = 0; i < r->nev; i++) {
+		const struct tt_event *e = &r->ev[i];
+		int64_t k = num[e->name < r->strs.n ? e->name : r->strs.n];
+		if (k < 0 || (e->flags & TT_EF_MARKER))
+			continue;
+		TT_GROW(x->v, cap, x->n + 1);
+		x->v[x->n++] = (struct tt_step_ev){k, i};
+	}
+	free(num);
+	if (x->n)
+		qsort(x->v, x->n, sizeof(*x->v), step_ev_cmp);
+	/* one per number: the first CPU one, else the first */
+	size_t w = 0;
+	for (size_t i = 0; i < x->n;) {
+		size_t j = i, pick = i;
+		bool cpu = false;
+		for (; j < x->n && x->v[j].num == x->v[i].num; j++)
+			if (!cpu && r->tracks[r->ev[x->v[j].ev].track].kind == TT_TRACK_CPU) {
+				cpu = true;
+				pick = j;
+			}
+		x->v[w++] = x->v[pick];
+		i = j;
+	}
+	x->n = w;
+	return x;
+}
+
+const struct tt_step_ev *tt_step_index(const struct tt_rank *r, size_t *n)
+{
+	const struct step_index *x =
+		tt_rank_memo(r, TT_MEMO_STEP_INDEX, step_index_build, NULL, step_index_free);
+	*n = x->n;
+	return x->v;
+}
+
 void tt_steps_free(struct tt_steps *s)
 {
 	free(s->nums);

@@ -9,6 +9,7 @@
 
 #include "tracetop/analysis.h"
 #include "tracetop/raster.h"
+#include "tracetop/steps.h"
 #include "tracetop/util.h"
 #include "timeline_int.h"
 
@@ -362,22 +363,13 @@ int tl_step_event(struct tt_pane *p, struct tl_state *s, int dir)
 	return TT_R_REDRAW;
 }
 
-/* the ProfilerStep#N annotation of rank r, or TT_NONE */
+/* the ProfilerStep#N annotation of rank r (the first CPU one, else the
+ * first), or TT_NONE */
 uint32_t tl_find_step(const struct tt_rank *r, int64_t num)
 {
-	uint32_t found = TT_NONE;
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (e->flags & TT_EF_MARKER)
-			continue;
-		if (tt_step_number(tt_ev_name(r, e)) != num)
-			continue;
-		/* the CPU annotation first (it starts the step) */
-		if (found == TT_NONE || (r->tracks[e->track].kind == TT_TRACK_CPU &&
-					 r->tracks[r->ev[found].track].kind != TT_TRACK_CPU))
-			found = i;
-	}
-	return found;
+	size_t n;
+	const struct tt_step_ev *v = tt_step_index(r, &n);
+	return tt_step_ev_find(v, n, num);
 }
 
 /* ---- the rows of a mode ---- */
