@@ -521,6 +521,10 @@ void tt_cp_free(struct tt_cp *c)
 	free(c->taken);
 	free(c->name_slot);
 	free(c->name_bound);
+	free(c->rows_cpu);
+	free(c->rows_gpu);
+	free(c->rows_thread);
+	free(c->edges);
 	free(c);
 }
 

@@ -551,8 +551,8 @@ static void phase_stacks(struct build *b)
 	uint32_t *first = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*first));
 	for (size_t k = b->ncpu; k-- > 0;)
 		first[b->cpu[k].track] = (uint32_t)k;
-	struct srow *v = NULL;
-	size_t cap = 0;
+	struct srow *v = b->c->rows_thread;
+	size_t cap = b->c->cap_thread;
 	uint32_t step_track = b->win_ev != TT_NONE ? r->ev[b->win_ev].track : TT_NONE;
 	for (size_t i = 0; i < nt;) {
 		size_t j = i, n = 0;
@@ -570,7 +570,8 @@ static void phase_stacks(struct build *b)
 		walk_thread(b, v, n, step_thread);
 		i = j;
 	}
-	free(v);
+	b->c->rows_thread = v;
+	b->c->cap_thread = cap;
 	free(first);
 	free(tk);
 	free(rows_of);
@@ -954,6 +955,12 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 		c->name_bound = tt_calloc((size_t)r->strs.n + 1, 1);
 	}
 	struct build b = {.c = c, .r = r, .g = &g, .out = out, .t0 = t0, .node_of = c->node_of};
+	b.cpu = c->rows_cpu;
+	b.ccpu = c->cap_cpu;
+	b.gpu = c->rows_gpu;
+	b.cgpu = c->cap_gpu;
+	g.e = c->edges;
+	g.ce = c->cap_edges;
 	g.name_slot = c->name_slot;
 	g.name_bound = c->name_bound;
 	g.evbits = c->taken;
@@ -994,11 +1001,14 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 	free(g.kind);
 	free(g.tgt_node);
 	free(g.tgt_part);
-	free(b.cpu);
-	free(b.gpu);
+	c->rows_cpu = b.cpu;
+	c->cap_cpu = b.ccpu;
+	c->rows_gpu = b.gpu;
+	c->cap_gpu = b.cgpu;
+	c->edges = g.e;
+	c->cap_edges = g.ce;
 	free(g.ev);
 	free(g.ts);
-	free(g.e);
 	free(g.nx);
 	free(g.nx_node);
 	return out->status == TT_CP_OK ? 0 : -1;

@@ -81,6 +81,13 @@ struct tt_cp {
 	 * 1 + the bound (classify_edge) */
 	uint32_t *name_slot;
 	uint8_t *name_bound;
+	/* a window's growing arrays, kept for the next window (their pages
+	 * stay mapped): its CPU and GPU rows (struct crow), a thread's rows in
+	 * stack order (struct srow), its edges */
+	void *rows_cpu, *rows_gpu, *rows_thread;
+	size_t cap_cpu, cap_gpu, cap_thread;
+	struct cp_edge *edges;
+	size_t cap_edges;
 };
 
 static inline int64_t ev_ts(const struct tt_cp *c, uint32_t i)
