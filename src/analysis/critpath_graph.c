@@ -141,13 +141,27 @@ static void clip(struct build *b, int64_t t0, int64_t t1)
 		}
 	}
 	uint64_t *seen = c->taken; /* (all clear) */
+	/* the links are by CPU event, and so are a track's rows: a search for
+	 * a track's first row, then a cursor (over the links of the track's
+	 * events in the window) */
+	uint32_t lp = 0, ltrack = TT_NONE;
 	for (size_t k = 0; k < b->ncpu; k++) {
-		uint32_t l0, l1;
+		uint32_t l0, l1, ev = b->cpu[k].ev;
 		if (!r->nlinks)
 			break;
-		if (r->ev[b->cpu[k].ev].corr == TT_NONE)
+		if (r->ev[ev].corr == TT_NONE)
 			continue; /* (most ops: no partner to look for) */
-		tt_links_of_cpu(r, b->cpu[k].ev, &l0, &l1);
+		if (b->cpu[k].track != ltrack) {
+			tt_links_of_cpu(r, ev, &l0, &l1);
+			ltrack = b->cpu[k].track;
+			lp = l0;
+		} else {
+			while (lp < r->nlinks && r->links[lp].cpu < ev)
+				lp++;
+			l0 = l1 = lp;
+			while (l1 < r->nlinks && r->links[l1].cpu == ev)
+				l1++;
+		}
 		/* HTA links a launch to one GPU op, the last of its correlation
 		 * in the file (its index_correlation is overwritten by each), so
 		 * of a graph launch's ops only the last one is in the window */
