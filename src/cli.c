@@ -455,328 +455,413 @@ static uint64_t default_max_memory(void)
 	return (uint64_t)pages * (uint64_t)psz / 4 * 3;
 }
 
-int cli_parse(struct cli *c, int argc, char **argv)
+/* an option a step of cli_parse does not take */
+#define NOT_MINE (-1)
+
+/* The options of every command: help, version, output, threads, what to show.
+ * Returns 0, an exit status, or NOT_MINE. */
+static int cli_general_opt(struct cli *c, int ch)
+{
+	int64_t iv;
+	char why[128];
+	switch (ch) {
+	case 'h':
+		cli_usage(stdout);
+		return 1;
+	case 'V':
+		printf("tracetop %s (gzip: %s)\n", PACKAGE_VERSION, tt_io_inflater_name());
+		return 1;
+	case 'f':
+		if (tt_format_parse(optarg, &c->ropts.format))
+			return bad("unknown format '%s' (table, csv or json)", optarg);
+		break;
+	case 'o':
+		c->output = optarg;
+		break;
+	case 'j':
+		if (!parse_i64(optarg, &iv) || iv < 1 || iv > 1024)
+			return bad("bad thread count '%s'", optarg);
+		c->load.threads = (int)iv;
+		c->ropts.a.threads = (int)iv;
+		break;
+	case 'q':
+		c->quiet = true;
+		break;
+	case O_DEMO:
+		c->demo = true;
+		break;
+	case O_DIFF:
+		c->diff = true;
+		break;
+	case O_RANKS:
+		if (strcmp(c->cmd, "demo-trace") == 0) {
+			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
+				return bad("bad rank count '%s'", optarg);
+			c->demo_ranks = (int)iv;
+		} else if (!parse_ranks(c, optarg, why, sizeof(why))) {
+			return bad("bad rank list '%s': %s (e.g. 0,2,4-7)", optarg, why);
+		}
+		break;
+	case O_TOP:
+		if (!parse_count(optarg, &c->ropts.top))
+			return bad("bad --top '%s' (1 to %d)", optarg, INT_MAX);
+		break;
+	case O_TABLE:
+		c->ropts.table = optarg;
+		break;
+	case O_WIDE:
+		c->ropts.wide = true;
+		break;
+	case O_WIDTH: {
+		int v;
+		if (!parse_count(optarg, &v) || v < 20)
+			return bad("--width: '%s' is not a width of 20 columns or more",
+				   optarg);
+		c->ropts.width = v;
+		break;
+	}
+	case O_CSVSAFE:
+		c->ropts.csv_safe = true;
+		break;
+	case O_LIST:
+		c->list = true;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* How traces load: limits, caches, parsers, HTA's view of events, which cycle
+ * or run, following a folder.  Returns 0, an exit status, or NOT_MINE. */
+static int cli_load_opt(struct cli *c, int ch)
+{
+	int64_t iv;
+	switch (ch) {
+	case O_MAXMEM:
+		if (!parse_size(optarg, &c->load.max_memory))
+			return bad("bad --max-memory '%s' (a size from 1 byte, e.g. 512M, 8G)",
+				   optarg);
+		break;
+	case O_MAXEV:
+		if (!parse_i64(optarg, &iv) || iv < 1)
+			return bad("bad --max-events '%s'", optarg);
+		c->load.max_events = (uint64_t)iv;
+		break;
+	case O_NOCACHE:
+		c->load.no_cache = true;
+		break;
+	case O_NOSPLIT:
+		c->load.no_split = true;
+		break;
+	case O_EXACT:
+		c->ropts.a.exact = true;
+		break;
+	case O_ALLSTEPS:
+		c->ropts.a.include_last_step = true;
+		break;
+	case O_VERIFY:
+		c->load.verify = true;
+		break;
+	case O_SLOWJSON:
+		c->load.no_fast = true;
+		break;
+	case O_RUN:
+		if (c->nrun == 2)
+			return bad("%s", "at most two --run (the second is the Test side of --diff)");
+		c->run[c->nrun++] = optarg;
+		break;
+	case O_CYCLE:
+		if (c->ncycle == 2)
+			return bad("%s", "at most two --cycle (the second is the Test side of --diff)");
+		if (strcmp(optarg, "all") == 0)
+			c->cycle[c->ncycle++] = TT_CYCLE_ALL;
+		else if (strcmp(optarg, "newest") == 0 || strcmp(optarg, "last") == 0)
+			c->cycle[c->ncycle++] = TT_CYCLE_DEFAULT;
+		else if (!parse_i64(optarg, &iv) || iv < 1 || iv > INT_MAX)
+			return bad("bad --cycle '%s' (a number from 1, newest or all)", optarg);
+		else
+			c->cycle[c->ncycle++] = (int)iv;
+		break;
+	case O_FOLLOW:
+		c->follow = true;
+		break;
+	case O_POLL:
+		c->follow = true;
+		c->poll = true;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* demo-trace: the job to write.  Returns 0, an exit status, or NOT_MINE. */
+static int cli_demo_opt(struct cli *c, int ch)
+{
+	int64_t iv;
+	switch (ch) {
+	case O_GZIP:
+		c->gzip = true;
+		break;
+	case O_STEPS:
+		if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
+			return bad("bad --steps '%s'", optarg);
+		c->demo_steps = (int)iv;
+		break;
+	case O_LAYERS:
+		if (!parse_i64(optarg, &iv) || iv < 1 || iv > 10000)
+			return bad("bad --layers '%s'", optarg);
+		c->demo_layers = (int)iv;
+		break;
+	case O_VENDOR:
+		if (strcmp(optarg, "nvidia") == 0)
+			c->demo_vendor = TT_DEMO_NVIDIA;
+		else if (strcmp(optarg, "amd") == 0)
+			c->demo_vendor = TT_DEMO_AMD;
+		else
+			return bad("bad --vendor '%s' (nvidia or amd)", optarg);
+		break;
+	case O_SEED:
+		if (!parse_i64(optarg, &iv))
+			return bad("bad --seed '%s'", optarg);
+		c->demo_seed = (uint64_t)iv;
+		break;
+	case O_VARIANT:
+		if (strcmp(optarg, "regressed") == 0)
+			c->demo_variant = TT_DEMO_REGRESSED;
+		else if (strcmp(optarg, "base") == 0)
+			c->demo_variant = TT_DEMO_BASE;
+		else
+			return bad("unknown --variant '%s' (base or regressed)", optarg);
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* The reports' own options (kernels, idle, launch, patterns, outliers,
+ * perf-model).  Returns 0, an exit status, or NOT_MINE. */
+static int cli_report_opt(struct cli *c, int ch)
+{
+	double dv;
+	switch (ch) {
+	case O_NUMK:
+		if (!parse_count(optarg, &c->ropts.num_kernels))
+			return bad("bad --num-kernels '%s' (1 to %d)", optarg, INT_MAX);
+		break;
+	case O_DRATIO:
+		if (!parse_dbl(optarg, &dv) || dv < 0 || dv > 1)
+			return bad("bad --duration-ratio '%s' (0 to 1)", optarg);
+		c->ropts.duration_ratio = dv;
+		break;
+	case O_NOMEM:
+		c->ropts.no_memory = true;
+		break;
+	case O_EXPLAIN:
+		c->ropts.explain = true;
+		break;
+	case O_KDELAY:
+		if (!parse_dbl(optarg, &dv) || dv < 0)
+			return bad("bad --kernel-delay '%s'", optarg);
+		c->ropts.kernel_delay_us = dv;
+		break;
+	case O_RCUT:
+		if (!parse_dbl(optarg, &dv) || dv < 0)
+			return bad("bad --runtime-cutoff '%s'", optarg);
+		c->ropts.runtime_cutoff_us = dv;
+		break;
+	case O_LCUT:
+		if (!parse_dbl(optarg, &dv) || dv < 0)
+			return bad("bad --launch-delay-cutoff '%s'", optarg);
+		c->ropts.launch_delay_cutoff_us = dv;
+		break;
+	case O_OP:
+		c->ropts.op_name = optarg;
+		break;
+	case O_MINPAT:
+		if (!parse_count(optarg, &c->ropts.min_pattern_len))
+			return bad("bad --min-pattern-len '%s' (1 to %d)", optarg, INT_MAX);
+		break;
+	case O_METRIC:
+		c->ropts.metric = optarg;
+		break;
+	case O_PEAKS:
+		c->ropts.peaks_file = optarg;
+		break;
+	case O_GPUTYPE:
+		c->ropts.gpu = optarg;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* diff: which events, which step, which ranks paired, what counts as a change.
+ * Returns 0, an exit status, or NOT_MINE. */
+static int cli_diff_opt(struct cli *c, int ch)
+{
+	int64_t iv;
+	double dv;
+	char why[128];
+	switch (ch) {
+	case O_GPU:
+		c->ropts.gpu_only = true;
+		break;
+	case O_CPU:
+		c->ropts.cpu_only = true;
+		break;
+	case O_SHORT:
+		c->ropts.short_names = true;
+		break;
+	case O_ITER:
+		if (strcmp(optarg, "first") == 0)
+			c->ropts.iteration = TT_DIFF_FIRST;
+		else if (strcmp(optarg, "all") == 0)
+			c->ropts.iteration = TT_DIFF_COMMON;
+		else if (!parse_i64(optarg, &iv) || iv < 0)
+			return bad("bad --iteration '%s' (a step number, first or all)", optarg);
+		else
+			c->ropts.iteration = iv;
+		break;
+	case O_MAP:
+		free(c->map);
+		if (tt_diff_map_parse(optarg, &c->map, &c->nmap, why, sizeof(why)))
+			return bad("%s", why);
+		c->ropts.diff_map = c->map;
+		c->ropts.diff_nmap = c->nmap;
+		break;
+	case O_DTHRESH: {
+		/* "5%", "5" (percent) */
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%s", optarg);
+		size_t l = strlen(buf);
+		if (l && buf[l - 1] == '%')
+			buf[l - 1] = '\0';
+		if (!parse_dbl(buf, &dv) || dv < 0 || dv > 1e6)
+			return bad("bad --diff-threshold '%s' (a percentage, e.g. 5%%)", optarg);
+		c->ropts.diff_threshold = dv / 100;
+		break;
+	}
+	case O_DFLOOR:
+		if (!parse_time(optarg, &iv))
+			return bad("bad --diff-floor '%s' (a time, e.g. 50us or 0.1ms)", optarg);
+		c->ropts.diff_floor_ns = iv;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* critical-path and range: the windows, what-if scaling, the model, the times.
+ * Returns 0, an exit status, or NOT_MINE. */
+static int cli_path_opt(struct cli *c, int ch)
+{
+	int64_t iv;
+	char why[128];
+	switch (ch) {
+	case O_ANNOT:
+		c->ropts.annotation = optarg;
+		break;
+	case O_INSTANCE:
+		if (!parse_range(optarg, &c->ropts.inst_first, &c->ropts.inst_last))
+			return bad("bad --instance '%s' (N or A-B, from 0)", optarg);
+		break;
+	case O_WHATIF:
+		if (c->ropts.nwhatif >= TT_ARRAY_SIZE(c->ropts.whatif))
+			return bad("at most %zu --what-if", TT_ARRAY_SIZE(c->ropts.whatif));
+		if (tt_cp_whatif_parse(optarg, &c->ropts.whatif[c->ropts.nwhatif], why,
+				       sizeof(why)))
+			return bad("bad --what-if %s", why);
+		c->ropts.nwhatif++;
+		break;
+	case O_DATALOAD:
+		if (c->ropts.ndata_load >= TT_ARRAY_SIZE(c->ropts.data_load) || !*optarg)
+			return bad("bad --data-load '%s' (a name, at most %zu)", optarg,
+				   TT_ARRAY_SIZE(c->ropts.data_load));
+		c->ropts.data_load[c->ropts.ndata_load++] = optarg;
+		break;
+	case O_MODEL:
+		if (strcmp(optarg, "hta") == 0)
+			c->ropts.cp_model = TT_CPM_HTA;
+		else if (strcmp(optarg, "tracetop") == 0)
+			c->ropts.cp_model = TT_CPM_TRACETOP;
+		else
+			return bad("bad --model '%s' (tracetop or hta)", optarg);
+		break;
+	case O_FROM:
+	case O_TO:
+		if (tt_parse_time(optarg, TT_U_MS, &iv, why, sizeof(why)) != 0)
+			return bad("--%s: %s", ch == O_FROM ? "from" : "to", why);
+		if (ch == O_FROM) {
+			c->ropts.range_from = iv;
+			c->ropts.range_has_from = true;
+		} else {
+			c->ropts.range_to = iv;
+			c->ropts.range_has_to = true;
+		}
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* The explorer: theme, headless runs, the mouse.  Returns 0, an exit status,
+ * or NOT_MINE. */
+static int cli_tui_opt(struct cli *c, int ch)
+{
+	switch (ch) {
+	case O_THEME:
+		c->theme = optarg;
+		break;
+	case O_HEADLESS:
+		c->headless = true;
+		break;
+	case O_SIZE:
+		if (!parse_screen(optarg, &c->size_w, &c->size_h))
+			return bad("bad --size '%s' (WxH, each from 1 to %d, e.g. 100x30)", optarg,
+				   TT_SCREEN_MAX);
+		break;
+	case O_KEYS:
+		c->keys = optarg;
+		break;
+	case O_DUMP:
+		c->dump = optarg;
+		break;
+	case O_NOMOUSE:
+		c->no_mouse = true;
+		break;
+	default:
+		return NOT_MINE;
+	}
+	return 0;
+}
+
+/* The defaults, and the command (report, demo-trace, summarize,
+ * counters; else the explorer): where the options start. */
+static int cli_defaults(struct cli *c, int argc, char **argv)
 {
 	memset(c, 0, sizeof(*c));
 	tt_report_opts_init(&c->ropts);
 	c->cmd = "tui";
 	c->demo_ranks = -1;
 	c->load.max_memory = default_max_memory();
-	int first = 1;
 	if (argc > 1 && (strcmp(argv[1], "report") == 0 || strcmp(argv[1], "demo-trace") == 0 ||
 			 strcmp(argv[1], "summarize") == 0 || strcmp(argv[1], "counters") == 0)) {
 		c->cmd = argv[1];
-		first = 2;
+		return 2;
 	}
-	optind = first;
-	int ch;
-	int64_t iv;
-	char why[128];
-	double dv;
-	while ((ch = getopt_long(argc, argv, "hVf:o:j:q", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			cli_usage(stdout);
-			return 1;
-		case 'V':
-			printf("tracetop %s (gzip: %s)\n", PACKAGE_VERSION, tt_io_inflater_name());
-			return 1;
-		case 'f':
-			if (tt_format_parse(optarg, &c->ropts.format))
-				return bad("unknown format '%s' (table, csv or json)", optarg);
-			break;
-		case 'o':
-			c->output = optarg;
-			break;
-		case 'j':
-			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 1024)
-				return bad("bad thread count '%s'", optarg);
-			c->load.threads = (int)iv;
-			c->ropts.a.threads = (int)iv;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case O_DEMO:
-			c->demo = true;
-			break;
-		case O_DIFF:
-			c->diff = true;
-			break;
-		case O_RANKS:
-			if (strcmp(c->cmd, "demo-trace") == 0) {
-				if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
-					return bad("bad rank count '%s'", optarg);
-				c->demo_ranks = (int)iv;
-			} else if (!parse_ranks(c, optarg, why, sizeof(why))) {
-				return bad("bad rank list '%s': %s (e.g. 0,2,4-7)", optarg, why);
-			}
-			break;
-		case O_TOP:
-			if (!parse_count(optarg, &c->ropts.top))
-				return bad("bad --top '%s' (1 to %d)", optarg, INT_MAX);
-			break;
-		case O_TABLE:
-			c->ropts.table = optarg;
-			break;
-		case O_THEME:
-			c->theme = optarg;
-			break;
-		case O_MAXMEM:
-			if (!parse_size(optarg, &c->load.max_memory))
-				return bad("bad --max-memory '%s' (a size from 1 byte, e.g. 512M, 8G)",
-					   optarg);
-			break;
-		case O_MAXEV:
-			if (!parse_i64(optarg, &iv) || iv < 1)
-				return bad("bad --max-events '%s'", optarg);
-			c->load.max_events = (uint64_t)iv;
-			break;
-		case O_NOCACHE:
-			c->load.no_cache = true;
-			break;
-		case O_NOSPLIT:
-			c->load.no_split = true;
-			break;
-		case O_EXACT:
-			c->ropts.a.exact = true;
-			break;
-		case O_ALLSTEPS:
-			c->ropts.a.include_last_step = true;
-			break;
-		case O_VERIFY:
-			c->load.verify = true;
-			break;
-		case O_SLOWJSON:
-			c->load.no_fast = true;
-			break;
-		case O_GZIP:
-			c->gzip = true;
-			break;
-		case O_STEPS:
-			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 100000)
-				return bad("bad --steps '%s'", optarg);
-			c->demo_steps = (int)iv;
-			break;
-		case O_LAYERS:
-			if (!parse_i64(optarg, &iv) || iv < 1 || iv > 10000)
-				return bad("bad --layers '%s'", optarg);
-			c->demo_layers = (int)iv;
-			break;
-		case O_VENDOR:
-			if (strcmp(optarg, "nvidia") == 0)
-				c->demo_vendor = TT_DEMO_NVIDIA;
-			else if (strcmp(optarg, "amd") == 0)
-				c->demo_vendor = TT_DEMO_AMD;
-			else
-				return bad("bad --vendor '%s' (nvidia or amd)", optarg);
-			break;
-		case O_SEED:
-			if (!parse_i64(optarg, &iv))
-				return bad("bad --seed '%s'", optarg);
-			c->demo_seed = (uint64_t)iv;
-			break;
-		case O_NUMK:
-			if (!parse_count(optarg, &c->ropts.num_kernels))
-				return bad("bad --num-kernels '%s' (1 to %d)", optarg, INT_MAX);
-			break;
-		case O_DRATIO:
-			if (!parse_dbl(optarg, &dv) || dv < 0 || dv > 1)
-				return bad("bad --duration-ratio '%s' (0 to 1)", optarg);
-			c->ropts.duration_ratio = dv;
-			break;
-		case O_NOMEM:
-			c->ropts.no_memory = true;
-			break;
-		case O_EXPLAIN:
-			c->ropts.explain = true;
-			break;
-		case O_KDELAY:
-			if (!parse_dbl(optarg, &dv) || dv < 0)
-				return bad("bad --kernel-delay '%s'", optarg);
-			c->ropts.kernel_delay_us = dv;
-			break;
-		case O_RCUT:
-			if (!parse_dbl(optarg, &dv) || dv < 0)
-				return bad("bad --runtime-cutoff '%s'", optarg);
-			c->ropts.runtime_cutoff_us = dv;
-			break;
-		case O_LCUT:
-			if (!parse_dbl(optarg, &dv) || dv < 0)
-				return bad("bad --launch-delay-cutoff '%s'", optarg);
-			c->ropts.launch_delay_cutoff_us = dv;
-			break;
-		case O_OP:
-			c->ropts.op_name = optarg;
-			break;
-		case O_MINPAT:
-			if (!parse_count(optarg, &c->ropts.min_pattern_len))
-				return bad("bad --min-pattern-len '%s' (1 to %d)", optarg, INT_MAX);
-			break;
-		case O_GPU:
-			c->ropts.gpu_only = true;
-			break;
-		case O_CPU:
-			c->ropts.cpu_only = true;
-			break;
-		case O_SHORT:
-			c->ropts.short_names = true;
-			break;
-		case O_ITER:
-			if (strcmp(optarg, "first") == 0)
-				c->ropts.iteration = TT_DIFF_FIRST;
-			else if (strcmp(optarg, "all") == 0)
-				c->ropts.iteration = TT_DIFF_COMMON;
-			else if (!parse_i64(optarg, &iv) || iv < 0)
-				return bad("bad --iteration '%s' (a step number, first or all)", optarg);
-			else
-				c->ropts.iteration = iv;
-			break;
-		case O_MAP:
-			free(c->map);
-			if (tt_diff_map_parse(optarg, &c->map, &c->nmap, why, sizeof(why)))
-				return bad("%s", why);
-			c->ropts.diff_map = c->map;
-			c->ropts.diff_nmap = c->nmap;
-			break;
-		case O_DTHRESH: {
-			/* "5%", "5" (percent) */
-			char buf[64];
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			size_t l = strlen(buf);
-			if (l && buf[l - 1] == '%')
-				buf[l - 1] = '\0';
-			if (!parse_dbl(buf, &dv) || dv < 0 || dv > 1e6)
-				return bad("bad --diff-threshold '%s' (a percentage, e.g. 5%%)", optarg);
-			c->ropts.diff_threshold = dv / 100;
-			break;
-		}
-		case O_DFLOOR:
-			if (!parse_time(optarg, &iv))
-				return bad("bad --diff-floor '%s' (a time, e.g. 50us or 0.1ms)", optarg);
-			c->ropts.diff_floor_ns = iv;
-			break;
-		case O_VARIANT:
-			if (strcmp(optarg, "regressed") == 0)
-				c->demo_variant = TT_DEMO_REGRESSED;
-			else if (strcmp(optarg, "base") == 0)
-				c->demo_variant = TT_DEMO_BASE;
-			else
-				return bad("unknown --variant '%s' (base or regressed)", optarg);
-			break;
-		case O_LIST:
-			c->list = true;
-			break;
-		case O_HEADLESS:
-			c->headless = true;
-			break;
-		case O_SIZE:
-			if (!parse_screen(optarg, &c->size_w, &c->size_h))
-				return bad("bad --size '%s' (WxH, each from 1 to %d, e.g. 100x30)", optarg,
-					   TT_SCREEN_MAX);
-			break;
-		case O_KEYS:
-			c->keys = optarg;
-			break;
-		case O_WIDE:
-			c->ropts.wide = true;
-			break;
-		case O_WIDTH: {
-			int v;
-			if (!parse_count(optarg, &v) || v < 20)
-				return bad("--width: '%s' is not a width of 20 columns or more",
-					   optarg);
-			c->ropts.width = v;
-			break;
-		}
-		case O_CSVSAFE:
-			c->ropts.csv_safe = true;
-			break;
-		case O_DUMP:
-			c->dump = optarg;
-			break;
-		case O_METRIC:
-			c->ropts.metric = optarg;
-			break;
-		case O_ANNOT:
-			c->ropts.annotation = optarg;
-			break;
-		case O_INSTANCE:
-			if (!parse_range(optarg, &c->ropts.inst_first, &c->ropts.inst_last))
-				return bad("bad --instance '%s' (N or A-B, from 0)", optarg);
-			break;
-		case O_WHATIF:
-			if (c->ropts.nwhatif >= TT_ARRAY_SIZE(c->ropts.whatif))
-				return bad("at most %zu --what-if", TT_ARRAY_SIZE(c->ropts.whatif));
-			if (tt_cp_whatif_parse(optarg, &c->ropts.whatif[c->ropts.nwhatif], why,
-					       sizeof(why)))
-				return bad("bad --what-if %s", why);
-			c->ropts.nwhatif++;
-			break;
-		case O_DATALOAD:
-			if (c->ropts.ndata_load >= TT_ARRAY_SIZE(c->ropts.data_load) || !*optarg)
-				return bad("bad --data-load '%s' (a name, at most %zu)", optarg,
-					   TT_ARRAY_SIZE(c->ropts.data_load));
-			c->ropts.data_load[c->ropts.ndata_load++] = optarg;
-			break;
-		case O_MODEL:
-			if (strcmp(optarg, "hta") == 0)
-				c->ropts.cp_model = TT_CPM_HTA;
-			else if (strcmp(optarg, "tracetop") == 0)
-				c->ropts.cp_model = TT_CPM_TRACETOP;
-			else
-				return bad("bad --model '%s' (tracetop or hta)", optarg);
-			break;
-		case O_NOMOUSE:
-			c->no_mouse = true;
-			break;
-		case O_RUN:
-			if (c->nrun == 2)
-				return bad("%s", "at most two --run (the second is the Test side of --diff)");
-			c->run[c->nrun++] = optarg;
-			break;
-		case O_CYCLE:
-			if (c->ncycle == 2)
-				return bad("%s", "at most two --cycle (the second is the Test side of --diff)");
-			if (strcmp(optarg, "all") == 0)
-				c->cycle[c->ncycle++] = TT_CYCLE_ALL;
-			else if (strcmp(optarg, "newest") == 0 || strcmp(optarg, "last") == 0)
-				c->cycle[c->ncycle++] = TT_CYCLE_DEFAULT;
-			else if (!parse_i64(optarg, &iv) || iv < 1 || iv > INT_MAX)
-				return bad("bad --cycle '%s' (a number from 1, newest or all)", optarg);
-			else
-				c->cycle[c->ncycle++] = (int)iv;
-			break;
-		case O_FOLLOW:
-			c->follow = true;
-			break;
-		case O_POLL:
-			c->follow = true;
-			c->poll = true;
-			break;
-		case O_PEAKS:
-			c->ropts.peaks_file = optarg;
-			break;
-		case O_GPUTYPE:
-			c->ropts.gpu = optarg;
-			break;
-		case O_FROM:
-		case O_TO:
-			if (tt_parse_time(optarg, TT_U_MS, &iv, why, sizeof(why)) != 0)
-				return bad("--%s: %s", ch == O_FROM ? "from" : "to", why);
-			if (ch == O_FROM) {
-				c->ropts.range_from = iv;
-				c->ropts.range_has_from = true;
-			} else {
-				c->ropts.range_to = iv;
-				c->ropts.range_has_to = true;
-			}
-			break;
-		default:
-			fprintf(stderr, "Try 'tracetop --help'.\n");
-			return 2;
-		}
-	}
+	return 1;
+}
+
+/* After the options: the window, the ranks, the peak file, the report's
+ * name and the paths. */
+static int cli_finish(struct cli *c, int argc, char **argv)
+{
 	if (c->ropts.range_has_from && c->ropts.range_has_to &&
 	    c->ropts.range_to <= c->ropts.range_from) {
 		/* (every report and pane that takes a window refuses an empty one) */
@@ -798,6 +883,30 @@ int cli_parse(struct cli *c, int argc, char **argv)
 	c->npaths = argc - optind;
 	c->progress_tty = !c->quiet && isatty(2);
 	return 0;
+}
+
+/* the option steps in turn: the first that knows the option takes it */
+static int (*const cli_opt_steps[])(struct cli *c, int ch) = {
+	cli_general_opt, cli_load_opt, cli_demo_opt, cli_report_opt,
+	cli_diff_opt,	 cli_path_opt, cli_tui_opt,
+};
+
+int cli_parse(struct cli *c, int argc, char **argv)
+{
+	optind = cli_defaults(c, argc, argv);
+	int ch;
+	while ((ch = getopt_long(argc, argv, "hVf:o:j:q", longopts, NULL)) != -1) {
+		int rc = NOT_MINE;
+		for (size_t i = 0; rc == NOT_MINE && i < TT_ARRAY_SIZE(cli_opt_steps); i++)
+			rc = cli_opt_steps[i](c, ch);
+		if (rc == NOT_MINE) {
+			fprintf(stderr, "Try 'tracetop --help'.\n");
+			return 2;
+		}
+		if (rc)
+			return rc;
+	}
+	return cli_finish(c, argc, argv);
 }
 
 /* The GPU peak file: --peaks, else $TRACETOP_PEAKS, else
