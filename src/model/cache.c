@@ -710,9 +710,9 @@ static const char *check_rank(const struct tt_rank *r, uint32_t ns)
 	return NULL;
 }
 
-int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err)
+/* The file mapped: a regular file at least as long as a header. */
+static int cache_map_file(const char *path, void **mapp, uint64_t *sizep, struct tt_err *err)
 {
-	*out = NULL;
 	/* (non-blocking: a FIFO must not hang the open) */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
@@ -733,44 +733,51 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	close(fd);
 	if (map == MAP_FAILED)
 		return tt_err_set(err, TT_E_IO, path, TT_NO_OFFSET, "%s", strerror(errno));
-	const char *base = map;
-	const struct tts_header *h = map;
-	int rc = 0;
+	*mapp = map;
+	*sizep = size;
+	return 0;
+}
+
+/* The header: magic, byte order, version, size, section count, and the
+ * checksum of everything after it. */
+static int cache_check_header(const char *base, uint64_t size, const char *path,
+			      struct tt_err *err)
+{
+	const struct tts_header *h = (const void *)base;
 	if (memcmp(h->magic, TTS_MAGIC, sizeof(h->magic)) != 0)
-		rc = bad(err, path, 0, "wrong magic bytes");
-	else if (h->bom != TTS_BOM)
-		rc = bad(err, path, 20, "written on a machine of another byte order");
-	else if (h->version != TTS_VERSION)
-		rc = tt_err_set(err, TT_E_CACHE, path, 16,
-				"cache version %u, this tracetop reads version %u: run tracetop summarize again",
-				h->version, TTS_VERSION);
-	else if (h->file_size != size)
-		rc = bad(err, path, 24, "file size does not match its header (truncated?)");
-	else if (h->nsections == 0 || h->nsections > S_COUNT ||
-		 sizeof(*h) + (uint64_t)h->nsections * sizeof(struct tts_section) > size)
-		rc = bad(err, path, 48, "bad section count");
-	if (rc) {
-		cache_unmap(map, size);
-		return rc;
-	}
-	const struct tts_section *tab = (const void *)(base + sizeof(*h));
-	/* checksum of everything after the header */
+		return bad(err, path, 0, "wrong magic bytes");
+	if (h->bom != TTS_BOM)
+		return bad(err, path, 20, "written on a machine of another byte order");
+	if (h->version != TTS_VERSION)
+		return tt_err_set(err, TT_E_CACHE, path, 16,
+				  "cache version %u, this tracetop reads version %u: run tracetop summarize again",
+				  h->version, TTS_VERSION);
+	if (h->file_size != size)
+		return bad(err, path, 24, "file size does not match its header (truncated?)");
+	if (h->nsections == 0 || h->nsections > S_COUNT ||
+	    sizeof(*h) + (uint64_t)h->nsections * sizeof(struct tts_section) > size)
+		return bad(err, path, 48, "bad section count");
 	struct sum64 sum;
 	sum_init(&sum);
 	sum_update(&sum, base + sizeof(*h), (size_t)(size - sizeof(*h)));
-	if (sum_final(&sum) != h->sum) {
-		cache_unmap(map, size);
+	if (sum_final(&sum) != h->sum)
 		return bad(err, path, 56, "checksum mismatch (the file is corrupt)");
-	}
-	const struct tts_section *sec[S_COUNT] = {NULL};
+	return 0;
+}
+
+/* The section table into sec[]: each section once, inside the file, its
+ * size its count of elements, the counts that must agree agreeing. */
+static int cache_sections(const char *base, uint64_t size, const struct tts_section **sec,
+			  const char *path, struct tt_err *err)
+{
+	const struct tts_header *h = (const void *)base;
+	const struct tts_section *tab = (const void *)(base + sizeof(*h));
 	uint64_t table_end = sizeof(*h) + (uint64_t)h->nsections * sizeof(*tab);
 	for (uint32_t i = 0; i < h->nsections; i++) {
 		const struct tts_section *t = &tab[i];
 		if (t->id == 0 || t->id >= S_COUNT || sec[t->id] || t->offset % 8 ||
-		    t->offset < table_end || t->offset > size || t->size > size - t->offset) {
-			cache_unmap(map, size);
+		    t->offset < table_end || t->offset > size || t->size > size - t->offset)
 			return bad(err, path, sizeof(*h) + i * sizeof(*tab), "bad section entry");
-		}
 		sec[t->id] = t;
 	}
 	static const size_t elem[S_COUNT] = {
@@ -785,31 +792,28 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		[S_FLOWS] = sizeof(struct tt_flow), [S_SYNCINFO] = sizeof(struct tt_syncinfo),
 	};
 	for (int id = 1; id < S_COUNT; id++) {
-		if (!sec[id]) {
-			cache_unmap(map, size);
+		if (!sec[id])
 			return bad(err, path, sizeof(*h), "a section is missing");
-		}
 		/* (key/value text: at least two NULs per entry) */
 		if ((elem[id] && (sec[id]->count > UINT32_MAX ||
 				  sec[id]->count * elem[id] != sec[id]->size)) ||
-		    (id == S_KV && sec[id]->count > sec[id]->size / 2)) {
-			uint64_t off = sec[id]->offset; /* (sec points into the mapping) */
-			cache_unmap(map, size);
-			return bad(err, path, off, "a section's size does not match its count");
-		}
+		    (id == S_KV && sec[id]->count > sec[id]->size / 2))
+			return bad(err, path, sec[id]->offset,
+				   "a section's size does not match its count");
 	}
 	if (sec[S_RANK]->count != 1 || sec[S_META]->count != 1 ||
 	    sec[S_STRLEN]->count != sec[S_STRINGS]->count ||
-	    sec[S_LINKS_BY_GPU]->count != sec[S_LINKS]->count) {
-		cache_unmap(map, size);
+	    sec[S_LINKS_BY_GPU]->count != sec[S_LINKS]->count)
 		return bad(err, path, sizeof(*h), "section counts disagree");
-	}
+	return 0;
+}
+
 #define AT(id) ((const void *)(base + sec[id]->offset))
 #define CNT(id) ((uint32_t)sec[id]->count)
-	struct tt_rank *r = tt_calloc(1, sizeof(*r));
-	r->cache_map = map;
-	r->cache_len = size;
-	const struct tts_rank *rk = AT(S_RANK);
+
+/* The rank's own figures (the S_RANK section). */
+static void cache_rank_fields(struct tt_rank *r, const struct tts_rank *rk)
+{
 	r->rank = rk->rank;
 	r->name_rank = rk->name_rank;
 	r->base_ns = rk->base_ns;
@@ -832,7 +836,13 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	unsigned char gz; /* (a byte from the file: any value but 0 and 1 is no bool) */
 	memcpy(&gz, &rk->report.gzip_truncated, 1);
 	r->report.gzip_truncated = gz != 0;
+}
 
+/* The trace's metadata: S_META, the device properties and the key/value
+ * strings, every one NUL-terminated inside its section. */
+static int cache_meta(struct tt_rank *r, const char *base, const struct tts_section **sec,
+		      const char *path, struct tt_err *err)
+{
 	const struct tts_meta *mt = AT(S_META);
 	struct tt_trace_meta *m = &r->meta;
 	m->schema_version = mt->schema_version;
@@ -857,24 +867,28 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	memcpy(m->devprops, AT(S_DEVPROPS), m->ndevprops * sizeof(*m->devprops));
 	for (size_t i = 0; i < m->ndevprops; i++)
 		m->devprops[i].name[sizeof(m->devprops[i].name) - 1] = '\0';
-	/* key/value strings: every one NUL-terminated inside the section */
 	const char *kv = AT(S_KV), *kvend = kv + sec[S_KV]->size;
 	m->kv = tt_calloc(CNT(S_KV) + 1, sizeof(*m->kv));
 	for (uint32_t i = 0; i < CNT(S_KV); i++) {
 		const char *a = kv, *ae = memchr(a, 0, (size_t)(kvend - a));
 		const char *b = ae ? ae + 1 : kvend;
 		const char *be = b < kvend ? memchr(b, 0, (size_t)(kvend - b)) : NULL;
-		if (!ae || !be) {
-			rc = bad(err, path, sec[S_KV]->offset, "metadata text is cut");
-			break;
-		}
+		if (!ae || !be)
+			return bad(err, path, sec[S_KV]->offset, "metadata text is cut");
 		m->kv[m->nkv].key = tt_strdup(a);
 		m->kv[m->nkv].value = tt_strdup(b);
 		m->nkv++;
 		kv = be + 1;
 	}
+	return 0;
+}
 
-	/* strings: lengths must match the NULs of the blob */
+/* The string table over the mapping (rc: an error so far: the table is
+ * made, left empty): lengths must match the NULs of the blob, string 0 is
+ * empty. */
+static int cache_strings(struct tt_rank *r, const char *base, const struct tts_section **sec,
+			 int rc, const char *path, struct tt_err *err)
+{
 	uint32_t ns = CNT(S_STRINGS);
 	const uint32_t *lens = AT(S_STRLEN);
 	const char *sb = AT(S_STRINGS);
@@ -900,7 +914,12 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 		rc = bad(err, path, sec[S_STRINGS]->offset, "string 0 must be empty");
 	if (!rc)
 		tt_strtab_reindex(t);
+	return rc;
+}
 
+/* The model's arrays: in the mapping itself. */
+static void cache_arrays(struct tt_rank *r, const char *base, const struct tts_section **sec)
+{
 	r->cats = (struct tt_cat *)AT(S_CATS);
 	r->ncats = CNT(S_CATS);
 	r->tracks = (struct tt_track *)AT(S_TRACKS);
@@ -928,12 +947,40 @@ int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *er
 	r->nflows = CNT(S_FLOWS);
 	r->syncinfo = (struct tt_syncinfo *)AT(S_SYNCINFO);
 	r->nsyncinfo = CNT(S_SYNCINFO);
+}
+
 #undef AT
 #undef CNT
+
+int tt_rank_open_cache(struct tt_rank **out, const char *path, struct tt_err *err)
+{
+	*out = NULL;
+	void *map = NULL;
+	uint64_t size = 0;
+	int rc = cache_map_file(path, &map, &size, err);
+	if (rc)
+		return rc;
+	const char *base = map;
+	const struct tts_header *h = map;
+	const struct tts_section *sec[S_COUNT] = {NULL};
+	rc = cache_check_header(base, size, path, err);
+	if (!rc)
+		rc = cache_sections(base, size, sec, path, err);
+	if (rc) {
+		cache_unmap(map, size);
+		return rc;
+	}
+	struct tt_rank *r = tt_calloc(1, sizeof(*r));
+	r->cache_map = map;
+	r->cache_len = size;
+	cache_rank_fields(r, (const void *)(base + sec[S_RANK]->offset));
+	rc = cache_meta(r, base, sec, path, err);
+	rc = cache_strings(r, base, sec, rc, path, err);
+	cache_arrays(r, base, sec);
 	/* every index must point inside its table, every value be one the
 	 * loader makes: the analyses trust the model, so the cache is checked
 	 * as untrusted input (a forged file can have a right checksum) */
-	const char *why = rc ? NULL : check_rank(r, ns);
+	const char *why = rc ? NULL : check_rank(r, (uint32_t)sec[S_STRINGS]->count);
 	if (!rc && why)
 		rc = bad(err, path, TT_NO_OFFSET, why);
 	if (rc) {
