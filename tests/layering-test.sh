@@ -169,4 +169,35 @@ awk '{ print $2 }' "$tmp/defs" | sort -u >"$tmp/tuisyms"
 bad=$(nm -u "$B/libttcore.a" 2>/dev/null | awk 'NR == FNR { t[$1] = 1; next } ($NF in t) { print $NF }' "$tmp/tuisyms" - | sort -u | head -5)
 [ -s "$tmp/tuisyms" ] && [ -z "$bad" ] && pass "the core references no TUI symbol" ||
 	fail "the core calls the TUI: $bad"
+
+# (d) the public headers hold what the program uses: a function the program
+# exports and calls from no other of its files, only from a unit test, is
+# declared in include/tracetop/testing.h, and none declared there is called
+# from another file of the program (it belongs in its room's header then)
+if command -v nm >/dev/null && [ -f "$B/libttcore.a" ] && [ -f "$B/libttui.a" ] &&
+	ls "$B"/tests/unit/*.o >/dev/null 2>&1; then
+	prog="$B/libttcore.a $B/libttui.a $(ls "$B"/src/tracetop-*.o "$B"/src/tui/tracetop-*.o 2>/dev/null)"
+	# shellcheck disable=SC2086
+	nm -g --defined-only $prog 2>/dev/null | awk '$2 == "T" { print $3 }' | sort -u >"$tmp/exported"
+	# shellcheck disable=SC2086
+	nm -u $prog 2>/dev/null | awk '{ print $NF }' | sort -u >"$tmp/called"
+	nm -u "$B"/tests/unit/*.o 2>/dev/null | awk '{ print $NF }' | sort -u >"$tmp/unitcalls"
+	ls "$B"/bench/*.o >/dev/null 2>&1 &&
+		nm -u "$B"/bench/*.o 2>/dev/null | awk '{ print $NF }' | sort -u >"$tmp/benchcalls"
+	touch "$tmp/benchcalls"
+	grep -vE '^[[:space:]]*(/\*|\*)' include/tracetop/testing.h |
+		grep -oE '\b(tt|tl)_[a-z0-9_]+\(' | tr -d '(' | sort -u >"$tmp/testing"
+	comm -23 "$tmp/exported" "$tmp/called" | comm -12 - "$tmp/unitcalls" |
+		comm -23 - "$tmp/benchcalls" >"$tmp/testonly"
+	bad=$(comm -23 "$tmp/testonly" "$tmp/testing" | head -5 | tr '\n' ' ')
+	[ -z "$bad" ] && pass "$(wc -l <"$tmp/testonly") functions exported for the unit tests" \
+		"alone, each declared in testing.h, not in a public header" ||
+		fail "exported for the unit tests alone, not in testing.h: $bad"
+	bad=$(comm -12 "$tmp/testing" "$tmp/called" | head -5 | tr '\n' ' ')
+	[ -s "$tmp/testing" ] && [ -z "$bad" ] &&
+		pass "no function of testing.h is called from another file of the program" ||
+		fail "testing.h declares what the program calls (move it to its header): $bad"
+else
+	skipped "the test-only exports: no objects to read (nm, the libraries, tests/unit)"
+fi
 summary

@@ -70,11 +70,6 @@ struct tt_advice {
  * scripts (the report's `topic` column). */
 const char *tt_finding_topic(enum tt_finding_kind k);
 
-/* Run the rules over the ranks o selects (computing the analyses they
- * read).  Never fails.  Free with tt_advice_free. */
-void tt_advice_compute(const struct tt_model *m, const struct tt_aopts *o,
-		       const struct tt_advice_opts *ao, struct tt_advice *out);
-
 /* The results the rules read, each its analysis's over the ranks o selects
  * (the utilisation with any number of buckets, the operators by name; the
  * options of tt_advice_opts where they apply). */

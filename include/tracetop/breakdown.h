@@ -169,10 +169,4 @@ void tt_kbreak(const struct tt_model *m, const struct tt_aopts *o, const struct 
 	       struct tt_kbreak *out);
 void tt_kbreak_free(struct tt_kbreak *k);
 
-/* HTA's "others" cut (metrics.md §5.2), exposed for tests: sums[0..n) sorted
- * descending (ns).  Marks grouped[i] = true for the names that become
- * "others"; returns how many.  Nothing is grouped when n <= num_kernels. */
-size_t tt_kbreak_cut(const int64_t *sums, size_t n, int num_kernels, double duration_ratio,
-		     bool *grouped);
-
 #endif

@@ -36,15 +36,6 @@ enum tt_cbw_kind {
 	TT_CBW_OTHER, /* gather, scatter, barrier, unknown: no bus factor */
 };
 
-/* The kind of an operation name ("all_reduce", "AllReduce",
- * "_allgather_base", "nccl:reduce_scatter", ...). */
-enum tt_cbw_kind tt_cbw_kind_of(const char *name);
-/* busbw / algbw for a kind in a group of n ranks (NaN: none) */
-double tt_cbw_bus_factor(enum tt_cbw_kind k, uint32_t n);
-/* "RING_LL" of "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)" into buf
- * ("" when the name says none); returns buf. */
-const char *tt_cbw_algo(const char *kernel, char *buf, size_t n);
-
 struct tt_cbw {
 	uint32_t coll;        /* index into tt_coll.colls */
 	const char *op;       /* the operation as the collective names it */

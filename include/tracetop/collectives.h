@@ -231,11 +231,7 @@ void tt_coll_free(struct tt_coll *c);
 uint32_t tt_coll_part_of(const struct tt_coll *c, size_t ri, uint32_t ev);
 /* The clock of rank index ri, or NULL when it was not selected. */
 const struct tt_coll_clock *tt_coll_clock_of(const struct tt_coll *c, size_t ri);
-/* A time of rank index ri on the job's clock (t minus its offset). */
-int64_t tt_coll_job_time(const struct tt_coll *c, size_t ri, int64_t t);
 /* "all_reduce #12 of pg 0" for collective k into buf. */
 void tt_coll_label(const struct tt_coll *c, uint32_t k, char *buf, size_t n);
-/* Is this operation name point-to-point (SendRecv, Send, Recv)? */
-bool tt_coll_is_p2p(const char *name);
 
 #endif

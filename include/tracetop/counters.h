@@ -40,10 +40,6 @@ struct tt_describe {
 	double mean, std, min, q25, q50, q75, max;
 };
 
-/* Sorts v in place (ascending) and describes it.  Sums are pairwise, as
- * numpy's, so results match pandas to the last bit or nearly. */
-void tt_describe(double *v, size_t n, struct tt_describe *d);
-
 /* one GPU stream of one rank */
 struct tt_queue_series {
 	int64_t device;           /* pid of the GPU ops */
@@ -105,10 +101,5 @@ void tt_counters_free(struct tt_counters *c);
  * the first point) and every point in [t0, t1), zero-length intermediate
  * values at equal times included.  O(log n + points inside). */
 double tt_step_max(const struct tt_sample *pts, size_t n, int64_t t0, int64_t t1);
-
-/* Memory sub-kind of a MEMORY event name, HTA's get_memory_kernel_type:
- * "Memset" for Memset*, the first 11 characters of Memcpy*, else
- * "Memcpy Unknown".  Writes a NUL-terminated string into buf (n >= 48). */
-void tt_memory_kind(const char *name, char *buf, size_t n);
 
 #endif

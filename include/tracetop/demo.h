@@ -67,10 +67,6 @@ void tt_demo_defaults(struct tt_demo_opts *o);
  * nranks - 6.  Set steps and layers afterwards to override the sizes. */
 void tt_demo_set_ranks(struct tt_demo_opts *o, int nranks);
 
-/* Kineto JSON text of one rank of the job; the caller frees it.  The same
- * options and rank always give the same bytes. */
-char *tt_demo_rank_json(const struct tt_demo_opts *o, int rank, size_t *len);
-
 /* Generate every rank of the job in memory and load it as files
  * demo/rank-<N>.pt.trace.json would be (tt_model_load_mem with lo).
  * Returns what tt_model_load_mem returns; *out is the model. */

@@ -224,10 +224,6 @@ struct tt_diff {
 int tt_diff(struct tt_diff *d, const struct tt_model *a, const struct tt_model *b,
 	    const struct tt_diff_opts *o, struct tt_err *err);
 void tt_diff_free(struct tt_diff *d);
-/* Reorder rows by impact: |diff_dur| descending, then |diff_count|
- * descending, then name.  (The headline's row indices then no longer
- * apply: take them before.) */
-void tt_diff_sort_impact(struct tt_diff *d);
 /* The same order as indices into d->rows, d unchanged (n entries; free). */
 size_t *tt_diff_impact_order(const struct tt_diff *d);
 

@@ -45,11 +45,6 @@ struct tt_idle_stats {
 	double mean, std, min, q25, q50, q75, max;
 };
 
-/* Fill *st from v[0..n), which must be sorted ascending.  Same arithmetic as
- * pandas/numpy (two-pass variance, numpy's _lerp), so rounded results
- * match. */
-void tt_idle_describe(const double *v, size_t n, struct tt_idle_stats *st);
-
 /* One gap between two consecutive kernels (ts order) of a stream. */
 struct tt_idle_gap {
 	uint32_t rank_idx;   /* index into model->ranks */

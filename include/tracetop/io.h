@@ -73,10 +73,6 @@ void tt_reader_set_threaded(struct tt_reader *r, bool on);
 ssize_t tt_reader_read(struct tt_reader *r, void *buf, size_t cap, struct tt_err *err);
 
 enum tt_compress tt_reader_compression(const struct tt_reader *r);
-/* "ISA-L" or "zlib": what inflates the reader's gzip stream now (zlib
- * once it took a member over from ISA-L); NULL for plain text.  Not while
- * the inflate thread runs. */
-const char *tt_reader_inflater(const struct tt_reader *r);
 const char *tt_reader_name(const struct tt_reader *r);
 /* Size of the underlying file or buffer (compressed bytes), 0 if unknown. */
 uint64_t tt_reader_size(const struct tt_reader *r);

@@ -91,8 +91,6 @@ enum tt_action {
 
 const char *tt_action_name(enum tt_action a);
 const char *tt_action_help(enum tt_action a);
-/* by name, or TT_ACT_NONE with *ok = false */
-enum tt_action tt_action_lookup(const char *name, bool *ok);
 
 /* The built-in bindings, in the same syntax as a keymap file. */
 extern const char tt_keymap_defaults[];
@@ -102,11 +100,6 @@ struct tt_keymap;
 /* A keymap holding the defaults. */
 struct tt_keymap *tt_keymap_new(void);
 void tt_keymap_free(struct tt_keymap *k);
-/* Parse keymap text ("bind", "unbind", "set mouse on|off", "#" comments).  Bad lines are
- * reported through warn as "FILE:LINE: what" and skipped.  Returns the
- * number of bad lines. */
-int tt_keymap_parse(struct tt_keymap *k, const char *text, const char *file,
-		    void (*warn)(void *ctx, const char *msg), void *ctx);
 /* Parse a file; a missing file is not an error (returns 0). */
 int tt_keymap_load(struct tt_keymap *k, const char *path,
 		   void (*warn)(void *ctx, const char *msg), void *ctx);

@@ -40,12 +40,6 @@ struct tt_callgraph {
 	uint32_t nrelinked;    /* backward first-layer nodes moved */
 };
 
-/* Build the call graph of rank index ri.  Never fails (an empty graph for a
- * rank without CPU events).  Free with tt_callgraph_free. */
-void tt_callgraph_build(struct tt_callgraph *g, const struct tt_model *m, size_t ri,
-			const struct tt_aopts *o);
-void tt_callgraph_free(struct tt_callgraph *g);
-
 static inline bool tt_callgraph_is_op(const struct tt_callgraph *g, uint32_t i)
 {
 	return g->depth[i] >= 0 && !(g->r->ev[i].flags & TT_EF_STREAM);

@@ -179,8 +179,6 @@ struct tt_gpu_peak {
 	const char *source;     /* the vendor's spec sheet */
 };
 
-/* The built-in table (peaks.c), *n rows. */
-const struct tt_gpu_peak *tt_gpu_peaks(size_t *n);
 /* The peak of spec on g, TFLOP/s: matrix_tf32 falls back to matrix_fp32
  * and vector fp16/bf16 to vector fp32 (PyTorch's elementwise kernels
  * compute 16-bit types in fp32).  0 when g has none. */

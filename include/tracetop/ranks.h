@@ -89,8 +89,6 @@ struct tt_ranks {
 struct tt_ranks *tt_ranks_compute(const struct tt_model *m, const struct tt_aopts *o,
 				  double kernel_delay_us);
 void tt_ranks_free(struct tt_ranks *s);
-/* Distributions and z-scores again, from rows[].v (tests fill v by hand). */
-void tt_ranks_score(struct tt_ranks *s);
 
 struct tt_outlier {
 	size_t i;               /* row */
@@ -119,14 +117,5 @@ size_t tt_outlier_reason(const struct tt_ranks *s, size_t i, enum tt_rmetric k, 
 			 size_t n);
 /* The metrics of every rank as a table "rank_metrics" (one row per rank). */
 struct tt_table *tt_ranks_table(const struct tt_ranks *s);
-/* Distributions of the numeric columns of any per-rank table: one row per
- * column with n, min, p10, median, p90, max and the ranks at min and max
- * (from column rank_col).  Durations are shown in the column's unit.
- * Hidden and bar columns and rank_col itself are left out.  The new table
- * is named `name`. */
-struct tt_table *tt_table_distributions(const struct tt_table *t, const char *rank_col,
-					const char *name);
-
-
 
 #endif

@@ -71,7 +71,6 @@ struct tt_rix;
 struct tt_rix *tt_rix_build(uint32_t n, tt_span_fetch fetch, const void *ctx);
 void tt_rix_free(struct tt_rix *ix);
 size_t tt_rix_memsize(const struct tt_rix *ix);
-uint32_t tt_rix_count(const struct tt_rix *ix);
 
 /* The painter's state at time t: the time before t painted, the spans
  * starting at or before t started. */
@@ -116,10 +115,6 @@ void tt_raster_worst(struct tt_rcell *acc, const struct tt_rcell *c, int w);
 /* The rank of a cell in that order: 0 for the worst (idle). */
 int tt_rcell_severity(const struct tt_rcell *c);
 
-/* Convenience: rasterise an array of spans (sorted by (ts, -dur)). */
-void tt_raster_spans(const struct tt_span *v, uint32_t n, int64_t t0, int64_t t1, int w,
-		     struct tt_rcell *out);
-
 /* Start of cell k of a window (k = w gives t1). */
 int64_t tt_raster_edge(int64_t t0, int64_t t1, int w, int k);
 /* Cell holding time t, or -1 / w when t is left / right of the window. */
@@ -134,7 +129,5 @@ static inline char tt_rcell_glyph(const struct tt_rcell *c)
 {
 	return c->busy ? TT_RASTER_BUSY_GLYPH : tt_rclass_glyph((enum tt_rclass)c->cls);
 }
-/* Cells as text (w glyphs and a NUL): for tests and the headless dump. */
-void tt_raster_text(const struct tt_rcell *cells, int w, char *buf);
 
 #endif

@@ -89,9 +89,6 @@ enum tt_rkind {
 	TT_RES_COUNT
 };
 
-/* "temporal", "kernels", ... */
-const char *tt_rkind_name(enum tt_rkind k);
-
 /* The rows of the analyses that return arrays. */
 struct tt_summary_res {
 	struct tt_summary_row *rows; /* every rank of the model */
@@ -137,10 +134,6 @@ void tt_results_enqueue(struct tt_results *r, const enum tt_rkind *k, size_t n);
  * of what it was asked (those not computed nor being computed); it starts
  * again when it had finished.  Never blocks on a computation. */
 void tt_results_want(struct tt_results *r, const enum tt_rkind *k, size_t n);
-/* While paused, the background thread starts no new analysis (the one it
- * computes goes on); the asking threads still compute what they ask for.
- * For tests of what shows while a result is not ready. */
-void tt_results_pause(struct tt_results *r, bool paused);
 /* Wait until the background thread has finished. */
 void tt_results_wait(struct tt_results *r);
 /* Whether result k is there (never blocks, never starts a computation). */

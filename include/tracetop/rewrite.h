@@ -43,15 +43,6 @@ int tt_writer_close(struct tt_writer *w, bool ok, struct tt_err *err);
 typedef int (*tt_rewrite_insert_fn)(void *ctx, struct tt_writer *w, bool comma,
 				    struct tt_err *err);
 
-/* Copy the text of rd to w, calling insert before the ']' that closes the
- * first traceEvents array (or the bare array).  A bare array that ends
- * without its ']' (accepted by the loader with a warning) gets the new
- * elements and a ']' at the end.  Errors: -TT_E_NOEVENTS when the object has
- * no traceEvents array, -TT_E_TRUNCATED when the text ends inside it, read
- * and write errors as reported by the reader and the writer. */
-int tt_rewrite_trace(struct tt_reader *rd, struct tt_writer *w, tt_rewrite_insert_fn insert,
-		     void *ctx, struct tt_err *err);
-
 /* tt_rewrite_trace from the file in_path (plain or gzip) into out_path
  * (gzip when it ends in ".gz"; "-" for standard output), written whole or
  * not at all.  Returns 0 or -code with *err filled. */

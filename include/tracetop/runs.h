@@ -83,12 +83,6 @@ struct tt_logdir {
 #define TT_CYCLE_DEFAULT 0   /* the newest complete one */
 #define TT_CYCLE_ALL (-1)    /* every one (reports) */
 
-/* Does file name `name` (a base name) follow the handler's naming?  Fills
- * worker (the part before the number, cut to n bytes), *num and *stamp_ns
- * (the number read as seconds, ms, µs or ns by its digits when that is a
- * time from 2000 to 2200; else -1).  A trailing ".tts" is looked through. */
-bool tt_handler_name(const char *name, char *worker, size_t n, uint64_t *num, int64_t *stamp_ns);
-
 /* A run of the files paths[0..n) (already expanded: tt_expand_paths),
  * named name: each file looked at (stat, and the end of a plain JSON text),
  * then grouped into cycles.  dir: the local folder they came from, or
@@ -103,9 +97,6 @@ size_t tt_run_cycle_paths(const struct tt_run *r, size_t c, const char ***out);
  * a file in it and none is being written (plain text that stops early and
  * changed in the last TT_WRITING_RECENT_S seconds)? */
 bool tt_cycle_complete(const struct tt_cycle *c);
-/* The newest cycle (index) that is complete as far as its files tell, or
- * the newest when none is. */
-size_t tt_run_newest_complete(const struct tt_run *r);
 /* Index of the cycle whose time is t (ns), or SIZE_MAX. */
 size_t tt_run_cycle_at(const struct tt_run *r, int64_t t);
 /* The workers of cycle c's group that have no file in it: their names,

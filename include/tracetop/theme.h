@@ -47,10 +47,6 @@ struct tt_theme {
 void tt_theme_default(struct tt_theme *t);
 /* Monochrome: attributes only (NO_COLOR, TERM=dumb, no colour terminal). */
 void tt_theme_mono(struct tt_theme *t);
-/* Parse theme text over t.  Returns the number of bad lines, each reported
- * as "FILE:LINE: what". */
-int tt_theme_parse(struct tt_theme *t, const char *text, const char *file,
-		   void (*warn)(void *ctx, const char *msg), void *ctx);
 /* Load a theme by name or path: NAME.theme in $TRACETOP_THEMES,
  * ~/.config/tracetop/themes, then dirs[] (NULL-terminated; e.g. the installed
  * and the source themes directories).  "mono" needs no file.  Returns false
@@ -59,7 +55,5 @@ bool tt_theme_load(struct tt_theme *t, const char *name, const char *const *dirs
 		   void (*warn)(void *ctx, const char *msg), void *ctx);
 /* The style a role draws with, after inheritance. */
 struct tt_style tt_theme_style(const struct tt_theme *t, enum tt_role r);
-/* colour by name, or -2 if unknown */
-int tt_color_lookup(const char *name);
 
 #endif

@@ -263,8 +263,4 @@ enum tt_event_res tt_event_slow(const char *p, const char *end, uint64_t base, i
  * field that differs. */
 const char *tt_raw_diff(const struct tt_raw_event *a, const struct tt_raw_event *b);
 
-/* Exact conversion of a JSON number's text (µs) to int64 ns; rounds half to
- * even beyond three fraction digits.  Returns false if out of range. */
-bool tt_json_us_to_ns(const char *p, size_t n, int64_t *ns);
-
 #endif

@@ -281,10 +281,6 @@ const char *tt_app_section(struct tt_app *a);
 void tt_app_note(struct tt_app *a, const char *msg);
 /* Show top-level pane i (0..9). */
 void tt_app_show(struct tt_app *a, int i);
-/* Drill down into p (the app owns it from now on). */
-void tt_app_push(struct tt_app *a, struct tt_pane *p);
-/* Open the timeline of rank index ri at event ev (ev = TT_NONE: at time t). */
-void tt_app_open_timeline(struct tt_app *a, size_t ri, uint32_t ev, int64_t t);
 
 /* A diff (m2 set): show the view v (enum tt_diff_view) in every pane; the
  * panes are built again.  diff_mode: started as a diff (every pane states

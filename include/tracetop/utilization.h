@@ -14,10 +14,6 @@
 
 #include "tracetop/analysis.h"
 
-/* SM count of GPU `device` of rank r from its deviceProperties: the entry
- * with that id, else the count every entry agrees on; 0 when unknown. */
-int64_t tt_tb_num_sms(const struct tt_rank *r, int64_t device);
-
 /* Estimated SM efficiency of one kernel, 0..1: min(blocks / SMs, 1) with
  * blocks = grid x * y * z; without an SM count, min(`blocks per SM`, 1) as
  * the trace gives it; NaN when neither is known. */

@@ -11,6 +11,7 @@
 #include "tracetop/checked.h"
 #include "tracetop/stats.h"
 #include "tracetop/overview.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 const char tt_hint_memory[] =

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* ---- HTA's times ---- */

@@ -12,6 +12,7 @@
 #include "tracetop/distributed.h"
 #include "tracetop/operators.h"
 #include "tracetop/stats.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 enum tt_cbw_kind tt_cbw_kind_of(const char *name)

@@ -20,6 +20,7 @@
 #include "tracetop/hmap.h"
 #include "tracetop/operators.h"
 #include "tracetop/steps.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 #include "optree.h"
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/testing.h"
 #include "tracetop/utf8.h"
 #include "tracetop/sort.h"
 #include "tracetop/util.h"

@@ -11,6 +11,7 @@
 
 #include "tracetop/checked.h"
 #include "tracetop/hmap.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* ---- HTA's parser view without the iteration filter ---- */

@@ -10,6 +10,7 @@
 
 #include "tracetop/checked.h"
 #include "tracetop/sort.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 const char *tt_idle_cat_name(enum tt_idle_cat c)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* ---- names ---- */

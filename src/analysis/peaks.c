@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* the columns of a row: matrix fp64 fp32 tf32 fp16 bf16 fp8 int8, vector fp64 fp32 fp16 bf16 */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 _Static_assert(TT_IDLE_NCAT == 3, "idle_cat_ns holds every idle category");

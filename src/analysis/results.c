@@ -16,6 +16,7 @@
 #include "tracetop/perfmodel.h"
 #include "tracetop/pool.h"
 #include "tracetop/tbviews.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 enum { EMPTY, BUSY, DONE };

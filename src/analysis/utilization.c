@@ -2,6 +2,7 @@
  * and per kernel (the TensorBoard plugin's GPU summary and kernel view). */
 #include "config.h"
 
+#include "tracetop/testing.h"
 #include "tracetop/utilization.h"
 
 #include <math.h>

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tracetop/testing.h"
 #include "tracetop/utf8.h"
 #include "tracetop/util.h"
 

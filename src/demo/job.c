@@ -14,6 +14,7 @@
 #include "demo_int.h"
 #include "tracetop/pool.h"
 #include "tracetop/rewrite.h"
+#include "tracetop/testing.h"
 
 void tt_demo_defaults(struct tt_demo_opts *o)
 {

@@ -25,6 +25,7 @@
 #endif
 
 #include "tracetop/pool.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 #define RAW_CHUNK (256 * 1024)

@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "tracetop/outfile.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* ---- the output file ---- */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json_int.h"
+#include "tracetop/testing.h"
 
 bool num_parse_int(const char *p, size_t n, int64_t *out)
 {

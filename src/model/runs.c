@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "model_int.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* ---- names ---- */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 #define NONE UINT32_MAX

@@ -1,6 +1,7 @@
 /* Themes: parsing and the built-in default. */
 #include "config.h"
 
+#include "tracetop/testing.h"
 #include "tracetop/theme.h"
 
 #include <ctype.h>

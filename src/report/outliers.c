@@ -15,6 +15,7 @@
 #include "tracetop/checked.h"
 #include "tracetop/report.h"
 #include "tracetop/results.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 /* ---- text ---- */

@@ -5,6 +5,7 @@
  * actions of the whole explorer here. */
 #include "config.h"
 
+#include "tracetop/testing.h"
 #include "tracetop/ui.h"
 
 #include <stdarg.h>

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 #include "pane.h"
 

@@ -255,8 +255,6 @@ struct tt_pane *tt_range_pane(struct tt_app *a, const size_t *ri, size_t n, int6
 /* One event's details (event.c). */
 struct tt_pane *tt_event_pane(struct tt_app *a, const struct tt_rank *r, uint32_t ev);
 
-/* The heatmap of the app's ranks (heatmap.c). */
-struct tt_pane *tt_heatmap_new(struct tt_app *a);
 /* Should the Overview be a heatmap (more ranks than fit as `rows` rows)? */
 bool tt_heatmap_wanted(const struct tt_app *a, int rows);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "tracetop/raster.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 
 int tl_cells(const struct tl_view *v)

@@ -31,8 +31,6 @@ int tl_cells(const struct tl_view *v);
 void tl_window(const struct tl_view *v, int64_t *t0, int64_t *t1);
 /* fit1 - fit0 */
 int64_t tl_fit_len(const struct tl_view *v);
-/* The widest window: the whole span of the data, at least one ns per cell. */
-long double tl_span_max(const struct tl_view *v);
 /* Keep the window inside the data: no wider than tl_span_max and inside
  * [fit0, fit1) (a window wider than the data, which only a screen wider
  * than the span in ns makes, starts at fit0). */
@@ -79,10 +77,6 @@ int tl_fmt_fixed(char *buf, size_t n, int64_t v, int64_t div, int dec);
 /* Time v as text in the unit that fits max(|v|, |ref|), with decimals down
  * to a tenth of res ns, trailing zeros dropped: "12.5 ms". */
 void tl_fmt_time(char *buf, size_t n, int64_t v, int64_t res, int64_t ref);
-/* The unit a ruler over [t0, t1) (relative to base) labels its ticks in:
- * the largest in which the farthest time from base is at least 1 (µs from
- * 1 µs, ms from 1 ms, s from 1 s), so labels step up with the scale. */
-enum tt_unit tl_ruler_unit(int64_t base, int64_t t0, int64_t t1);
 /* The ruler's tick step over window [t0, t1) drawn in w cells: 1, 2 or 5 x
  * 10^k ns, with labels (relative to base, in tl_ruler_unit) that fit
  * between the ticks; *dec and *unit say how to print them. */

@@ -11,6 +11,7 @@
 
 #include "tracetop/breakdown.h"
 #include "tracetop/report.h"
+#include "tracetop/testing.h"
 #include "testlib.h"
 
 #define US 1000 /* ns */

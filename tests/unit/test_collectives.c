@@ -13,6 +13,7 @@
 #include "tracetop/distributed.h"
 #include "tracetop/report.h"
 #include "tracetop/results.h"
+#include "tracetop/testing.h"
 #include "testlib.h"
 #include "tbuild.h"
 

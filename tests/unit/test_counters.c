@@ -13,6 +13,7 @@
 #include "tracetop/counters.h"
 #include "tracetop/report.h"
 #include "tracetop/rewrite.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 #include "testlib.h"
 

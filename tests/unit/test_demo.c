@@ -9,6 +9,7 @@
 #include "tracetop/demo.h"
 #include "tracetop/diff.h"
 #include "tracetop/model.h"
+#include "tracetop/testing.h"
 #include "tracetop/trace.h"
 #include "tracetop/util.h"
 #include "testlib.h"

@@ -10,6 +10,7 @@
 
 #include "tracetop/idle.h"
 #include "tracetop/report.h"
+#include "tracetop/testing.h"
 #include "testlib.h"
 
 static const struct tt_load_opts one_thread = {.threads = 1};

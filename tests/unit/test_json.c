@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/testing.h"
 #include "tracetop/trace.h"
 #include "testlib.h"
 

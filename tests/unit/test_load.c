@@ -11,6 +11,7 @@
 #include "tracetop/io.h"
 #include "tracetop/model.h"
 #include "tracetop/sort.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 #include "testlib.h"
 

@@ -12,6 +12,7 @@
 #include "tracetop/diff.h"
 #include "tracetop/patterns.h"
 #include "tracetop/report.h"
+#include "tracetop/testing.h"
 #include "testlib.h"
 
 #define US 1000 /* ns */

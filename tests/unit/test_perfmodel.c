@@ -13,6 +13,7 @@
 
 #include "tracetop/collbw.h"
 #include "tracetop/perfmodel.h"
+#include "tracetop/testing.h"
 #include "testlib.h"
 
 static void calc_ok(const char *name, const char *dims, const char *types, const char *conc,

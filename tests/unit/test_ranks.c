@@ -13,6 +13,7 @@
 #include "tracetop/keymap.h"
 #include "tracetop/ranks.h"
 #include "tracetop/report.h"
+#include "tracetop/testing.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
 #include "testlib.h"

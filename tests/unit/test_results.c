@@ -15,6 +15,7 @@
 #include "tracetop/byrank.h"
 #include "tracetop/report.h"
 #include "tracetop/results.h"
+#include "tracetop/testing.h"
 #include "testlib.h"
 
 static struct tt_model *demo;

@@ -11,6 +11,7 @@
 
 #include "tracetop/input.h"
 #include "tracetop/runs.h"
+#include "tracetop/testing.h"
 #include "tracetop/util.h"
 #include "testlib.h"
 

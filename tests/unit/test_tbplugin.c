@@ -13,6 +13,7 @@
 #include "tracetop/advice.h"
 #include "tracetop/report.h"
 #include "tracetop/tbviews.h"
+#include "tracetop/testing.h"
 #include "tbfix.h"
 
 /* ---- steps: the plugin's rules ---- */

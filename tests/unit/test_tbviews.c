@@ -12,6 +12,7 @@
 
 #include "tracetop/report.h"
 #include "tracetop/tbviews.h"
+#include "tracetop/testing.h"
 
 #include "tbfix.h"
 

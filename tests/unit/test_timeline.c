@@ -16,6 +16,7 @@
 #include "tracetop/raster.h"
 #include "tracetop/render.h"
 #include "tracetop/report.h"
+#include "tracetop/testing.h"
 #include "tracetop/ui.h"
 #include "tracetop/util.h"
 #include "testlib.h"

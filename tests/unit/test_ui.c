@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "uitest.h"
+#include "tracetop/testing.h"
 
 /* ---- the panes on the demo ---- */
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "uitest.h"
+#include "tracetop/testing.h"
 
 /* ---- keymap ---- */
 

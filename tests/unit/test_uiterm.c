@@ -6,6 +6,7 @@
 #include "uitest.h"
 
 #include "tracetop/results.h"
+#include "tracetop/testing.h"
 
 /* ---- terminals ---- */
 
