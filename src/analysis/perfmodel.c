@@ -35,6 +35,7 @@
 #include "tracetop/checked.h"
 #include "tracetop/hmap.h"
 #include "tracetop/pool.h"
+#include "tracetop/sort.h"
 #include "tracetop/stats.h"
 #include "tracetop/util.h"
 
@@ -495,6 +496,11 @@ static int inst_depth_cmp(const void *a, const void *b)
 		return x->depth > y->depth ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
+static inline bool inst_depth_before(const struct rinst *a, const struct rinst *b)
+{
+	return inst_depth_cmp(a, b) < 0;
+}
+TT_STABLE_SORT(sort_inst_depth, struct rinst, inst_depth_before)
 
 /* 3. the modelled ops: each op with a model name and args that give the
  * shapes; a composite only when no modelled op is under it */
@@ -513,7 +519,7 @@ static void find_models(struct rctx *x)
 		TT_GROW(x->inst, x->cinst, (size_t)x->ninst + 1);
 		x->inst[x->ninst++] = (struct rinst){i, c, depth_of(x, i), false, false};
 	}
-	sort(x->inst, x->ninst, sizeof(*x->inst), inst_depth_cmp);
+	sort_inst_depth(x->inst, x->ninst);
 	uint8_t *covered = tt_calloc((size_t)r->nev + 1, 1);
 	for (uint32_t k = 0; k < x->ninst; k++) {
 		struct rinst *in = &x->inst[k];
@@ -548,9 +554,12 @@ static void find_models(struct rctx *x)
 		x->inst_of[x->inst[k].ev] = k;
 }
 
-struct seqev {
+struct seqev { /* an op with a Sequence number, and what link_bwd reads of it */
 	int64_t seq;
 	uint32_t ev;
+	uint32_t track;
+	int64_t ts;
+	bool ef; /* its name starts "autograd::engine::evaluate_function:" */
 };
 
 static int seq_cmp(const void *a, const void *b)
@@ -560,6 +569,11 @@ static int seq_cmp(const void *a, const void *b)
 		return x->seq < y->seq ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
+static inline bool seq_before(const struct seqev *a, const struct seqev *b)
+{
+	return seq_cmp(a, b) < 0;
+}
+TT_STABLE_SORT(sort_seq, struct seqev, seq_before)
 
 /* 4. forward -> backward by Sequence number, for the ops with a backward
  * row (TraceLens' link_all_fwd_bwd_events and get_subtree_bwd_events) */
@@ -573,6 +587,9 @@ static void link_bwd(struct rctx *x)
 		return;
 	struct seqev *v = NULL;
 	size_t n = 0, cap = 0;
+	static const char ef[] = "autograd::engine::evaluate_function:";
+	int8_t *isef = tt_malloc((size_t)r->strs.n + 1); /* by name id: -1 unknown */
+	memset(isef, -1, (size_t)r->strs.n + 1);
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!is_cpu_op(r, e) || !(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
@@ -580,29 +597,30 @@ static void link_bwd(struct rctx *x)
 		int64_t s = r->opinfo[e->aux].seq;
 		if (s < 0)
 			continue;
+		if (isef[e->name] < 0)
+			isef[e->name] = strncmp(tt_ev_name(r, e), ef, sizeof(ef) - 1) == 0;
 		TT_GROW(v, cap, n + 1);
-		v[n++] = (struct seqev){s, i};
+		v[n++] = (struct seqev){s, i, e->track, e->ts, isef[e->name]}; /* (tt_track_of) */
 	}
-	sort(v, n, sizeof(*v), seq_cmp);
-	static const char ef[] = "autograd::engine::evaluate_function:";
+	free(isef);
+	sort_seq(v, n);
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && v[b].seq == v[a].seq; b++)
 			;
-		uint32_t bwd = TT_NONE;
+		uint32_t bwd = TT_NONE, bt = TT_NONE;
 		for (size_t k = a; k < b && bwd == TT_NONE; k++)
-			if (strncmp(tt_ev_name(r, &r->ev[v[k].ev]), ef, sizeof(ef) - 1) == 0)
-				bwd = v[k].ev;
+			if (v[k].ef)
+				bwd = v[k].ev, bt = v[k].track;
 		if (bwd == TT_NONE)
 			continue;
-		uint32_t bt = tt_track_of(r, bwd), fwd = TT_NONE;
+		uint32_t fwd = TT_NONE;
 		int64_t fts = -1;
 		for (size_t k = a; k < b; k++) {
-			uint32_t i = v[k].ev;
-			if (tt_track_of(r, i) == bt)
+			if (v[k].track == bt)
 				continue;
-			if (r->ev[i].ts > fts) {
-				fts = r->ev[i].ts;
-				fwd = i;
+			if (v[k].ts > fts) {
+				fts = v[k].ts;
+				fwd = v[k].ev;
 			}
 		}
 		if (fwd == TT_NONE)
@@ -651,6 +669,38 @@ static int gts_cmp(const void *a, const void *b, void *ctx)
 	return i < j ? -1 : i > j;
 }
 
+struct gkey { /* a GPU op's sort key, and the op */
+	int64_t ts;
+	uint32_t a, e, k;
+};
+
+/* (a, ts, e): with a 0 and e the op's index, gts_cmp; with a the launcher
+ * and e the event, the launchers' direct kernels grouped by launcher, each
+ * by start then event */
+static inline bool gkey_before(const struct gkey *x, const struct gkey *y)
+{
+	if (x->a != y->a)
+		return x->a < y->a;
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return x->e < y->e;
+}
+TT_STABLE_SORT(sort_gkey, struct gkey, gkey_before)
+
+/* the GPU ops by start, then index (gts_cmp) */
+static uint32_t *gops_by_start(const struct rctx *x)
+{
+	struct gkey *v = tt_malloc(((size_t)x->ng + 1) * sizeof(*v));
+	for (uint32_t k = 0; k < x->ng; k++)
+		v[k] = (struct gkey){x->g[k].ts, 0, k, k};
+	sort_gkey(v, x->ng);
+	uint32_t *ord = tt_malloc(((size_t)x->ng + 1) * sizeof(*ord));
+	for (uint32_t k = 0; k < x->ng; k++)
+		ord[k] = v[k].k;
+	free(v);
+	return ord;
+}
+
 static void want(struct rctx *x, uint32_t ev)
 {
 	if (x->wid[ev] == TT_NONE)
@@ -670,10 +720,7 @@ static void gather(struct rctx *x)
 	/* the pairs (wanted node, GPU op) by node, then by the op's start and
 	 * index: the ops taken in that order, then a counting sort by node
 	 * (stable), no comparison of pairs */
-	uint32_t *ord = tt_malloc(((size_t)x->ng + 1) * sizeof(*ord));
-	for (uint32_t k = 0; k < x->ng; k++)
-		ord[k] = k;
-	tt_msort(ord, x->ng, sizeof(*ord), gts_cmp, x->g);
+	uint32_t *ord = gops_by_start(x);
 	struct pair *tmp = NULL;
 	size_t ntmp = 0, ctmp = 0;
 	x->node_first = tt_calloc((size_t)x->nwanted + 2, sizeof(*x->node_first));
@@ -741,13 +788,18 @@ static int iv_cmp(const void *a, const void *b)
 	const struct tt_iv *x = a, *y = b;
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
+static inline bool iv_before(const struct tt_iv *a, const struct tt_iv *b)
+{
+	return iv_cmp(a, b) < 0;
+}
+TT_STABLE_SORT(sort_iv, struct tt_iv, iv_before)
 
 /* merge (TraceLens: an interval joins when start <= the last end) */
 static size_t merge(struct tt_iv *v, size_t n)
 {
 	if (!n)
 		return 0;
-	sort(v, n, sizeof(*v), iv_cmp);
+	sort_iv(v, n);
 	size_t k = 0;
 	for (size_t i = 1; i < n; i++) {
 		if (v[i].ts <= v[k].end) {
@@ -883,17 +935,6 @@ struct lrec { /* a launcher instance */
 	uint32_t k0, nk; /* its direct kernels: into dk */
 };
 
-static int gop_launcher_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct rctx *x = ctx;
-	const struct gop *g = &x->g[*(const uint32_t *)a], *h = &x->g[*(const uint32_t *)b];
-	if (g->launcher != h->launcher)
-		return g->launcher < h->launcher ? -1 : 1;
-	if (g->ts != h->ts)
-		return g->ts < h->ts ? -1 : 1;
-	return g->ev < h->ev ? -1 : g->ev > h->ev;
-}
-
 /* the first cpu_op above a runtime call (no pass-through), TT_NONE */
 static uint32_t parent_op(const struct rctx *x, uint32_t call)
 {
@@ -915,10 +956,16 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	/* launchers: their direct kernels, grouped */
 	uint32_t *dk = tt_malloc(((size_t)x->ng + 1) * sizeof(*dk));
 	uint32_t ndk = 0;
-	for (uint32_t k = 0; k < x->ng; k++)
-		if (x->g[k].launcher != TT_NONE)
-			dk[ndk++] = k;
-	tt_msort(dk, ndk, sizeof(*dk), gop_launcher_cmp, x);
+	{
+		struct gkey *v = tt_malloc(((size_t)x->ng + 1) * sizeof(*v));
+		for (uint32_t k = 0; k < x->ng; k++)
+			if (x->g[k].launcher != TT_NONE)
+				v[ndk++] = (struct gkey){x->g[k].ts, x->g[k].launcher, x->g[k].ev, k};
+		sort_gkey(v, ndk);
+		for (uint32_t k = 0; k < ndk; k++)
+			dk[k] = v[k].k;
+		free(v);
+	}
 	struct lrec *lr = NULL;
 	size_t nlr = 0, clr = 0;
 	for (uint32_t i = 0, j; i < ndk; i = j) {
@@ -1351,6 +1398,11 @@ static int inst_cmp(const void *a, const void *b)
 		return x->ri < y->ri ? -1 : 1;
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
+static inline bool inst_before(const struct inst *a, const struct inst *b)
+{
+	return inst_cmp(a, b) < 0;
+}
+TT_STABLE_SORT(sort_inst, struct inst, inst_before)
 
 /* pandas: NaN left out, std with ddof 1 */
 static void stat(double *v, size_t n, struct tt_pm_stat *s)
@@ -1384,7 +1436,7 @@ static void stat(double *v, size_t n, struct tt_pm_stat *s)
 /* per row: the statistics of each value over its instances */
 static void row_stats(struct inst *v, size_t n, size_t nrows, bool launch, struct tt_perf *p)
 {
-	sort(v, n, sizeof(*v), inst_cmp);
+	sort_inst(v, n);
 	double *a = tt_malloc((n + 1) * sizeof(*a));
 	for (size_t i = 0, j; i < n; i = j) {
 		uint32_t row = v[i].row;
@@ -1425,13 +1477,18 @@ static int kacc_cmp(const void *a, const void *b)
 		return x->name < y->name ? -1 : 1;
 	return x->stream < y->stream ? -1 : x->stream > y->stream;
 }
+static inline bool kacc_before(const struct kacc *a, const struct kacc *b)
+{
+	return kacc_cmp(a, b) < 0;
+}
+TT_STABLE_SORT(sort_kacc, struct kacc, kacc_before)
 
 /* each row's kernels: their own arrays, largest total first */
 static void give_kernels(struct kacc *k, size_t n, const struct tt_strtab *s, size_t nrows,
 			 struct tt_pm_kernel **dst_of_row(void *, size_t), size_t *(*cnt_of_row)(void *, size_t),
 			 void *ctx)
 {
-	sort(k, n, sizeof(*k), kacc_cmp);
+	sort_kacc(k, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		uint32_t row = k[i].row;
 		for (j = i; j < n && k[j].row == row; j++)
