@@ -217,13 +217,21 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 	int8_t *tc = tt_malloc((size_t)r->strs.n + 1);
 	memset(tc, -1, (size_t)r->strs.n + 1);
 	const uint32_t *pos = ns->pos;
+	/* by position: the position of tt_tbtree_gpu_owner of the node's own
+	 * calls (the node, or the first cpu_op or step above it), TT_NONE */
+	uint32_t *gown = tt_malloc(nn * sizeof(*gown));
 	for (uint32_t k = 0; k < t->norder; k++) {
 		uint32_t i = t->order[k], p = t->parent[i];
+		const struct tt_event *e = &r->ev[i];
 		ns->pos[i] = k;
 		if (p != TT_NONE)
-			tt_sat_acc(&ns->child[pos[p]], r->ev[i].dur); /* (parents come first) */
+			tt_sat_acc(&ns->child[pos[p]], e->dur); /* (parents come first) */
 		ns->tc_eligible[k] = t->kind[i] != TT_TBN_STEP &&
-				     (t->nflags[r->ev[i].name] & TT_NF_TC_ELIGIBLE);
+				     (t->nflags[e->name] & TT_NF_TC_ELIGIBLE);
+		if (t->kind[i] == TT_TBN_STEP || tt_ev_kind(r, e) == TT_K_CPU_OP)
+			gown[k] = k;
+		else
+			gown[k] = p != TT_NONE ? gown[pos[p]] : TT_NONE;
 	}
 	/* (the links are sorted by launching event: one sweep finds each
 	 * call's) */
@@ -238,10 +246,9 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		 * to an op around a child, subtracts it twice) */
 		tt_sat_acc(&ns->runtime[pos[o]], e->dur);
 		/* the GPU work: an annotation is a range, not a caller */
-		o = tt_tbtree_gpu_owner(r, t, i);
-		if (o == TT_NONE)
+		uint32_t po = gown[pos[o]]; /* pos[tt_tbtree_gpu_owner(r, t, i)] */
+		if (po == TT_NONE)
 			continue;
-		uint32_t po = pos[o];
 		while (lnk < r->nlinks && r->links[lnk].cpu < i)
 			lnk++;
 		for (uint32_t l = lnk; l < r->nlinks && r->links[l].cpu == i; l++) {
@@ -260,6 +267,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		}
 	}
 	free(tc);
+	free(gown);
 	for (uint32_t k = 0; k < t->norder; k++) {
 		tt_sat_acc(&ns->dtotal[k], ns->dself[k]);
 		ns->gtotal[k] += ns->gself[k];
