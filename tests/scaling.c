@@ -293,12 +293,12 @@ int main(int argc, char **argv)
 		return 99;
 	setvbuf(devnull, NULL, _IOFBF, 1 << 16);
 	/* below the floor (CPU seconds at 4N) a ratio says nothing */
-	const double floor_s = bench ? 0.002 : 0.008;
+	const double floor_s = bench ? 0.002 : 0.005;
 	const double bound = 4.0 * log(4.0 * (double)n) / log((double)n);
 	printf("# N = %zu and 4N = %zu events; bound 4N log 4N / N log N = %.2f, margin %.1f: a "
 	       "step fails above %.2f (%s)\n",
 	       n, 4 * n, bound, margin, bound * margin,
-	       bench ? "--bench: figures only" : "steps under 8 ms at 4N not judged");
+	       bench ? "--bench: figures only" : "steps under 5 ms at 4N not judged");
 	int judged = 0, failed = 0, total = 0;
 	double start = cpu_now();
 	for (int s = 0; s < ADV_NSHAPES; s++) {
