@@ -43,6 +43,7 @@ struct build {
 	uint32_t *arr_of;      /* [nne] kernel's graph event -> graph event of its
 				* last arrival, TT_NONE */
 	uint32_t *kpart;       /* [nne] the collective part of an arrival */
+	uint8_t *lock;         /* [nne] its event's name takes the runtime lock */
 };
 
 static inline uint32_t node_k(const struct build *b, uint32_t ev)
@@ -88,7 +89,7 @@ static uint32_t attribute(const struct cp_graph *g, uint32_t u, uint32_t v, uint
 
 static bool is_lock_node(const struct build *b, uint32_t node)
 {
-	return b->c->sf[b->r->ev[b->g->ev[node >> 1]].name] & SF_LOCK;
+	return b->lock[node >> 1];
 }
 
 /* two consecutive nodes share the runtime lock: both lock calls and not an
@@ -291,6 +292,9 @@ static void make_nodes(struct build *b)
 		n++;
 	}
 	g->ntgt = ntg;
+	b->lock = tt_malloc(n + 1);
+	for (size_t k = 0; k < n; k++)
+		b->lock[k] = (c->sf[r->ev[ev[k]].name] & SF_LOCK) != 0;
 	g->nne = (uint32_t)n;
 	g->ev = ev;
 	g->ts = ts;
@@ -327,7 +331,7 @@ static void phase_lock(struct build *b)
 	size_t n = 0, cap = 0;
 	struct lnode *v = NULL;
 	for (uint32_t k = 0; k < g->nne; k++) {
-		if (!(b->c->sf[b->r->ev[g->ev[k]].name] & SF_LOCK))
+		if (!b->lock[k])
 			continue;
 		TT_GROW(v, cap, n + 2);
 		v[n++] = (struct lnode){g->ts[2 * k], g->ev[k], 2 * k};
@@ -1011,6 +1015,7 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 		if (g.kind[k] == CPK_EVENT)
 			c->node_of[g.ev[k]] = TT_NONE;
 	free(b.arr_of);
+	free(b.lock);
 	free(b.kpart);
 	free(g.kind);
 	free(g.tgt_node);
