@@ -14,7 +14,8 @@
  *
  * A step fails when its time grows faster than the bound
  * 4N·log(4N) / (N·log N) allows, with a margin (a step timed again twice
- * before it fails, the smallest ratio kept), unless it took under a floor
+ * before it fails, the smallest ratio kept, then measured from 4N to 16N:
+ * it fails when it grows too fast there too), unless it took under a floor
  * at 4N (too short to tell).  The last line says how many steps were
  * judged and how many failed.
  *
@@ -242,6 +243,30 @@ static double run_step(size_t k, struct trace *t)
 	return el / reps;
 }
 
+/* A step over the bound from N to 4N, timed again, is measured from 4N to
+ * 16N before it fails: at small sizes a step can jump where its data
+ * leaves a cache or a table first grows (the streams shape's diff
+ * drill-down: x9.5 from 3000 to 12000 events, x4.3 from 12000 to 48000 and
+ * from 48000 to 192000), and only a growth that goes on is a failure.  The
+ * ratio from 4N to 16N (its bound is 4 log 16N / log 4N) into *a, *b, *r,
+ * scaled to the bound from N to 4N: the caller compares it as before. */
+static void confirm(size_t k, enum adv_shape s, size_t sn, struct trace *t4, double *a, double *b,
+		    double *r, double bound_n)
+{
+	struct trace t16 = {0};
+	t16.nf = adv_make(s, 16 * sn, 1, &t16.f);
+	run_step(0, &t16); /* (the model the other steps need) */
+	double a2 = k ? run_step(k, t4) : run_step(0, t4), b2 = run_step(k, &t16);
+	double bound_4n = 4.0 * log(16.0 * (double)sn) / log(4.0 * (double)sn);
+	*a = a2;
+	*b = b2;
+	*r = b2 / (a2 > 1e-9 ? a2 : 1e-9) * bound_n / bound_4n;
+	if (t16.have_d)
+		tt_diff_free(&t16.d);
+	tt_model_free(t16.m);
+	adv_free(t16.f, t16.nf);
+}
+
 /* ---- main ---- */
 
 static void usage(void)
@@ -332,14 +357,24 @@ int main(int argc, char **argv)
 					b = b2;
 				}
 			}
+			bool larger = false;
+			if (judge && r > bound * margin) {
+				confirm(k, (enum adv_shape)s, sn, &t[1], &a, &b, &r, bound);
+				larger = true;
+			}
 			total++;
 			bool bad = judge && r > bound * margin;
 			judged += judge;
 			failed += bad;
 			if (verbose || bad || bench)
-				printf("%s %-10s %-24s %9.2f ms %9.2f ms  x%6.2f%s\n",
+				printf("%s %-10s %-24s %9.2f ms %9.2f ms  x%6.2f%s%s\n",
 				       bad ? "FAIL" : judge ? "ok  " : "--  ", adv_shape_names[s], name,
-				       a * 1e3, b * 1e3, r, bad ? "  (grows too fast)" : "");
+				       a * 1e3, b * 1e3, r, larger ? "  (4N to 16N, scaled)" : "",
+				       bad ? "  (grows too fast)" : "");
+			else if (larger)
+				printf("ok   %-10s %-24s %9.2f ms %9.2f ms  x%6.2f  (over the bound from N "
+				       "to 4N; 4N to 16N, scaled)\n",
+				       adv_shape_names[s], name, a * 1e3, b * 1e3, r);
 			if (judge && r > worst_r) {
 				worst_r = r;
 				worst_a = a;
