@@ -62,7 +62,7 @@ void tl_coll_text(const struct tl_state *s, const struct tt_coll *c, uint32_t pa
 	const struct tt_coll_op *x = &c->colls[p->coll];
 	tt_coll_label(c, p->coll, head, nh);
 	if ((x->flags & (TT_COLL_MISMATCH | TT_COLL_MISSING)) || x->last >= c->nparts) {
-		snprintf(line, nl, "not lined up: its ranks disagree at this place "
+		snprintf(line, nl, "not lined up: its ranks disagree here "
 				   "(tracetop report collectives says how)");
 		return;
 	}
@@ -88,7 +88,8 @@ void tl_coll_text(const struct tl_state *s, const struct tt_coll *c, uint32_t pa
 		m += (size_t)snprintf(more + m, sizeof(more) - m, "; clocks corrected by up to %s",
 				      off);
 	}
-	if (k > 0 && (size_t)k < nl)
+	/* what more there is to say, when it fits whole */
+	if (k > 0 && (size_t)k < nl && k + (int)strlen(more) <= width)
 		snprintf(line + k, nl - (size_t)k, "%s", more);
 	/* the key, when it fits and leads elsewhere */
 	k = (int)strlen(line);

@@ -480,12 +480,16 @@ void tl_draw(struct tt_pane *p, struct tt_grid *g, int y, int h)
 	if ((part != TT_NONE || s->want_coll) && (legend || line2)) {
 		int ly = legend ? y + h - 1 : y + 3;
 		tt_grid_fill(g, 0, ly, g->w, ' ', TT_ROLE_DEFAULT);
-		if (part != TT_NONE)
-			tt_grid_put(g, 1, ly, TT_ROLE_HEADER, cline, g->w - 2);
-		else
+		if (part != TT_NONE) {
+			/* (cut with an ellipsis where it does not fit) */
+			char fit[400];
+			tt_utf8_fit(fit, sizeof(fit), cline, (size_t)TT_MAX(g->w - 2, 0));
+			tt_grid_put(g, 1, ly, TT_ROLE_HEADER, fit, g->w - 2);
+		} else {
 			tt_grid_put(g, 1, ly, TT_ROLE_DIM,
 				    "matching the collectives across the ranks... (keys answer meanwhile)",
 				    g->w - 2);
+		}
 	} else if (legend) {
 		tl_draw_legend(g, 1, y + h - 1, g->w - 2);
 	}
