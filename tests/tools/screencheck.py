@@ -2,7 +2,8 @@
 """Every number on screen is the number of the report, and reads right.
 
 Runs the explorer headless on one trace set at one size, visiting every pane
-and view (and the drill-down of each pane's first row), with <Cells> after
+and view (and the drill-down of each pane's first row, and of its first row:
+the second level), with <Cells> after
 each: the screen, then one JSON line saying where each column of the pane's
 table was drawn, with the CSV value of every cell of every row drawn.  For
 each drawn number it checks:
@@ -31,8 +32,9 @@ views), and every column it draws has
 its column in that report, or the table or column is listed in EXEMPT with
 the reason it is not compared: anything else fails.  The views walked are
 all of the views menu (their number comes from the explorer's registry);
-of each pane and view, the first screen and the drill-down of its first row
-(Enter) are read.  A drill-down's table is one thing of the report: its
+of each pane and view, the first screen, the drill-down of its first row
+(Enter) and the drill-down of that one's first row (Enter, Enter: the second
+level) are read.  A drill-down's table is one thing of the report: its
 subtitle names it (SUBTITLE: "rank 0", "ProfilerStep#100"), and the report
 is asked for it (REPORT_ARGS: --op, --iteration).
 
@@ -601,9 +603,53 @@ def check_frames(where, cells, reps, row):
     return True
 
 
+def check_calls(where, cells, reps, row):
+    """a call of one collective on one rank (the Distributed view's second
+    level: Enter on a rank, then on a collective) against `report
+    collectives`: the rank's parts of that operation in collective_parts, in
+    their order (# is the call's place among them); latency, transfer and sync
+    are the part's dur, transfer and wait, busbw its collective's in report
+    perf-model's collective_bandwidth, start (since the rank's first event;
+    the report's since the job's) one offset from the report's on every row"""
+    m = re.match(r"^rank (-?\d+), (.+)$", cells.get("subtitle", ""))
+    tabs = reps.all("collectives")
+    if not m or tabs is None or "collective_parts" not in tabs:
+        fail(f"{where}: no rank and collective in '{cells.get('subtitle')}', or report "
+             "collectives printed no collective_parts")
+        return False
+    if "_parts" not in cells:
+        cells["_parts"] = [r for r in tabs["collective_parts"]
+                           if r["rank"] == m.group(1) and r["operation"] == m.group(2)]
+        bw = {}
+        for r in (reps.all("perf-model") or {}).get("collective_bandwidth", []):
+            g = re.search(r" #(\d+) (?:of pg|on) (.*)$", r["collective"])
+            if g:
+                bw[(g.group(2), g.group(1))] = r
+        cells["_bw"] = bw
+    c = row["csv"]
+    i = int(c["seq"])
+    if i >= len(cells["_parts"]):
+        fail(f"{where}: call #{i}, report collectives has {len(cells['_parts'])} parts of "
+             f"{m.group(2)} on rank {m.group(1)}")
+        return False
+    r = cells["_parts"][i]
+    for pc, rc in (("latency", "dur(us)"), ("transfer", "transfer(us)"), ("sync", "wait(us)")):
+        perf_same(where, pc, c.get(pc), num(r[rc]), 1e-9)
+    if c.get("start") is not None:
+        off = num(r["start(us)"]) - num(c["start"])
+        perf_same(where, "start (its offset from the report's)", off,
+                  cells.setdefault("_off", off), 1e-9)
+    if c.get("busbw_GBps") is not None:
+        b = cells["_bw"].get((r["group"], r["seq"]))
+        perf_same(where, "busbw_GBps", c["busbw_GBps"],
+                  num(b["busbw(GB/s)"]) if b else math.nan, 1e-9)
+    return True
+
+
 CUSTOM = {t: check_perf for t in ("perf-model", "perf-shapes", "perf-all-shapes",
                                   "perf-kernels")}
 CUSTOM["frames"] = check_frames
+CUSTOM["calls"] = check_calls
 
 
 def check_report(where, cells, reps, row):
@@ -1060,6 +1106,38 @@ def selftest():
         if (not failures) != good:
             print(f"selftest: frames {frames} should {'pass' if good else 'fail'}")
             bad += 1
+    # a rank's calls of one collective: the rank's parts of it in report
+    # collectives, in order; start one offset from the report's on every row
+
+    class FakeCalls(Reports):
+        def __init__(self):
+            self.cache = {}
+
+        def all(self, rep):
+            part = {"rank": "0", "group": "0", "operation": "allreduce", "seq": "0",
+                    "start(us)": "35056", "dur(us)": "20554", "wait(us)": "19903",
+                    "transfer(us)": "651"}
+            return {"collectives": {"collective_parts": [
+                        part, dict(part, seq="1", **{"start(us)": "55610", "dur(us)": "4893"}),
+                        dict(part, rank="1")]},
+                    "perf-model": {"collective_bandwidth": [
+                        {"collective": "allreduce #0 of pg 0", "busbw(GB/s)": "96.99"},
+                        {"collective": "allreduce #1 of pg 0", "busbw(GB/s)": "101"}]}}[rep]
+    call = {"seq": "0", "start": "34844", "latency": "20554", "transfer": "651",
+            "sync": "19903", "busbw_GBps": "96.99"}
+    for second, good in (({"start": "55398", "latency": "4893", "busbw_GBps": "101"}, True),
+                         ({"start": "55399", "latency": "4893", "busbw_GBps": "101"}, False),
+                         ({"start": "55398", "latency": "4894", "busbw_GBps": "101"}, False),
+                         ({"start": "55398", "latency": "4893", "busbw_GBps": "96.99"}, False),
+                         ({"seq": "2"}, False)):
+        failures = []
+        cells = {"table": "calls", "pane": "collective-calls",
+                 "subtitle": "rank 0, allreduce", "types": {}}
+        for r in (call, dict(call, **dict({"seq": "1"}, **second))):
+            check_report("selftest", cells, FakeCalls(), {"csv": r})
+        if (not failures) != good:
+            print(f"selftest: calls {second} should {'pass' if good else 'fail'}")
+            bad += 1
     failures = []
     print(f"selftest: {'ok' if not bad else str(bad) + ' checks did not fail as they should'}")
     return 1 if bad else 0
@@ -1087,14 +1165,15 @@ def main():
         return 1
     nviews = nv[0]
     # every pane and view in one run of the explorer: the first screen, the
-    # drill-down of its first row (and a pane's help); what each <Cells> is
+    # drill-down of its first row, the drill-down of that one's first row
+    # (the second level), and a pane's help; what each <Cells> is
     keys, kinds = "", []
     for k in PANE_KEYS:
-        keys += f"{k}<Cells>{k}<Enter><Cells>{k}?<Cells>"
-        kinds += ["first", "drill", "help"]
+        keys += f"{k}<Cells>{k}<Enter><Cells><Enter><Cells>{k}?<Cells>"
+        kinds += ["first", "drill", "drill2", "help"]
     for i in range(nviews):
-        keys += "1v" + "j" * i + "<Enter><Cells><Enter><Cells>"
-        kinds += ["first", "drill"]
+        keys += "1v" + "j" * i + "<Enter><Cells><Enter><Cells><Enter><Cells>"
+        kinds += ["first", "drill", "drill2"]
     rc, out = run(tui + ["--keys", keys] + tui_end)
     if rc != 0:
         print(f"FAIL {a.label}: the explorer exited {rc}")
@@ -1106,6 +1185,9 @@ def main():
         return 1
     # drill-down tables: drawn, compared with a report, only exempt; rows
     drill = {"drawn": 0, "compared": 0, "rows": 0, "compared_rows": 0}
+    # and of the second level (a screen seen before counts where first seen)
+    drill2 = dict(drill)
+    drill2_not = set()  # (its tables not compared)
     reps = Reports(a.tracetop, a.paths, a.diff)
     # side by side: each side against its own report
     sides = [Reports(a.tracetop, a.paths[:1], False),
@@ -1115,13 +1197,13 @@ def main():
     ncells = nrows = ntables = 0
     ncutscreens = ngroups = nnamecols = 0
     seen = set()
-    nblock = -1
-    for block in screens:
-        lines = block.split("\n")
+    # the screens with their kinds, the second level's last: a table seen
+    # on a first screen or a first drill-down counts there
+    screens = [b for b in screens if any(l.startswith("@@cells ") for l in b.split("\n"))]
+    order = sorted(range(len(screens)), key=lambda i: kinds[i] == "drill2")
+    for nblock in order:
+        lines = screens[nblock].split("\n")
         js = [l for l in lines if l.startswith("@@cells ")]
-        if not js:
-            continue
-        nblock += 1
         cells = json.loads(js[0][len("@@cells "):])
         cj = [l for l in lines if l.startswith("@@cuts ")]
         screen = [l for l in lines if not l.startswith("@@")]
@@ -1135,7 +1217,9 @@ def main():
             continue
         seen.add(sig)
         is_drill = kinds[nblock] == "drill"
+        is_drill2 = kinds[nblock] == "drill2"
         drill["drawn"] += is_drill
+        drill2["drawn"] += is_drill2
         ntables += 1
         wh = f"{a.label} {a.size} {cells['pane']}"
         ngroups += check_units(wh, cells, cells.get("both") or ("Control", "Test"))
@@ -1169,13 +1253,19 @@ def main():
                 check_report(where, cells, reps, row)
                 check_parts(where, cells, row)
             drill["rows"] += is_drill
+            drill2["rows"] += is_drill2
             if done["hits"] > hits:
                 done["rows"] += 1
                 drill["compared_rows"] += is_drill
+                drill2["compared_rows"] += is_drill2
             else:
                 done["not"][cells["table"]] = done["not"].get(cells["table"], 0) + 1
         if is_drill and (cells["pane"], cells["table"]) in done["tables"]:
             drill["compared"] += 1
+        if is_drill2 and (cells["pane"], cells["table"]) in done["tables"]:
+            drill2["compared"] += 1
+        elif is_drill2:
+            drill2_not.add(cells["table"])
     for f in failures[:40]:
         print("FAIL " + f)
     if len(failures) > 40:
@@ -1191,7 +1281,10 @@ def main():
           f"({', '.join(sorted(ex)) or '-'}); {len(failures)} failures; "
           f"drill-downs: {drill['compared']} of {drill['drawn']} tables compared "
           f"({drill['drawn'] - drill['compared']} exempt), {drill['compared_rows']} of "
-          f"{drill['rows']} rows")
+          f"{drill['rows']} rows; second level: {drill2['compared']} of "
+          f"{drill2['drawn']} tables compared ({drill2['drawn'] - drill2['compared']} "
+          f"exempt: {', '.join(sorted(drill2_not)) or '-'}), {drill2['compared_rows']} of "
+          f"{drill2['rows']} rows")
     if not ncutscreens:
         print(f"FAIL {a.label}: no screen said what it cut (@@cuts)")
         return 1
