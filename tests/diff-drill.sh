@@ -250,6 +250,14 @@ EOF
 }
 bothsides demo-overview 1s 'rank ([0-9]+) \| rank \1' --demo
 bothsides demo-launch 6s 'rank ([0-9]+) \| rank \1' --demo
+# a rank's collectives side by side (Distributed, rank 5 first by |Δ|):
+# Enter opens the split timeline of that rank pair, not of the first ranks
+shot demo-coll 'v/Distributed<Enter><Enter><Enter><Enter>' --demo --diff
+if sed -n 2p "$tmp/demo-coll" | grep -q 'split: Control rank 5 above, Test rank 5 below'; then
+	pass "a rank's collectives, side by side: the split timeline of rank 5 | 5"
+else
+	fail "a rank's collectives, side by side: $(sed -n 2p "$tmp/demo-coll")"
+fi
 
 # Enter on a Diff steps row: that step's names, HTA's compare_traces of
 # the step over the rank pairs (report diff --iteration N --map ...)

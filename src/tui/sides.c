@@ -45,6 +45,18 @@ static int64_t row_time(const struct tt_app *a, int s, const struct tt_table *t,
 	return 0;
 }
 
+/* the rank index of row r of a side's table: its rank_index column (ric),
+ * else its rank column, else the side's first rank */
+static size_t row_rank(const struct tt_app *a, int s, const struct tt_table *t, size_t r, int ric)
+{
+	if (ric >= 0)
+		return (size_t)tt_cell_num(tt_table_cell(t, r, ric));
+	int rc = tt_table_col(t, "rank");
+	const struct tt_cell *x = rc >= 0 ? tt_table_cell(t, r, rc) : NULL;
+	size_t ri = x && x->kind == TT_CV_I ? pane_rank_index(a->side_m[s], x->v.i) : SIZE_MAX;
+	return ri == SIZE_MAX ? 0 : ri;
+}
+
 static int sides_open(struct tt_pane *p)
 {
 	struct sides_state *st = p->state;
@@ -102,7 +114,7 @@ static int sides_open(struct tt_pane *p)
 				else if (x->kind == TT_CV_D)
 					tt_table_set_num(out, k, c + 1, x->v.d);
 			}
-			size_t ri = ric >= 0 ? (size_t)tt_cell_num(tt_table_cell(t[s], r, ric)) : 0;
+			size_t ri = row_rank(a, s, t[s], r, ric);
 			st->side[k] = (uint8_t)s;
 			st->ri[k] = ri;
 			st->t[k] = row_time(a, s, t[s], r, ri);

@@ -152,7 +152,7 @@ static int mem_key(struct tt_pane *p, enum tt_action a)
 	return TT_R_REDRAW;
 }
 
-enum { V_BYTES, V_SIZE, V_BAR, V_AT, V_AGE, V_OP, V_N };
+enum { V_BYTES, V_SIZE, V_BAR, V_AT, V_AGE, V_OP, V_RI, V_N };
 
 static int live_open(struct tt_pane *p)
 {
@@ -169,6 +169,8 @@ static int live_open(struct tt_pane *p)
 		[V_AT] = {.name = "allocated_at", .title = "at", .type = TT_C_DUR},
 		[V_AGE] = {.name = "age_at_peak", .title = "age", .type = TT_C_DUR},
 		[V_OP] = {.name = "operator", .type = TT_C_STR, .width = 36},
+		/* (the rank a side-by-side row's split timeline opens at) */
+		[V_RI] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 	};
 	/* row i = mm->live[d->first_live + i] */
 	struct tt_table *t = tt_table_new("live", cols, V_N);
@@ -178,6 +180,7 @@ static int live_open(struct tt_pane *p)
 		char size[32];
 		tt_fmt_bytes(size, sizeof(size), (double)a->bytes);
 		tt_table_set_int(t, k, V_BYTES, a->bytes);
+		tt_table_set_int(t, k, V_RI, (int64_t)a->ri);
 		tt_table_set_str(t, k, V_SIZE, size);
 		tt_table_set_int(t, k, V_AT, a->ts - r->t0);
 		tt_table_set_int(t, k, V_AGE, d->peak_ts - a->ts);

@@ -419,7 +419,7 @@ static int dist_open(struct tt_pane *p)
 	return 0;
 }
 
-enum { C_NAME, C_CALLS, C_LAT, C_TR, C_SYNC, C_BAR, C_BUSBW, C_SIZE, C_N };
+enum { C_NAME, C_CALLS, C_LAT, C_TR, C_SYNC, C_BAR, C_BUSBW, C_SIZE, C_RI, C_N };
 
 static int coll_open(struct tt_pane *p)
 {
@@ -436,6 +436,8 @@ static int coll_open(struct tt_pane *p)
 			   .role = {TT_ROLE_BAR_COMM, TT_ROLE_BAR_IDLE}, .glyphs = "=."},
 		[C_SIZE] = {.name = "size", .type = TT_C_STR},
 		[C_BUSBW] = {.name = "busbw_GBps", .title = "busbw", .type = TT_C_NUM, .prec = 1},
+		/* (the rank a side-by-side row's split timeline opens at) */
+		[C_RI] = {.name = "rank_index", .type = TT_C_INT, .hidden_text = true},
 	};
 	const struct tt_coll *cl = tt_res_collectives(p->app->res);
 	const struct tt_coll_bw *bw = tt_res_coll_bw(p->app->res);
@@ -451,6 +453,7 @@ static int coll_open(struct tt_pane *p)
 		size_t k = tt_table_add_row(t);
 		tt_table_set_str(t, k, C_NAME, d->stats[x->stat].name);
 		tt_table_set_int(t, k, C_CALLS, (int64_t)x->calls);
+		tt_table_set_int(t, k, C_RI, (int64_t)x->ri);
 		tt_table_set_int(t, k, C_LAT, x->total_ns);
 		tt_table_set_int(t, k, C_TR, x->transfer_ns);
 		tt_table_set_int(t, k, C_SYNC, x->sync_ns);

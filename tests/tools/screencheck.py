@@ -263,7 +263,8 @@ MAPS.update({
                            {"rank": "@rank", "name": "name"}, {
                                "calls": "calls", "latency": "total_latency(us)",
                                "transfer": "data_transfer(us)", "sync": "sync(us)",
-                               "busbw_GBps": "busbw_mean(GB/s)", "size": "total_bytes"}),
+                               "busbw_GBps": "busbw_mean(GB/s)", "size": "total_bytes",
+                               "rank_index": "rank_index"}),
     # the kernels an operator launched (Operators): report operators --op
     "op-kernels": one_row("operators", "operator_kernels",
                           {"operator": "@operator", "name": "name"}, {
@@ -276,12 +277,12 @@ MAPS.update({
     # the allocations alive at a device's peak (Memory)
     "live": whole_row("memory", "memory_live_at_peak",
                       {"rank": "@rank", "device": "@device", "operator": "operator"}, {
-                          "bytes": "bytes", "allocated_at": "allocated_at(us)",
-                          "age_at_peak": "age_at_peak(us)"}),
+                          "bytes": "bytes", "size": "bytes", "allocated_at": "allocated_at(us)",
+                          "age_at_peak": "age_at_peak(us)", "rank_index": "rank_index"}),
 })
 # values drawn as text: how the text reads as the report's value, and how
 # near it must be
-PARSE = {"collectives.size": size_text}
+PARSE = {"collectives.size": size_text, "live.size": size_text}
 
 # Pane tables built from a report's result without its table object: the
 # report that prints the same table.
