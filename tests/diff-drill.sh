@@ -258,6 +258,16 @@ if sed -n 2p "$tmp/demo-coll" | grep -q 'split: Control rank 5 above, Test rank 
 else
 	fail "a rank's collectives, side by side: $(sed -n 2p "$tmp/demo-coll")"
 fi
+# as on a terminal (<Async>: the analyses in the background): opened while
+# a side's results are still computed, the drill-down shows them once they
+# are (it said "computing" for good)
+shot demo-coll-async '<Async>v/Distributed<Enter><Enter><Ready><Enter><Ready>' --demo --diff
+if grep -q '^> Control  allreduce ' "$tmp/demo-coll-async" && grep -q '^  Test     allreduce ' "$tmp/demo-coll-async"; then
+	pass "a rank's collectives, side by side, computed in the background: both sides' rows"
+else
+	fail "a rank's collectives, side by side, computed in the background:"
+	cat "$tmp/demo-coll-async"
+fi
 
 # Enter on a Diff steps row: that step's names, HTA's compare_traces of
 # the step over the rank pairs (report diff --iteration N --map ...)

@@ -71,6 +71,11 @@ static int sides_open(struct tt_pane *p)
 		tt_ui_side_leave(a, &sv);
 		t[s] = st->q[s]->table;
 	}
+	/* a side whose results are still being computed (on a terminal): this
+	 * pane is opened again by a later call, the sides' panes kept */
+	for (int s = 0; s < 2; s++)
+		if (st->q[s] && st->q[s]->waiting)
+			return TT_OPEN_WAIT;
 	const struct tt_table *any = t[0] ? t[0] : t[1];
 	if (!any) {
 		snprintf(p->msg, sizeof(p->msg), "%s", st->q[0] && st->q[0]->msg[0] ? st->q[0]->msg :
