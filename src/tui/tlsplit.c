@@ -14,6 +14,7 @@
 #include "tracetop/analysis.h"
 #include "tracetop/diff.h"
 #include "tracetop/raster.h"
+#include "tracetop/steps.h"
 #include "tracetop/util.h"
 
 struct sp_half {
@@ -67,24 +68,14 @@ static int64_t *step_numbers(const struct tt_rank *r)
 	return num;
 }
 
-static int sstep_cmp(const void *a, const void *b)
-{
-	const struct tt_step_ev *x = a, *y = b;
-	if (x->num != y->num)
-		return x->num < y->num ? -1 : 1;
-	return x->ev < y->ev ? -1 : x->ev > y->ev;
-}
-
-/* Half h's steps, each number's annotation as tl_find_step picks it (the
- * first CPU one, else the first); and step_at's answer for time t:
- * the number of r's CPU step holding t (the latest-starting one), else of
- * the first after t, else of the last; -1 without one.  One pass. */
+/* Half h's steps, each number's annotation as tl_find_step picks it (a
+ * copy of the rank's step index); and step_at's answer for time t: the
+ * number of r's CPU step holding t (the latest-starting one), else of the
+ * first after t, else of the last; -1 without one.  One pass. */
 static int64_t half_steps(struct sp_half *h, int64_t t)
 {
 	const struct tt_rank *r = h->r;
 	int64_t *num = step_numbers(r);
-	size_t n = 0, cap = 0;
-	struct tt_step_ev *v = NULL;
 	int64_t in = -1, after = -1, last = -1;
 	int64_t in_ts = INT64_MIN, after_ts = INT64_MAX, last_ts = INT64_MIN;
 	h->first = INT64_MAX;
@@ -94,11 +85,7 @@ static int64_t half_steps(struct sp_half *h, int64_t t)
 		if (e->flags & TT_EF_MARKER)
 			continue;
 		int64_t k = num[e->name < r->strs.n ? e->name : r->strs.n];
-		if (k < 0)
-			continue;
-		TT_GROW(v, cap, n + 1);
-		v[n++] = (struct tt_step_ev){k, i};
-		if (r->tracks[e->track].kind != TT_TRACK_CPU)
+		if (k < 0 || r->tracks[e->track].kind != TT_TRACK_CPU)
 			continue;
 		h->first = TT_MIN(h->first, k);
 		h->last = TT_MAX(h->last, k);
@@ -118,23 +105,13 @@ static int64_t half_steps(struct sp_half *h, int64_t t)
 	if (h->last < 0)
 		h->first = -1;
 	free(num);
-	/* one per number: its first CPU annotation, else its first */
+	/* (a copy: the rank's memo may be dropped while the pane is open) */
+	size_t n;
+	const struct tt_step_ev *v = tt_step_index(r, &n);
+	h->steps = n ? tt_malloc(n * sizeof(*v)) : NULL;
 	if (n)
-		qsort(v, n, sizeof(*v), sstep_cmp);
-	size_t k = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i, pick = i;
-		bool cpu = false;
-		for (; j < n && v[j].num == v[i].num; j++)
-			if (!cpu && r->tracks[r->ev[v[j].ev].track].kind == TT_TRACK_CPU) {
-				cpu = true;
-				pick = j;
-			}
-		v[k++] = v[pick];
-		i = j;
-	}
-	h->steps = v;
-	h->nsteps = k;
+		memcpy(h->steps, v, n * sizeof(*v));
+	h->nsteps = n;
 	return in >= 0 ? in : after >= 0 ? after : last;
 }
 
