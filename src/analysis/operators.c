@@ -228,7 +228,7 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 			tt_sat_acc(&ns->child[pos[p]], e->dur); /* (parents come first) */
 		ns->tc_eligible[k] = t->kind[i] != TT_TBN_STEP &&
 				     (t->nflags[e->name] & TT_NF_TC_ELIGIBLE);
-		if (t->kind[i] == TT_TBN_STEP || tt_ev_kind(r, e) == TT_K_CPU_OP)
+		if (tt_tbtree_owns_gpu(r, t, i))
 			gown[k] = k;
 		else
 			gown[k] = p != TT_NONE ? gown[pos[p]] : TT_NONE;

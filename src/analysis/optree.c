@@ -477,7 +477,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t call)
 {
 	uint32_t o = call != TT_NONE ? t->owner[call] : TT_NONE;
-	while (o != TT_NONE && t->kind[o] != TT_TBN_STEP && tt_ev_kind(r, &r->ev[o]) != TT_K_CPU_OP)
+	while (o != TT_NONE && !tt_tbtree_owns_gpu(r, t, o))
 		o = t->parent[o];
 	return o;
 }

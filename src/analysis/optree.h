@@ -165,6 +165,13 @@ const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r);
  * cpu_op or ProfilerStep node around it; TT_NONE when none (the plugin's
  * CallTreeRoot). */
 uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t call);
+/* Whether node o takes the GPU work of the runtime calls under it (a
+ * ProfilerStep or a cpu_op): tt_tbtree_gpu_owner's rule, for walks that
+ * find the owners of many nodes at once, parents first. */
+static inline bool tt_tbtree_owns_gpu(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t o)
+{
+	return t->kind[o] == TT_TBN_STEP || tt_ev_kind(r, &r->ev[o]) == TT_K_CPU_OP;
+}
 
 /* Per-node figures of the tree (operators.c), arrays by position in
  * t->order (pos: event index -> position, for the nodes only): the
