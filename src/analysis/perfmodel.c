@@ -687,18 +687,26 @@ static inline bool gkey_before(const struct gkey *x, const struct gkey *y)
 }
 TT_STABLE_SORT(sort_gkey, struct gkey, gkey_before)
 
-/* the GPU ops by start, then index (gts_cmp) */
-static uint32_t *gops_by_start(const struct rctx *x)
+/* The GPU ops' indices into ord, sorted: all of them by start, then index
+ * (gts_cmp's order); or, by_launcher, those with a launcher, by launcher,
+ * start, event (the launchers' direct kernels grouped).  Returns how
+ * many. */
+static uint32_t gops_sorted(const struct rctx *x, bool by_launcher, uint32_t *ord)
 {
 	struct gkey *v = tt_malloc(((size_t)x->ng + 1) * sizeof(*v));
-	for (uint32_t k = 0; k < x->ng; k++)
-		v[k] = (struct gkey){x->g[k].ts, 0, k, k};
-	sort_gkey(v, x->ng);
-	uint32_t *ord = tt_malloc(((size_t)x->ng + 1) * sizeof(*ord));
-	for (uint32_t k = 0; k < x->ng; k++)
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < x->ng; k++) {
+		const struct gop *g = &x->g[k];
+		if (!by_launcher)
+			v[n++] = (struct gkey){g->ts, 0, k, k};
+		else if (g->launcher != TT_NONE)
+			v[n++] = (struct gkey){g->ts, g->launcher, g->ev, k};
+	}
+	sort_gkey(v, n);
+	for (uint32_t k = 0; k < n; k++)
 		ord[k] = v[k].k;
 	free(v);
-	return ord;
+	return n;
 }
 
 static void want(struct rctx *x, uint32_t ev)
@@ -720,7 +728,8 @@ static void gather(struct rctx *x)
 	/* the pairs (wanted node, GPU op) by node, then by the op's start and
 	 * index: the ops taken in that order, then a counting sort by node
 	 * (stable), no comparison of pairs */
-	uint32_t *ord = gops_by_start(x);
+	uint32_t *ord = tt_malloc(((size_t)x->ng + 1) * sizeof(*ord));
+	gops_sorted(x, false, ord);
 	struct pair *tmp = NULL;
 	size_t ntmp = 0, ctmp = 0;
 	x->node_first = tt_calloc((size_t)x->nwanted + 2, sizeof(*x->node_first));
@@ -955,17 +964,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 
 	/* launchers: their direct kernels, grouped */
 	uint32_t *dk = tt_malloc(((size_t)x->ng + 1) * sizeof(*dk));
-	uint32_t ndk = 0;
-	{
-		struct gkey *v = tt_malloc(((size_t)x->ng + 1) * sizeof(*v));
-		for (uint32_t k = 0; k < x->ng; k++)
-			if (x->g[k].launcher != TT_NONE)
-				v[ndk++] = (struct gkey){x->g[k].ts, x->g[k].launcher, x->g[k].ev, k};
-		sort_gkey(v, ndk);
-		for (uint32_t k = 0; k < ndk; k++)
-			dk[k] = v[k].k;
-		free(v);
-	}
+	uint32_t ndk = gops_sorted(x, true, dk);
 	struct lrec *lr = NULL;
 	size_t nlr = 0, clr = 0;
 	for (uint32_t i = 0, j; i < ndk; i = j) {
