@@ -75,9 +75,6 @@ void tt_err_format(const struct tt_err *e, char *buf, size_t n);
  * installs one that restores the terminal), print, abort. */
 TT_NORETURN void tt_die(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_set_die_hook(void (*hook)(void));
-/* Run the fatal hook once (not from a signal handler: it may call curses
- * and stdio). */
-void tt_run_die_hook(void);
 /* The fatal hook of a signal handler, which may interrupt any code on any
  * thread (curses, malloc): it must be async-signal-safe (write, tcsetattr,
  * dup2 and the like, on data prepared beforehand).  The TUI installs one

@@ -21,8 +21,6 @@ int tt_watch_fd(const struct tt_watch *w);
 /* Read what the descriptor holds; true when anything changed since the
  * last call.  Never blocks. */
 bool tt_watch_drain(struct tt_watch *w);
-/* Whether inotify is in use ("inotify" or "polling", for messages). */
-const char *tt_watch_kind(const struct tt_watch *w);
 void tt_watch_close(struct tt_watch *w);
 
 #endif

@@ -103,14 +103,6 @@ void tt_set_die_hook(void (*hook)(void))
 	die_hook = hook;
 }
 
-void tt_run_die_hook(void)
-{
-	void (*hook)(void) = die_hook;
-	die_hook = NULL;
-	if (hook)
-		hook();
-}
-
 void tt_die(const char *fmt, ...)
 {
 	void (*hook)(void) = die_hook;

@@ -65,11 +65,6 @@ bool tt_watch_drain(struct tt_watch *w)
 	return any;
 }
 
-const char *tt_watch_kind(const struct tt_watch *w)
-{
-	return w && w->fd >= 0 ? "inotify" : "polling";
-}
-
 void tt_watch_close(struct tt_watch *w)
 {
 	if (!w)
