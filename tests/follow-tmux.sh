@@ -1,6 +1,7 @@
 #!/bin/sh
 # --follow, in tmux: a job still running writes a new cycle while the
-# explorer shows the last one.  The test writes each worker's file in
+# explorer shows the last one (the status line says what it writes).  The
+# test writes each worker's file in
 # steps (a gzip stream cut mid-stream between them): the cycle is listed
 # as being written, never shown cut and never warned about; once every
 # file is whole, the status line says "new cycle available (c)" and the
@@ -44,17 +45,22 @@ wait_for job "following the folder: inotify and polling every 1 s" && pass "the 
 # worker1 whole, worker0 a third of its gzip stream: the cycle is listed,
 # read once its files stop changing, and found to stop early
 cp "$tmp/c2/$w1" "$J/$w1"
+wait_for job "cycle 2: 1 of 2 workers written" 20 && status job | grep -q "cycle 2: 1 of 2 workers written" &&
+	pass "one worker's file of cycle 2: the status line says 'cycle 2: 1 of 2 workers written'" ||
+	fail "one worker written: $(status job)"
 head -c $((s0 / 3)) "$tmp/c2/$w0" >"$J/$w0"
 if wait_re job '^ +2 +2023-11-14 22:14:20 +2 +2 .*being written: a file stops early' 20; then
 	pass "a gzip file cut mid-stream: its cycle 'being written: a file stops early'"
 else
 	fail "cut file not seen as being written"
 fi
+wait_for job "cycle 2 being written" 20 || fail "no 'cycle 2 being written': $(status job)"
 st=$(status job)
 case $st in
 *"new cycle"*) fail "a cycle being written offered: $st" ;;
 *W:*) fail "a file being written warned about: $st" ;;
-*) pass "not offered, not warned: $st" ;;
+*"cycle 2 being written"*) pass "not offered, not warned; the status line says: $st" ;;
+*) fail "the status line does not say cycle 2 is being written: $st" ;;
 esac
 # it grows: listed as growing (no offer, no warning either)
 head -c $((2 * s0 / 3)) "$tmp/c2/$w0" | tail -c +$((s0 / 3 + 1)) >>"$J/$w0"

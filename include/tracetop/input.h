@@ -110,8 +110,6 @@ unsigned tt_input_tick(struct tt_input *s, bool woken);
 /* The new cycle loaded in the background (the caller owns it), or NULL;
  * later offers are of cycles newer than it. */
 struct tt_model *tt_input_take(struct tt_input *s);
-/* Whether a new cycle is ready to take. */
-bool tt_input_ready(const struct tt_input *s);
 /* The time of that cycle (ns since the epoch), 0 when none is ready. */
 int64_t tt_input_ready_time(const struct tt_input *s);
 /* What the follower knows of cycle c (index) of the open run that its
@@ -119,8 +117,9 @@ int64_t tt_input_ready_time(const struct tt_input *s);
  * written: a file stops early", "loading"), or "". */
 void tt_input_cycle_note(const struct tt_input *s, size_t c, char *buf, size_t n);
 /* What the follower waits for, in a few words ("cycle 6: 2 of 4 workers
- * writing"), or "" when nothing. */
-void tt_input_pending(const struct tt_input *s, char *buf, size_t n);
+ * written", "cycle 6 being written"; brief: always the latter), or ""
+ * when nothing. */
+void tt_input_pending(const struct tt_input *s, bool brief, char *buf, size_t n);
 /* Wait (blocking, at most timeout_ms; -1: no limit) for the first new
  * cycle of a followed run; the model, or NULL when the time ran out.
  * For a job that has written no complete cycle yet. */

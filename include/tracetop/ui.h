@@ -247,6 +247,10 @@ struct tt_app {
 		size_t arg;
 	} req_in;
 	bool fresh;          /* a new cycle is ready to open (the status line says) */
+	/* a followed job's cycle still being written, "" when none: the
+	 * status line says ("cycle 6: 2 of 4 workers written"; brief, where
+	 * that does not fit: "cycle 6 being written") */
+	char pending[64], pending_brief[64];
 	int back_cycle;      /* comparing cycles (p): the cycle to go back to, else 0 */
 	char side_label[2][64]; /* the sides' names of a comparison made here */
 	/* data the panes share for the app's life (src/tui/pane.h) */

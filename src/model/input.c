@@ -845,11 +845,6 @@ struct tt_model *tt_input_take(struct tt_input *s)
 	return m;
 }
 
-bool tt_input_ready(const struct tt_input *s)
-{
-	return s && s->ready;
-}
-
 int64_t tt_input_ready_time(const struct tt_input *s)
 {
 	return s && s->ready ? s->ready->cycle_time : 0;
@@ -876,7 +871,7 @@ void tt_input_cycle_note(const struct tt_input *s, size_t c, char *buf, size_t n
 		snprintf(buf, n, "being written: a file stops early");
 }
 
-void tt_input_pending(const struct tt_input *s, char *buf, size_t n)
+void tt_input_pending(const struct tt_input *s, bool brief, char *buf, size_t n)
 {
 	buf[0] = '\0';
 	if (!s || !s->follow || !s->run || s->ready)
@@ -893,10 +888,11 @@ void tt_input_pending(const struct tt_input *s, char *buf, size_t n)
 	for (size_t i = cy->first; i < cy->first + cy->nfiles; i++)
 		if (now - file_changed(s, r->files[i].path) < settle || r->files[i].cut)
 			growing++;
-	if (cy->nworkers < cy->expected)
+	if (cy->nworkers < cy->expected && !brief)
 		snprintf(buf, n, "cycle %zu: %zu of %zu workers written", c + 1, cy->nworkers,
 			 cy->expected);
-	else if (growing || s->bg.running || cy->time == s->cut_time)
+	else if (cy->nworkers < cy->expected || growing || s->bg.running ||
+		 cy->time == s->cut_time)
 		snprintf(buf, n, "cycle %zu being written", c + 1);
 }
 

@@ -795,7 +795,7 @@ static void draw_title(struct tt_app *a, struct tt_grid *g)
 static const char *cycles_key(struct tt_app *a);
 
 /* the right part of the status line: the row, the ranks, the help key */
-static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_t n)
+static void status_right(struct tt_app *a, struct tt_pane *p, bool brief, char *right, size_t n)
 {
 	char ranks[64];
 	ranks_text(a, ranks, sizeof(ranks));
@@ -804,10 +804,13 @@ static void status_right(struct tt_app *a, struct tt_pane *p, char *right, size_
 	size_t nw = tt_ui_warnings(a);
 	if (nw)
 		snprintf(warn, sizeof(warn), "  W:%zu warning%s", nw, nw == 1 ? "" : "s");
-	/* a followed job's new cycle, and the key that opens it */
-	char fresh[48] = "";
+	/* a followed job's new cycle, and the key that opens it; else the
+	 * cycle it is writing */
+	char fresh[80] = "";
 	if (a->fresh)
 		snprintf(fresh, sizeof(fresh), " new cycle available (%s) ", cycles_key(a));
+	else if (a->pending[0])
+		snprintf(fresh, sizeof(fresh), " %s ", brief ? a->pending_brief : a->pending);
 	if (p->table && p->nrows)
 		snprintf(right, n, "%s %zu/%zu  %s%s  ?:help q:quit ", fresh, p->cursor + 1, p->nrows,
 			 ranks, warn);
@@ -821,8 +824,8 @@ static int status_rows(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 {
 	if (a->prompt || !a->status[0])
 		return 0;
-	char right[160];
-	status_right(a, p, right, sizeof(right));
+	char right[256];
+	status_right(a, p, true, right, sizeof(right));
 	int room = g->w - (int)tt_utf8_width(right) - 2;
 	if ((int)tt_utf8_width(a->status) <= room)
 		return 0;
@@ -866,17 +869,20 @@ static void draw_status(struct tt_app *a, struct tt_grid *g, struct tt_pane *p)
 			tt_grid_put(g, x, y, TT_ROLE_CURSOR, " ", 1);
 		return;
 	}
-	char right[160];
-	status_right(a, p, right, sizeof(right));
+	char right[256];
+	status_right(a, p, false, right, sizeof(right));
 	const char *left = above ? "" : a->status[0] ? a->status : a->label;
+	if ((int)(tt_utf8_width(left) + tt_utf8_width(right)) + 2 > g->w)
+		status_right(a, p, true, right, sizeof(right)); /* (the job's news, briefly) */
 	if ((int)(tt_utf8_width(left) + tt_utf8_width(right)) + 2 > g->w) {
 		/* short of room: q is known, the rest is not */
 		char *q = strstr(right, " q:quit ");
 		if (q)
 			memmove(q, q + 7, strlen(q + 7) + 1);
 	}
-	if (a->fresh && (int)(tt_utf8_width(left) + tt_utf8_width(right)) + 2 > g->w) {
-		/* (a new cycle's offer: ? is known too) */
+	if ((a->fresh || a->pending[0]) &&
+	    (int)(tt_utf8_width(left) + tt_utf8_width(right)) + 2 > g->w) {
+		/* (a new cycle's offer or news: ? is known too) */
 		char *h = strstr(right, "  ?:help ");
 		if (h)
 			memmove(h + 1, h + 9, strlen(h + 9) + 1);
@@ -1375,6 +1381,15 @@ bool tt_app_tick(struct tt_app *a, bool woken)
 		if (f) {
 			input_label(a);
 			input_relist(a);
+			redraw = true;
+		}
+		/* (what the job is writing changes with time, not only with
+		 * the files: asked at every tick) */
+		char pending[sizeof(a->pending)];
+		tt_input_pending(a->in, false, pending, sizeof(pending));
+		if (strcmp(pending, a->pending) != 0) {
+			snprintf(a->pending, sizeof(a->pending), "%s", pending);
+			tt_input_pending(a->in, true, a->pending_brief, sizeof(a->pending_brief));
 			redraw = true;
 		}
 	}
