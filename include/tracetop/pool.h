@@ -25,5 +25,12 @@ void tt_parallel_for(size_t n, int nthreads, void (*fn)(size_t i, void *ctx), vo
  * its consumers).  false when the system refuses: the caller then does
  * without it (the policy above), e.g. does the work inline. */
 bool tt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
+/* Lower the calling thread's priority a little (nice +5; on Linux a
+ * thread's own, inherited by the threads it starts): for work done ahead
+ * of need, so that the thread drawing the screen wins the cores it shares
+ * with it.  Within the process only as far as the scheduler groups it
+ * (Linux's autogroup: a session's processes share one weight).  Does
+ * nothing where a thread has no priority of its own. */
+void tt_thread_background(void);
 
 #endif

@@ -384,6 +384,7 @@ bool tt_results_ready(struct tt_results *r, enum tt_rkind k)
 static void *worker(void *arg)
 {
 	struct tt_results *r = arg;
+	tt_thread_background(); /* (the screen's keys first) */
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
 		while (r->paused && !r->stop)

@@ -5,6 +5,11 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "tracetop/util.h"
 
@@ -51,4 +56,16 @@ void tt_parallel_for(size_t n, int nthreads, void (*fn)(size_t i, void *ctx), vo
 bool tt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
 {
 	return pthread_create(th, NULL, fn, arg) == 0;
+}
+
+void tt_thread_background(void)
+{
+#ifdef __linux__
+	/* (Linux keeps a nice value per thread: the thread's id, not the
+	 * process's; raising it needs no privilege, and nothing undoes it) */
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int now = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (now < 5)
+		(void)setpriority(PRIO_PROCESS, (id_t)tid, 5);
+#endif
 }
