@@ -259,8 +259,11 @@ static void kacc_add(struct kacc **v, size_t *n, size_t *cap, struct tt_hmap *h,
 
 struct gop {            /* a GPU op */
 	uint32_t ev;
+	uint32_t name;      /* its name (rank string id) */
 	uint32_t call;      /* its runtime call, TT_NONE: no launch */
 	uint32_t launcher;  /* TT_NONE: none (communication, no launch) */
+	uint32_t pop;       /* the first cpu_op above its call (parent_op), TT_NONE */
+	uint32_t pname;     /* that op's name, else the call's; TT_NONE: no call */
 	int64_t ts, end;
 	uint8_t kind;       /* enum tt_cat_kind */
 	uint8_t cls;        /* 0 computation, 1 communication, 2 memcpy */
@@ -296,6 +299,7 @@ struct rctx {
 	uint32_t nwanted;
 	int8_t *comm, *model; /* by name id: -1 unknown */
 	int8_t *catname;    /* by name id: category by name, -1 unknown */
+	int8_t *kcat;       /* by kernel name id: category by kernel name, -1 unknown */
 	struct gop *g;
 	uint32_t ng;
 	struct pair *pairs;
@@ -382,7 +386,17 @@ static bool comm_name(struct rctx *x, uint32_t name)
 	return x->comm[name];
 }
 
-/* 2. GPU ops and launchers */
+/* the first cpu_op above a runtime call (no pass-through), TT_NONE */
+static uint32_t parent_op(const struct rctx *x, uint32_t call)
+{
+	uint32_t p = x->intree[call] ? x->parent[call] : TT_NONE;
+	for (int up = 0; p != TT_NONE && up < MAX_UP; up++, p = x->parent[p])
+		if (is_cpu_op(x->r, &x->r->ev[p]))
+			return p;
+	return TT_NONE;
+}
+
+/* 2. GPU ops, their launchers and parent ops */
 static void find_gops(struct rctx *x)
 {
 	const struct tt_rank *r = x->r;
@@ -395,6 +409,7 @@ static void find_gops(struct rctx *x)
 		TT_GROW(x->g, cap, (size_t)x->ng + 1);
 		struct gop *g = &x->g[x->ng++];
 		g->ev = i;
+		g->name = e->name;
 		g->track = t;
 		g->ts = e->ts;
 		g->end = tt_ev_end(e);
@@ -408,7 +423,13 @@ static void find_gops(struct rctx *x)
 		else
 			g->cls = comm_name(x, e->name) ? 1 : 0;
 		g->launcher = TT_NONE;
-		if (g->call == TT_NONE || comm_name(x, e->name))
+		g->pop = g->pname = TT_NONE;
+		if (g->call == TT_NONE)
+			continue;
+		/* (read here, where the walk below reads the same events) */
+		g->pop = parent_op(x, g->call);
+		g->pname = r->ev[g->pop != TT_NONE ? g->pop : g->call].name;
+		if (comm_name(x, e->name))
 			continue;
 		uint32_t p = x->intree[g->call] ? x->parent[g->call] : TT_NONE, l = TT_NONE;
 		for (int up = 0; p != TT_NONE && up < MAX_UP; up++) {
@@ -866,17 +887,10 @@ done:
 
 /* ---- categories ---- */
 
-/* TraceLens' categorize_torch_op: by name, then the first (by start) of
- * the kernels it launched (gi: sorted by start; n may be 0) */
-static int categorize(const struct rctx *x, uint32_t ev, const uint32_t *gi, size_t n)
+/* the category of an op of another category by name, by the name of its
+ * first kernel */
+static int cat_by_kernel(const char *k)
 {
-	uint32_t nid = x->r->ev[ev].name;
-	if (x->catname[nid] < 0)
-		x->catname[nid] = (int8_t)tt_pm_cat_by_name(tt_str(x->r, nid));
-	int c = x->catname[nid];
-	if (c != TT_PMC_OTHER || !n)
-		return c;
-	const char *k = tt_ev_name(x->r, &x->r->ev[x->g[gi[0]].ev]);
 	if (strncmp(k, "void at::native", 15) != 0)
 		return TT_PMC_OTHER;
 	if (strstr(k, "elementwise"))
@@ -886,6 +900,22 @@ static int categorize(const struct rctx *x, uint32_t ev, const uint32_t *gi, siz
 	if (strstr(k, "multi_tensor_apply"))
 		return TT_PMC_MTA;
 	return TT_PMC_OTHER;
+}
+
+/* TraceLens' categorize_torch_op of an op named nid: by name, then the
+ * first (by start) of the kernels it launched (gi: sorted by start; n may
+ * be 0); each name's answer computed once */
+static int categorize(const struct rctx *x, uint32_t nid, const uint32_t *gi, size_t n)
+{
+	if (x->catname[nid] < 0)
+		x->catname[nid] = (int8_t)tt_pm_cat_by_name(tt_str(x->r, nid));
+	int c = x->catname[nid];
+	if (c != TT_PMC_OTHER || !n)
+		return c;
+	uint32_t k = x->g[gi[0]].name;
+	if (x->kcat[k] < 0)
+		x->kcat[k] = (int8_t)cat_by_kernel(tt_str(x->r, k));
+	return x->kcat[k];
 }
 
 /* ---- merging a rank into the result ---- */
@@ -944,16 +974,6 @@ struct lrec { /* a launcher instance */
 	uint32_t k0, nk; /* its direct kernels: into dk */
 };
 
-/* the first cpu_op above a runtime call (no pass-through), TT_NONE */
-static uint32_t parent_op(const struct rctx *x, uint32_t call)
-{
-	uint32_t p = x->intree[call] ? x->parent[call] : TT_NONE;
-	for (int up = 0; p != TT_NONE && up < MAX_UP; up++, p = x->parent[p])
-		if (is_cpu_op(x->r, &x->r->ev[p]))
-			return p;
-	return TT_NONE;
-}
-
 static void merge_rank(struct acc *a, struct rctx *x)
 {
 	const struct tt_rank *r = x->r;
@@ -977,7 +997,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		w->k0 = i, w->nk = j - i;
 		w->direct = busy(x, dk + i, j - i);
 		w->subtree = x->wid[l] != TT_NONE ? node_busy(x, x->wid[l], &buf, &cbuf) : 0;
-		w->cat = (uint8_t)categorize(x, l, dk + i, j - i);
+		w->cat = (uint8_t)categorize(x, r->ev[l].name, dk + i, j - i);
 	}
 
 	/* kernel summary and short kernels: the parent cpu_op of each kernel */
@@ -1070,7 +1090,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			int spec = c->spec;
 			if (c->tf32_able && spec == TT_PMSPEC_MATRIX_FP32) {
 				for (uint32_t z = 0; z < nk; z++) {
-					const char *kn = tt_ev_name(r, &r->ev[x->g[buf[z]].ev]);
+					const char *kn = tt_str(r, x->g[buf[z]].name);
 					if (strstr(kn, "tf32") || strstr(kn, "s1688gemm") ||
 					    strstr(kn, "s16816gemm")) {
 						spec = TT_PMSPEC_MATRIX_TF32;
@@ -1150,10 +1170,9 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			a->ri_v[a->nri++] = iv;
 			for (uint32_t z = 0; z < nk; z++) {
 				const struct gop *g = &x->g[buf[z]];
-				const struct tt_event *ge = &r->ev[g->ev];
 				int64_t stream = r->tracks[g->track].stream;
 				kacc_add(&a->rk, &a->nrk, &a->crk, &a->rkmap, row,
-					 rid(a, sc, r, ge->name), stream, ge->dur);
+					 rid(a, sc, r, g->name), stream, g->end - g->ts);
 			}
 		}
 	}
@@ -1197,10 +1216,9 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		a->li_v[a->nli++] = iv;
 		for (uint32_t z = 0; z < w->nk; z++) {
 			const struct gop *g = &x->g[dk[w->k0 + z]];
-			const struct tt_event *ge = &r->ev[g->ev];
 			int64_t stream = r->tracks[g->track].stream;
-			kacc_add(&a->lk, &a->nlk, &a->clk, &a->lkmap, row, rid(a, sc, r, ge->name),
-				 stream, ge->dur);
+			kacc_add(&a->lk, &a->nlk, &a->clk, &a->lkmap, row, rid(a, sc, r, g->name),
+				 stream, g->end - g->ts);
 		}
 		/* ops_summary */
 		uint32_t *os = map_slot(&a->omap, &a->comap, nm);
@@ -1223,27 +1241,21 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		const struct gop *g = &x->g[k];
 		if (g->kind != TT_K_KERNEL)
 			continue;
-		const struct tt_event *ge = &r->ev[g->ev];
 		int cat = -1;
-		const char *parent = NULL;
-		uint32_t pop = TT_NONE;
+		uint32_t pop = g->pop;
 		if (g->call != TT_NONE) {
-			pop = parent_op(x, g->call);
 			if (pop != TT_NONE) {
-				parent = tt_ev_name(r, &r->ev[pop]);
-				cat = lcat[pop] != 0xff ? lcat[pop] : categorize(x, pop, NULL, 0);
+				cat = lcat[pop] != 0xff ? lcat[pop] : categorize(x, g->pname, NULL, 0);
 			} else {
-				parent = tt_ev_name(r, &r->ev[g->call]);
+				const char *parent = tt_str(r, g->pname);
 				cat = has_ci(parent, "cudagraph") || has_ci(parent, "graphlaunch") ? -3 : -2;
 			}
 		}
 		int64_t stream = r->tracks[g->track].stream;
-		double dur = ge->dur / 1e3;
+		double dur = (g->end - g->ts) / 1e3;
 		p->kernels_us += dur;
-		uint32_t kn = rid(a, sc, r, ge->name);
-		uint32_t pr = pop != TT_NONE	  ? rid(a, sc, r, r->ev[pop].name)
-			      : g->call != TT_NONE ? rid(a, sc, r, r->ev[g->call].name)
-						   : TT_NONE;
+		uint32_t kn = rid(a, sc, r, g->name);
+		uint32_t pr = rid(a, sc, r, g->pname); /* (TT_NONE: no call) */
 		uint64_t hk = tt_hmap_mix(((uint64_t)kn << 32 | pr) ^
 					  tt_hmap_mix((uint64_t)stream * 31 + (uint64_t)(cat + 8)));
 		size_t pos = 0;
@@ -1348,6 +1360,8 @@ static void rank_job(size_t i, void *ctx)
 	memset(x.model, -1, (size_t)r->strs.n + 1);
 	x.catname = tt_malloc((size_t)r->strs.n + 1);
 	memset(x.catname, -1, (size_t)r->strs.n + 1);
+	x.kcat = tt_malloc((size_t)r->strs.n + 1);
+	memset(x.kcat, -1, (size_t)r->strs.n + 1);
 	build_tree(&x);
 	find_gops(&x);
 	find_models(&x);
@@ -1375,6 +1389,7 @@ static void rank_job(size_t i, void *ctx)
 	free(x.comm);
 	free(x.model);
 	free(x.catname);
+	free(x.kcat);
 	free(x.g);
 	free(x.pairs);
 	free(x.node_first);
