@@ -284,6 +284,14 @@ struct rinst {          /* a modelled op instance */
 	bool own_bwd;       /* it is the forward of a backward (TraceLens' row test) */
 };
 
+struct seqev { /* an op with a Sequence number, and what link_bwd reads of it */
+	int64_t seq;
+	uint32_t ev;
+	uint32_t track;
+	int64_t ts;
+	bool ef; /* its name starts "autograd::engine::evaluate_function:" */
+};
+
 /* a forward op instance and one backward event of it */
 struct blink {
 	uint32_t inst, bwd;
@@ -298,10 +306,12 @@ struct rctx {
 	uint32_t *wid;      /* by event: wanted node id */
 	uint32_t nwanted;
 	int8_t *comm, *model; /* by name id: -1 unknown */
+	int8_t *isef;       /* by name id: a backward's name, -1 unknown */
 	int8_t *catname;    /* by name id: category by name, -1 unknown */
 	int8_t *kcat;       /* by kernel name id: category by kernel name, -1 unknown */
 	struct gop *g;
 	uint32_t ng;
+	size_t cg;
 	struct pair *pairs;
 	size_t npairs, cpairs;
 	uint32_t *node_first; /* by node: [first, next first) into pairs */
@@ -314,6 +324,9 @@ struct rctx {
 	uint32_t ninst;
 	size_t cinst;
 	uint32_t *inst_of;  /* by event: instance, TT_NONE */
+	/* the ops with a Sequence number (link_bwd) */
+	struct seqev *seqv;
+	size_t nseq, cseq;
 	/* linked backward: (instance, bwd event) */
 	struct blink *bl;
 	size_t nbl, cbl;
@@ -329,54 +342,38 @@ static bool is_cpu_op(const struct tt_rank *r, const struct tt_event *e)
 	return e->ph == 'X' && !(e->flags & TT_EF_MARKER) && tt_ev_kind(r, e) == TT_K_CPU_OP;
 }
 
-static bool is_call(const struct tt_rank *r, const struct tt_event *e)
-{
-	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
-		return false;
-	enum tt_cat_kind k = tt_ev_kind(r, e);
-	return k == TT_K_RUNTIME || k == TT_K_DRIVER;
-}
+/* 1. the op tree of a CPU thread, TraceLens' way, one event at a time
+ * (cpu_ops and runtime calls, by start): the ancestors of the next event
+ * on a stack */
+struct tstack {
+	uint32_t *v;
+	size_t n, cap;
+};
 
-static bool is_gpu(const struct tt_rank *r, const struct tt_event *e)
+/* Puts event i (the thread's next) in the tree; returns its depth (its
+ * ancestors, at most MAX_UP), TT_NONE when it is left out of the tree.
+ * (Each event on the stack is the parent of the one above it: an event
+ * is only pushed on its parent, and only the top is ever popped.) */
+static uint32_t tree_add(struct rctx *x, struct tstack *st, uint32_t i)
 {
-	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
-		return false;
-	enum tt_cat_kind k = tt_ev_kind(r, e);
-	return k == TT_K_KERNEL || k == TT_K_MEMCPY || k == TT_K_MEMSET;
-}
-
-/* 1. the trees */
-static void build_tree(struct rctx *x)
-{
-	const struct tt_rank *r = x->r;
-	uint32_t *st = NULL;
-	size_t cst = 0;
-	for (uint32_t t = 0; t < r->ntracks; t++) {
-		const struct tt_track *tr = &r->tracks[t];
-		if (tr->kind != TT_TRACK_CPU)
-			continue;
-		size_t n = 0;
-		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
-			const struct tt_event *e = &r->ev[i];
-			if (!is_cpu_op(r, e) && !is_call(r, e))
-				continue;
-			int64_t ts = e->ts, end = tt_ev_end(e);
-			while (n && ts >= tt_ev_end(&r->ev[st[n - 1]]))
-				n--;
-			if (n && end > tt_ev_end(&r->ev[st[n - 1]])) {
-				int64_t ov = tt_ev_end(&r->ev[st[n - 1]]) - ts;
-				if (ov < BLEED_NS && n >= 2)
-					n--;
-				else
-					continue; /* left out of the tree */
-			}
-			x->intree[i] = 1;
-			x->parent[i] = n ? st[n - 1] : TT_NONE;
-			TT_GROW(st, cst, n + 1);
-			st[n++] = i;
-		}
+	const struct tt_event *ev = x->r->ev, *e = &ev[i];
+	int64_t ts = e->ts, end = tt_ev_end(e);
+	size_t n = st->n;
+	while (n && ts >= tt_ev_end(&ev[st->v[n - 1]]))
+		n--;
+	if (n && end > tt_ev_end(&ev[st->v[n - 1]])) {
+		int64_t ov = tt_ev_end(&ev[st->v[n - 1]]) - ts;
+		if (ov < BLEED_NS && n >= 2)
+			n--;
+		else
+			return st->n = n, TT_NONE; /* left out of the tree */
 	}
-	free(st);
+	x->intree[i] = 1;
+	x->parent[i] = n ? st->v[n - 1] : TT_NONE;
+	TT_GROW(st->v, st->cap, n + 1);
+	st->v[n++] = i;
+	st->n = n;
+	return (uint32_t)TT_MIN(n - 1, (size_t)MAX_UP);
 }
 
 static bool comm_name(struct rctx *x, uint32_t name)
@@ -396,32 +393,35 @@ static uint32_t parent_op(const struct rctx *x, uint32_t call)
 	return TT_NONE;
 }
 
-/* 2. GPU ops, their launchers and parent ops */
-static void find_gops(struct rctx *x)
+/* 2. a GPU op (event i of track t) */
+static void gop_add(struct rctx *x, uint32_t i, uint32_t t)
 {
 	const struct tt_rank *r = x->r;
-	size_t cap = 0;
-	for (uint32_t t = 0; t < r->ntracks; t++)
-	for (uint32_t i = r->tracks[t].first; i < r->tracks[t].first + r->tracks[t].count; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (!is_gpu(r, e))
-			continue;
-		TT_GROW(x->g, cap, (size_t)x->ng + 1);
-		struct gop *g = &x->g[x->ng++];
-		g->ev = i;
-		g->name = e->name;
-		g->track = t;
-		g->ts = e->ts;
-		g->end = tt_ev_end(e);
-		g->kind = (uint8_t)tt_ev_kind(r, e);
-		g->call = tt_launch_of(r, i);
-		const char *nm = tt_ev_name(r, e);
-		if (g->kind == TT_K_MEMCPY || (g->kind == TT_K_KERNEL && rocm_copy(nm)))
-			g->cls = 2;
-		else if (g->kind == TT_K_KERNEL && rocm_fill(nm))
-			g->cls = 0;
-		else
-			g->cls = comm_name(x, e->name) ? 1 : 0;
+	const struct tt_event *e = &r->ev[i];
+	TT_GROW(x->g, x->cg, (size_t)x->ng + 1);
+	struct gop *g = &x->g[x->ng++];
+	g->ev = i;
+	g->name = e->name;
+	g->track = t;
+	g->ts = e->ts;
+	g->end = tt_ev_end(e);
+	g->kind = (uint8_t)tt_ev_kind(r, e);
+	g->call = tt_launch_of(r, i);
+	const char *nm = tt_ev_name(r, e);
+	if (g->kind == TT_K_MEMCPY || (g->kind == TT_K_KERNEL && rocm_copy(nm)))
+		g->cls = 2;
+	else if (g->kind == TT_K_KERNEL && rocm_fill(nm))
+		g->cls = 0;
+	else
+		g->cls = comm_name(x, e->name) ? 1 : 0;
+}
+
+/* each GPU op's parent op and launcher, once the trees are built */
+static void find_launchers(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	for (uint32_t k = 0; k < x->ng; k++) {
+		struct gop *g = &x->g[k];
 		g->launcher = TT_NONE;
 		g->pop = g->pname = TT_NONE;
 		if (g->call == TT_NONE)
@@ -429,7 +429,7 @@ static void find_gops(struct rctx *x)
 		/* (read here, where the walk below reads the same events) */
 		g->pop = parent_op(x, g->call);
 		g->pname = r->ev[g->pop != TT_NONE ? g->pop : g->call].name;
-		if (comm_name(x, e->name))
+		if (comm_name(x, g->name))
 			continue;
 		uint32_t p = x->intree[g->call] ? x->parent[g->call] : TT_NONE, l = TT_NONE;
 		for (int up = 0; p != TT_NONE && up < MAX_UP; up++) {
@@ -501,15 +501,6 @@ static uint32_t calc_of(struct rctx *x, uint32_t i)
 	return x->ncalcs++;
 }
 
-static uint32_t depth_of(const struct rctx *x, uint32_t i)
-{
-	uint32_t d = 0;
-	for (uint32_t p = x->intree[i] ? x->parent[i] : TT_NONE; p != TT_NONE && d < MAX_UP;
-	     p = x->parent[p])
-		d++;
-	return d;
-}
-
 static int inst_depth_cmp(const void *a, const void *b)
 {
 	const struct rinst *x = a, *y = b;
@@ -524,22 +515,25 @@ static inline bool inst_depth_before(const struct rinst *a, const struct rinst *
 TT_STABLE_SORT(sort_inst_depth, struct rinst, inst_depth_before)
 
 /* 3. the modelled ops: each op with a model name and args that give the
- * shapes; a composite only when no modelled op is under it */
-static void find_models(struct rctx *x)
+ * shapes; a composite only when no modelled op is under it.  A cpu_op
+ * (event i, depth in the tree: 0 when not in a tree) with a model name: */
+static void model_add(struct rctx *x, uint32_t i, uint32_t depth)
 {
 	const struct tt_rank *r = x->r;
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (!is_cpu_op(r, e))
-			continue;
-		if (x->model[e->name] < 0)
-			x->model[e->name] = tt_pm_has_model(tt_ev_name(r, e));
-		if (!x->model[e->name])
-			continue;
-		uint32_t c = calc_of(x, i);
-		TT_GROW(x->inst, x->cinst, (size_t)x->ninst + 1);
-		x->inst[x->ninst++] = (struct rinst){i, c, depth_of(x, i), false, false};
-	}
+	const struct tt_event *e = &r->ev[i];
+	if (x->model[e->name] < 0)
+		x->model[e->name] = tt_pm_has_model(tt_ev_name(r, e));
+	if (!x->model[e->name])
+		return;
+	uint32_t c = calc_of(x, i);
+	TT_GROW(x->inst, x->cinst, (size_t)x->ninst + 1);
+	x->inst[x->ninst++] = (struct rinst){i, c, depth, false, false};
+}
+
+/* ... the modelled ops kept, deepest first */
+static void keep_models(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
 	sort_inst_depth(x->inst, x->ninst);
 	uint8_t *covered = tt_calloc((size_t)r->nev + 1, 1);
 	for (uint32_t k = 0; k < x->ninst; k++) {
@@ -575,14 +569,6 @@ static void find_models(struct rctx *x)
 		x->inst_of[x->inst[k].ev] = k;
 }
 
-struct seqev { /* an op with a Sequence number, and what link_bwd reads of it */
-	int64_t seq;
-	uint32_t ev;
-	uint32_t track;
-	int64_t ts;
-	bool ef; /* its name starts "autograd::engine::evaluate_function:" */
-};
-
 static int seq_cmp(const void *a, const void *b)
 {
 	const struct seqev *x = a, *y = b;
@@ -597,33 +583,34 @@ static inline bool seq_before(const struct seqev *a, const struct seqev *b)
 TT_STABLE_SORT(sort_seq, struct seqev, seq_before)
 
 /* 4. forward -> backward by Sequence number, for the ops with a backward
- * row (TraceLens' link_all_fwd_bwd_events and get_subtree_bwd_events) */
-static void link_bwd(struct rctx *x)
+ * row (TraceLens' link_all_fwd_bwd_events and get_subtree_bwd_events).
+ * A cpu_op (event i) with its Sequence number, if any: */
+static void seq_add(struct rctx *x, uint32_t i)
 {
 	const struct tt_rank *r = x->r;
+	const struct tt_event *e = &r->ev[i];
+	if (!(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
+		return;
+	int64_t s = r->opinfo[e->aux].seq;
+	if (s < 0)
+		return;
+	static const char ef[] = "autograd::engine::evaluate_function:";
+	if (x->isef[e->name] < 0)
+		x->isef[e->name] = strncmp(tt_ev_name(r, e), ef, sizeof(ef) - 1) == 0;
+	TT_GROW(x->seqv, x->cseq, x->nseq + 1);
+	x->seqv[x->nseq++] = (struct seqev){s, i, e->track, e->ts, x->isef[e->name]}; /* (tt_track_of) */
+}
+
+/* ... the links, once the modelled ops are known */
+static void link_bwd(struct rctx *x)
+{
 	bool any = false;
 	for (uint32_t k = 0; k < x->ninst && !any; k++)
 		any = x->calcs[x->inst[k].calc].has_bwd;
 	if (!any)
 		return;
-	struct seqev *v = NULL;
-	size_t n = 0, cap = 0;
-	static const char ef[] = "autograd::engine::evaluate_function:";
-	int8_t *isef = tt_malloc((size_t)r->strs.n + 1); /* by name id: -1 unknown */
-	memset(isef, -1, (size_t)r->strs.n + 1);
-	for (uint32_t i = 0; i < r->nev; i++) {
-		const struct tt_event *e = &r->ev[i];
-		if (!is_cpu_op(r, e) || !(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
-			continue;
-		int64_t s = r->opinfo[e->aux].seq;
-		if (s < 0)
-			continue;
-		if (isef[e->name] < 0)
-			isef[e->name] = strncmp(tt_ev_name(r, e), ef, sizeof(ef) - 1) == 0;
-		TT_GROW(v, cap, n + 1);
-		v[n++] = (struct seqev){s, i, e->track, e->ts, isef[e->name]}; /* (tt_track_of) */
-	}
-	free(isef);
+	struct seqev *v = x->seqv;
+	size_t n = x->nseq;
 	sort_seq(v, n);
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a; b < n && v[b].seq == v[a].seq; b++)
@@ -660,7 +647,48 @@ static void link_bwd(struct rctx *x)
 			p = x->intree[p] ? x->parent[p] : TT_NONE;
 		}
 	}
-	free(v);
+}
+
+/* 1.-4.: one pass over the rank's events, track by track (the tracks
+ * hold the events in index order): the op trees of the CPU threads
+ * (their cpu_ops and runtime calls), the GPU ops (kernels, memcpy,
+ * memset), the ops with a model and those with a Sequence number (any
+ * cpu_op) */
+static void scan_rank(struct rctx *x)
+{
+	const struct tt_rank *r = x->r;
+	struct tstack st = {0};
+	for (uint32_t t = 0; t < r->ntracks; t++) {
+		const struct tt_track *tr = &r->tracks[t];
+		bool cpu = tr->kind == TT_TRACK_CPU;
+		st.n = 0;
+		for (uint32_t i = tr->first; i < tr->first + tr->count; i++) {
+			const struct tt_event *e = &r->ev[i];
+			if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
+				continue;
+			switch (tt_ev_kind(r, e)) {
+			case TT_K_CPU_OP: {
+				uint32_t depth = cpu ? tree_add(x, &st, i) : TT_NONE;
+				model_add(x, i, depth != TT_NONE ? depth : 0);
+				seq_add(x, i);
+				break;
+			}
+			case TT_K_RUNTIME:
+			case TT_K_DRIVER:
+				if (cpu)
+					tree_add(x, &st, i);
+				break;
+			case TT_K_KERNEL:
+			case TT_K_MEMCPY:
+			case TT_K_MEMSET:
+				gop_add(x, i, t);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	free(st.v);
 }
 
 /* the backward links by instance (a counting sort: each instance's in the
@@ -1358,13 +1386,15 @@ static void rank_job(size_t i, void *ctx)
 	memset(x.comm, -1, (size_t)r->strs.n + 1);
 	x.model = tt_malloc((size_t)r->strs.n + 1);
 	memset(x.model, -1, (size_t)r->strs.n + 1);
+	x.isef = tt_malloc((size_t)r->strs.n + 1);
+	memset(x.isef, -1, (size_t)r->strs.n + 1);
 	x.catname = tt_malloc((size_t)r->strs.n + 1);
 	memset(x.catname, -1, (size_t)r->strs.n + 1);
 	x.kcat = tt_malloc((size_t)r->strs.n + 1);
 	memset(x.kcat, -1, (size_t)r->strs.n + 1);
-	build_tree(&x);
-	find_gops(&x);
-	find_models(&x);
+	scan_rank(&x);
+	find_launchers(&x);
+	keep_models(&x);
 	link_bwd(&x);
 	index_bwd(&x);
 	gather(&x);
@@ -1388,6 +1418,8 @@ static void rank_job(size_t i, void *ctx)
 	free(x.wid);
 	free(x.comm);
 	free(x.model);
+	free(x.isef);
+	free(x.seqv);
 	free(x.catname);
 	free(x.kcat);
 	free(x.g);
