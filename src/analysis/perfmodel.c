@@ -276,8 +276,14 @@ struct pair {
 	int64_t ts;
 };
 
+/* the ids a calc is computed from: the op's name and args */
+struct calckey {
+	uint32_t id[5]; /* name, dims, types, strides, concrete */
+};
+
 struct rinst {          /* a modelled op instance */
 	uint32_t ev;
+	int64_t ts;         /* its start */
 	uint32_t calc;      /* into calcs */
 	uint32_t depth;
 	bool kept;
@@ -317,9 +323,10 @@ struct rctx {
 	uint32_t *node_first; /* by node: [first, next first) into pairs */
 	/* modelled */
 	struct tt_pm_calc *calcs;
+	struct calckey *calckeys; /* what each calc was computed from */
 	uint32_t ncalcs;
 	size_t ccalcs;
-	struct tt_hmap calcmap;
+	struct tt_hmap calcmap;   /* calckey -> calc */
 	struct rinst *inst;
 	uint32_t ninst;
 	size_t cinst;
@@ -467,37 +474,29 @@ static uint32_t calc_of(struct rctx *x, uint32_t i)
 {
 	const struct tt_rank *r = x->r;
 	const struct tt_event *e = &r->ev[i];
-	uint32_t ids[5] = {e->name, TT_NONE, TT_NONE, TT_NONE, TT_NONE};
+	struct calckey k = {{e->name, TT_NONE, TT_NONE, TT_NONE, TT_NONE}};
 	if ((e->flags & TT_EF_OPINFO) && e->aux < r->nopinfo) {
 		const struct tt_opinfo *o = &r->opinfo[e->aux];
-		ids[1] = o->input_dims, ids[2] = o->input_type, ids[3] = o->input_strides,
-		ids[4] = o->concrete;
+		k.id[1] = o->input_dims, k.id[2] = o->input_type, k.id[3] = o->input_strides,
+		k.id[4] = o->concrete;
 	}
-	uint64_t key = 0;
-	for (int k = 0; k < 5; k++)
-		key = tt_hmap_mix(key ^ ids[k]) + (uint64_t)k;
+	uint64_t hv = 0;
+	for (int q = 0; q < 5; q++)
+		hv = tt_hmap_mix(hv ^ k.id[q]) + (uint64_t)q;
 	size_t pos = 0;
-	for (uint32_t c = tt_hmap_first(&x->calcmap, key, &pos); c != TT_HMAP_NONE;
-	     c = tt_hmap_next(&x->calcmap, key, &pos)) {
-		/* (the calc's first op has the same ids) */
-		const struct tt_event *f = &r->ev[x->inst[c].ev];
-		uint32_t fid[5] = {f->name, TT_NONE, TT_NONE, TT_NONE, TT_NONE};
-		if ((f->flags & TT_EF_OPINFO) && f->aux < r->nopinfo) {
-			const struct tt_opinfo *o = &r->opinfo[f->aux];
-			fid[1] = o->input_dims, fid[2] = o->input_type, fid[3] = o->input_strides,
-			fid[4] = o->concrete;
-		}
-		if (memcmp(ids, fid, sizeof(ids)) == 0)
-			return x->inst[c].calc;
-	}
-	/* new: its calc, and the instance index that first had it (the
-	 * caller adds the instance next: ninst) */
+	for (uint32_t c = tt_hmap_first(&x->calcmap, hv, &pos); c != TT_HMAP_NONE;
+	     c = tt_hmap_next(&x->calcmap, hv, &pos))
+		if (memcmp(&x->calckeys[c], &k, sizeof(k)) == 0)
+			return c;
+	/* new */
 	TT_GROW(x->calcs, x->ccalcs, (size_t)x->ncalcs + 1);
+	x->calckeys = tt_realloc_array(x->calckeys, x->ccalcs, sizeof(*x->calckeys));
+	x->calckeys[x->ncalcs] = k;
 	struct tt_pm_args a;
 	op_args(r, i, &a);
 	if (tt_pm_calc(&a, &x->calcs[x->ncalcs]) != 0)
 		x->calcs[x->ncalcs].family = TT_PMF_COUNT; /* not modelled */
-	tt_hmap_add(&x->calcmap, key, x->ninst);
+	tt_hmap_add(&x->calcmap, hv, x->ncalcs);
 	return x->ncalcs++;
 }
 
@@ -527,7 +526,7 @@ static void model_add(struct rctx *x, uint32_t i, uint32_t depth)
 		return;
 	uint32_t c = calc_of(x, i);
 	TT_GROW(x->inst, x->cinst, (size_t)x->ninst + 1);
-	x->inst[x->ninst++] = (struct rinst){i, c, depth, false, false};
+	x->inst[x->ninst++] = (struct rinst){i, e->ts, c, depth, false, false};
 }
 
 /* ... the modelled ops kept, deepest first */
@@ -1042,8 +1041,10 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	memset(sc, 0xff, ((size_t)r->strs.n + 1) * sizeof(*sc));
 	uint32_t *tk = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*tk)); /* thread keys */
 	memset(tk, 0xff, ((size_t)r->ntracks + 1) * sizeof(*tk));
-	uint32_t *cp = tt_malloc(((size_t)x->ncalcs + 1) * sizeof(*cp)); /* params */
-	memset(cp, 0xff, ((size_t)x->ncalcs + 1) * sizeof(*cp));
+	/* the row of each (calc, pass): its key (sheet, name, params) is the
+	 * calc's, so every instance of the calc has the row of the first */
+	uint32_t *crow = tt_malloc((2 * (size_t)x->ncalcs + 1) * sizeof(*crow));
+	memset(crow, 0xff, (2 * (size_t)x->ncalcs + 1) * sizeof(*crow));
 	size_t ri = x->ri;
 	p->rank_gpu[ri] = x->gpu;
 	p->gpu_ops += x->ng;
@@ -1127,13 +1128,14 @@ static void merge_rank(struct acc *a, struct rctx *x)
 				}
 			}
 			/* the row */
-			if (cp[in->calc] == TT_NONE)
-				cp[in->calc] = intern(a, c->params);
-			struct tkey key = {{(uint32_t)sheet, rid(a, sc, r, e->name), cp[in->calc], TT_NONE,
-					    TT_NONE, TT_NONE, TT_NONE, TT_NONE}};
-			uint32_t rowi = tfind(&a->rowix, p->nrows, &key);
-			uint32_t *slot = &rowi;
-			if (rowi == p->nrows) {
+			uint32_t *slot = &crow[2 * (size_t)in->calc + pass];
+			if (*slot == TT_NONE) {
+				struct tkey key = {{(uint32_t)sheet, rid(a, sc, r, e->name),
+						    intern(a, c->params), TT_NONE, TT_NONE, TT_NONE,
+						    TT_NONE, TT_NONE}};
+				*slot = tfind(&a->rowix, p->nrows, &key);
+			}
+			if (*slot == p->nrows) {
 				TT_GROW(p->rows, a->crows, p->nrows + 1);
 				a->rflops = tt_realloc_array(a->rflops, a->crows, sizeof(*a->rflops));
 				a->rranks = tt_realloc_array(a->rranks, a->crows, sizeof(*a->rranks));
@@ -1181,7 +1183,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			if (ri < 64)
 				a->rranks[row] |= UINT64_C(1) << ri;
 			double tu = (double)t / 1e3;
-			struct inst iv = {row, (uint32_t)ri, e->ts, tu, NAN, NAN, NAN, 0, 0};
+			struct inst iv = {row, (uint32_t)ri, in->ts, tu, NAN, NAN, NAN, 0, 0};
 			if (t > 0) {
 				iv.tflops = flops / 1e12 / (tu / 1e6);
 				if (bytes >= 0)
@@ -1337,7 +1339,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	pthread_mutex_unlock(&a->mu);
 	free(sc);
 	free(tk);
-	free(cp);
+	free(crow);
 	free(lcat);
 	free(lr);
 	free(dk);
@@ -1426,6 +1428,7 @@ static void rank_job(size_t i, void *ctx)
 	free(x.pairs);
 	free(x.node_first);
 	free(x.calcs);
+	free(x.calckeys);
 	tt_hmap_free(&x.calcmap);
 	free(x.inst);
 	free(x.inst_of);
