@@ -454,6 +454,20 @@ static void find_launchers(struct rctx *x)
 	}
 }
 
+/* the args of event e as rank string ids: dims, types, strides, concrete
+ * (TT_NONE: absent) */
+static void arg_ids(const struct tt_rank *r, const struct tt_event *e, uint32_t *v)
+{
+	v[0] = v[1] = v[2] = v[3] = TT_NONE;
+	if (!(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
+		return;
+	const struct tt_opinfo *o = &r->opinfo[e->aux];
+	v[0] = o->input_dims;
+	v[1] = o->input_type;
+	v[2] = o->input_strides;
+	v[3] = o->concrete;
+}
+
 /* the args of a cpu_op as text (NULL: absent) */
 static void op_args(const struct tt_rank *r, uint32_t i, struct tt_pm_args *a)
 {
@@ -474,12 +488,8 @@ static uint32_t calc_of(struct rctx *x, uint32_t i)
 {
 	const struct tt_rank *r = x->r;
 	const struct tt_event *e = &r->ev[i];
-	struct calckey k = {{e->name, TT_NONE, TT_NONE, TT_NONE, TT_NONE}};
-	if ((e->flags & TT_EF_OPINFO) && e->aux < r->nopinfo) {
-		const struct tt_opinfo *o = &r->opinfo[e->aux];
-		k.id[1] = o->input_dims, k.id[2] = o->input_type, k.id[3] = o->input_strides,
-		k.id[4] = o->concrete;
-	}
+	struct calckey k = {{e->name}};
+	arg_ids(r, e, &k.id[1]);
 	uint64_t hv = 0;
 	for (int q = 0; q < 5; q++)
 		hv = tt_hmap_mix(hv ^ k.id[q]) + (uint64_t)q;
@@ -979,23 +989,20 @@ static const char *rstr(const struct acc *a, uint32_t id)
 	return id == TT_NONE ? NULL : tt_strtab_get(&a->p->strs, id);
 }
 
-/* the args of op i as result string ids: dims, types, strides, concrete */
-static void op_rids(struct acc *a, uint32_t *cache, const struct tt_rank *r, uint32_t i,
-		    uint32_t *v)
+/* args as rank string ids (arg_ids) -> as result string ids */
+static void arg_rids(struct acc *a, uint32_t *cache, const struct tt_rank *r, const uint32_t *ids,
+		     uint32_t *v)
 {
-	v[0] = v[1] = v[2] = v[3] = TT_NONE;
-	const struct tt_event *e = &r->ev[i];
-	if (!(e->flags & TT_EF_OPINFO) || e->aux >= r->nopinfo)
-		return;
-	const struct tt_opinfo *o = &r->opinfo[e->aux];
-	v[0] = rid(a, cache, r, o->input_dims);
-	v[1] = rid(a, cache, r, o->input_type);
-	v[2] = rid(a, cache, r, o->input_strides);
-	v[3] = rid(a, cache, r, o->concrete);
+	for (int q = 0; q < 4; q++)
+		v[q] = rid(a, cache, r, ids[q]);
 }
 
 struct lrec { /* a launcher instance */
 	uint32_t ev;
+	uint32_t name, track; /* its event's */
+	int64_t ts;
+	uint32_t args[4];     /* a cpu_op's args (arg_ids); a runtime call's TT_NONE */
+	bool cpu_op;
 	uint8_t cat;
 	int64_t direct, subtree;
 	uint32_t k0, nk; /* its direct kernels: into dk */
@@ -1014,17 +1021,30 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	uint32_t ndk = gops_sorted(x, true, dk);
 	struct lrec *lr = NULL;
 	size_t nlr = 0, clr = 0;
+	uint32_t *glr = tt_malloc(((size_t)x->ng + 1) * sizeof(*glr)); /* by GPU op: its lrec */
+	memset(glr, 0xff, ((size_t)x->ng + 1) * sizeof(*glr));
 	for (uint32_t i = 0, j; i < ndk; i = j) {
 		uint32_t l = x->g[dk[i]].launcher;
 		for (j = i; j < ndk && x->g[dk[j]].launcher == l; j++)
 			;
 		TT_GROW(lr, clr, nlr + 1);
-		struct lrec *w = &lr[nlr++];
+		struct lrec *w = &lr[nlr];
+		const struct tt_event *e = &r->ev[l];
 		w->ev = l;
+		w->name = e->name;
+		w->track = e->track; /* (tt_track_of) */
+		w->ts = e->ts;
+		w->cpu_op = is_cpu_op(r, e);
+		arg_ids(r, e, w->args);
+		if (!w->cpu_op)
+			w->args[0] = w->args[1] = w->args[2] = w->args[3] = TT_NONE;
 		w->k0 = i, w->nk = j - i;
 		w->direct = busy(x, dk + i, j - i);
 		w->subtree = x->wid[l] != TT_NONE ? node_busy(x, x->wid[l], &buf, &cbuf) : 0;
-		w->cat = (uint8_t)categorize(x, r->ev[l].name, dk + i, j - i);
+		w->cat = (uint8_t)categorize(x, e->name, dk + i, j - i);
+		for (uint32_t z = i; z < j; z++)
+			glr[dk[z]] = (uint32_t)nlr;
+		nlr++;
 	}
 
 	/* kernel summary and short kernels: the parent cpu_op of each kernel */
@@ -1210,15 +1230,13 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	/* launchers */
 	for (size_t i = 0; i < nlr; i++) {
 		const struct lrec *w = &lr[i];
-		const struct tt_event *e = &r->ev[w->ev];
-		uint32_t t = tt_track_of(r, w->ev);
+		uint32_t t = w->track;
 		const struct tt_track *tr = &r->tracks[t];
 		if (tk[t] == TT_NONE)
 			tk[t] = intern(a, thread_key(a, tt_str(r, tr->name), tb, sizeof(tb)));
-		uint32_t ar[4] = {TT_NONE, TT_NONE, TT_NONE, TT_NONE};
-		if (is_cpu_op(r, e))
-			op_rids(a, sc, r, w->ev, ar);
-		uint32_t nm = rid(a, sc, r, e->name), pn = rid(a, sc, r, tr->proc_name);
+		uint32_t ar[4];
+		arg_rids(a, sc, r, w->args, ar);
+		uint32_t nm = rid(a, sc, r, w->name), pn = rid(a, sc, r, tr->proc_name);
 		struct tkey key = {{nm, w->cat, pn, tk[t], ar[0], ar[1], ar[2], ar[3]}};
 		uint32_t li = tfind(&a->lix, p->nlaunch, &key);
 		uint32_t *slot = &li;
@@ -1228,7 +1246,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			memset(l, 0, sizeof(*l));
 			l->name = rstr(a, nm);
 			l->cat = w->cat;
-			l->runtime = !is_cpu_op(r, e);
+			l->runtime = !w->cpu_op;
 			l->process = rstr(a, pn);
 			l->thread = rstr(a, tk[t]);
 			l->dims = rstr(a, ar[0]);
@@ -1237,11 +1255,11 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			l->concrete = rstr(a, ar[3]);
 			l->ri = ri;
 			l->ev = w->ev;
-			l->uid_first = ((uint64_t)ri << 48) ^ (uint64_t)(e->ts - r->t0);
+			l->uid_first = ((uint64_t)ri << 48) ^ (uint64_t)(w->ts - r->t0);
 		}
 		uint32_t row = *slot;
 		p->launch[row].count++;
-		struct inst iv = {row, (uint32_t)ri, e->ts, 0, 0, 0, 0, w->direct / 1e3, w->subtree / 1e3};
+		struct inst iv = {row, (uint32_t)ri, w->ts, 0, 0, 0, 0, w->direct / 1e3, w->subtree / 1e3};
 		TT_GROW(a->li_v, a->cli, a->nli + 1);
 		a->li_v[a->nli++] = iv;
 		for (uint32_t z = 0; z < w->nk; z++) {
@@ -1318,9 +1336,12 @@ static void merge_rank(struct acc *a, struct rctx *x)
 			p->short_sum_us += dur;
 			TT_GROW(a->short_durs, a->csd, a->nsd + 1);
 			a->short_durs[a->nsd++] = dur;
-			uint32_t ar[4] = {TT_NONE, TT_NONE, TT_NONE, TT_NONE};
-			if (pop != TT_NONE)
-				op_rids(a, sc, r, pop, ar);
+			uint32_t ids[4] = {TT_NONE, TT_NONE, TT_NONE, TT_NONE}, ar[4];
+			if (pop != TT_NONE && pop == g->launcher)
+				memcpy(ids, lr[glr[k]].args, sizeof(ids)); /* (a cpu_op's, read there) */
+			else if (pop != TT_NONE)
+				arg_ids(r, &r->ev[pop], ids);
+			arg_rids(a, sc, r, ids, ar);
 			struct tkey sk = {{pr, ar[0], ar[2], ar[3], kn, TT_NONE, TT_NONE, TT_NONE}};
 			uint32_t si = tfind(&a->six, p->nshorts, &sk);
 			uint32_t *ss = &si;
@@ -1341,6 +1362,7 @@ static void merge_rank(struct acc *a, struct rctx *x)
 	free(tk);
 	free(crow);
 	free(lcat);
+	free(glr);
 	free(lr);
 	free(dk);
 	free(buf);
