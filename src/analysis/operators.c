@@ -202,36 +202,25 @@ bool tt_tb_op_tc_eligible(const char *name)
 void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct tt_tb_nodestat *ns)
 {
 	size_t nn = (size_t)t->norder + 1;
-	memset(ns, 0, sizeof(*ns));
 	ns->pos = tt_malloc(((size_t)r->nev + 1) * sizeof(*ns->pos)); /* (nodes only) */
-	ns->child = tt_calloc(nn, sizeof(*ns->child));
-	ns->runtime = tt_calloc(nn, sizeof(*ns->runtime));
-	ns->dself = tt_calloc(nn, sizeof(*ns->dself));
-	ns->dtotal = tt_calloc(nn, sizeof(*ns->dtotal));
-	ns->gself = tt_calloc(nn, sizeof(*ns->gself));
-	ns->gtotal = tt_calloc(nn, sizeof(*ns->gtotal));
-	ns->tcself = tt_calloc(nn, sizeof(*ns->tcself));
-	ns->kself = tt_calloc(nn, sizeof(*ns->kself));
-	ns->tctotal = tt_calloc(nn, sizeof(*ns->tctotal));
-	ns->tc_eligible = tt_calloc(nn, 1);
+	/* (not calloc: each node's figures are zeroed in order below before
+	 * anything adds to them, so that a fresh page is first touched by a
+	 * write -- one fault -- not read from the zero page and then copied) */
+	ns->node = tt_malloc(nn * sizeof(*ns->node));
+	ns->tc_eligible = tt_malloc(nn);
+	struct tt_tb_node *nd = ns->node;
 	int8_t *tc = tt_malloc((size_t)r->strs.n + 1);
 	memset(tc, -1, (size_t)r->strs.n + 1);
 	const uint32_t *pos = ns->pos;
-	/* by position: the position of tt_tbtree_gpu_owner of the node's own
-	 * calls (the node, or the first cpu_op or step above it), TT_NONE */
-	uint32_t *gown = tt_malloc(nn * sizeof(*gown));
 	for (uint32_t k = 0; k < t->norder; k++) {
 		uint32_t i = t->order[k], p = t->parent[i];
 		const struct tt_event *e = &r->ev[i];
 		ns->pos[i] = k;
+		nd[k] = (struct tt_tb_node){0};
 		if (p != TT_NONE)
-			tt_sat_acc(&ns->child[pos[p]], e->dur); /* (parents come first) */
+			tt_sat_acc(&nd[pos[p]].child, e->dur); /* (parents come first) */
 		ns->tc_eligible[k] = t->kind[i] != TT_TBN_STEP &&
 				     (t->nflags[e->name] & TT_NF_TC_ELIGIBLE);
-		if (tt_tbtree_owns_gpu(r, t, i))
-			gown[k] = k;
-		else
-			gown[k] = p != TT_NONE ? gown[pos[p]] : TT_NONE;
 	}
 	/* (the links are sorted by launching event: one sweep finds each
 	 * call's) */
@@ -244,47 +233,48 @@ void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct
 		/* the host time of the call is the innermost node's: the node's
 		 * children already cover it (the plugin, charging it by External id
 		 * to an op around a child, subtracts it twice) */
-		tt_sat_acc(&ns->runtime[pos[o]], e->dur);
+		tt_sat_acc(&nd[pos[o]].runtime, e->dur);
 		/* the GPU work: an annotation is a range, not a caller */
-		uint32_t po = gown[pos[o]]; /* pos[tt_tbtree_gpu_owner(r, t, i)] */
-		if (po == TT_NONE)
+		uint32_t go = t->gpu_owner[o]; /* (tt_tbtree_gpu_owner(t, i)) */
+		if (go == TT_NONE)
 			continue;
+		struct tt_tb_node *w = &nd[pos[go]];
 		while (lnk < r->nlinks && r->links[lnk].cpu < i)
 			lnk++;
 		for (uint32_t l = lnk; l < r->nlinks && r->links[l].cpu == i; l++) {
 			const struct tt_event *g = &r->ev[r->links[l].gpu];
 			if (!tt_tb_is_gpu_op(r, g))
 				continue;
-			tt_sat_acc(&ns->dself[po], g->dur);
-			ns->gself[po]++;
+			tt_sat_acc(&w->dself, g->dur);
+			w->gself++;
 			if (tt_ev_kind(r, g) != TT_K_KERNEL)
 				continue;
-			tt_sat_acc(&ns->kself[po], g->dur);
+			tt_sat_acc(&w->kself, g->dur);
 			if (tc[g->name] < 0)
 				tc[g->name] = tt_tb_kernel_uses_tc(tt_ev_name(r, g));
 			if (tc[g->name])
-				tt_sat_acc(&ns->tcself[po], g->dur);
+				tt_sat_acc(&w->tcself, g->dur);
 		}
 	}
 	free(tc);
-	free(gown);
-	for (uint32_t k = 0; k < t->norder; k++) {
-		tt_sat_acc(&ns->dtotal[k], ns->dself[k]);
-		ns->gtotal[k] += ns->gself[k];
-		tt_sat_acc(&ns->tctotal[k], ns->tcself[k]);
-		if (ns->tcself[k] > 0 && t->kind[t->order[k]] != TT_TBN_STEP)
-			ns->tc_eligible[k] = 1;
-	}
-	/* children after parents in order: add up from the end; a cpu_op with
-	 * a tensor-core eligible child is eligible too */
+	/* children after parents in order: add up from the end (a node's
+	 * children have added theirs when it is met; the durations are not
+	 * negative, so the sums saturate alike in any order); a cpu_op with a
+	 * tensor-core eligible child is eligible too */
 	for (uint32_t k = t->norder; k-- > 0;) {
-		uint32_t p = t->parent[t->order[k]];
+		uint32_t i = t->order[k], p = t->parent[i];
+		struct tt_tb_node *c = &nd[k];
+		tt_sat_acc(&c->dtotal, c->dself);
+		c->gtotal += c->gself;
+		tt_sat_acc(&c->tctotal, c->tcself);
+		if (c->tcself > 0 && t->kind[i] != TT_TBN_STEP)
+			ns->tc_eligible[k] = 1;
 		if (p == TT_NONE)
 			continue;
 		uint32_t pp = pos[p];
-		tt_sat_acc(&ns->dtotal[pp], ns->dtotal[k]);
-		ns->gtotal[pp] += ns->gtotal[k];
-		tt_sat_acc(&ns->tctotal[pp], ns->tctotal[k]);
+		tt_sat_acc(&nd[pp].dtotal, c->dtotal);
+		nd[pp].gtotal += c->gtotal;
+		tt_sat_acc(&nd[pp].tctotal, c->tctotal);
 		if (ns->tc_eligible[k] && t->kind[p] != TT_TBN_STEP &&
 		    tt_ev_kind(r, &r->ev[p]) == TT_K_CPU_OP)
 			ns->tc_eligible[pp] = 1;
@@ -313,15 +303,7 @@ const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r)
 void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
 {
 	free(ns->pos);
-	free(ns->child);
-	free(ns->runtime);
-	free(ns->dself);
-	free(ns->dtotal);
-	free(ns->gself);
-	free(ns->gtotal);
-	free(ns->tcself);
-	free(ns->kself);
-	free(ns->tctotal);
+	free(ns->node);
 	free(ns->tc_eligible);
 	memset(ns, 0, sizeof(*ns));
 }
@@ -484,14 +466,15 @@ static void ops_rank(size_t ri, void *vctx)
 		struct opacc *a = &d->acc[*slot];
 		a->calls++;
 		tt_sat_acc(&a->htotal, e->dur);
-		tt_sat_acc(&a->hself, tt_sat_sub(tt_sat_sub(e->dur, ns->child[k]), ns->runtime[k]));
-		tt_sat_acc(&a->runtime, ns->runtime[k]);
-		tt_sat_acc(&a->dself, ns->dself[k]);
-		tt_sat_acc(&a->dtotal, ns->dtotal[k]);
-		a->gself += ns->gself[k];
-		a->gtotal += ns->gtotal[k];
-		tt_sat_acc(&a->tcself, ns->tcself[k]);
-		tt_sat_acc(&a->tctotal, ns->tctotal[k]);
+		const struct tt_tb_node *nd = &ns->node[k];
+		tt_sat_acc(&a->hself, tt_sat_sub(tt_sat_sub(e->dur, nd->child), nd->runtime));
+		tt_sat_acc(&a->runtime, nd->runtime);
+		tt_sat_acc(&a->dself, nd->dself);
+		tt_sat_acc(&a->dtotal, nd->dtotal);
+		a->gself += nd->gself;
+		a->gtotal += nd->gtotal;
+		tt_sat_acc(&a->tcself, nd->tcself);
+		tt_sat_acc(&a->tctotal, nd->tctotal);
 		if (a->first == UINT32_MAX || postkey_cmp(&key[k], &key[a->first]) < 0) {
 			a->first = k;
 			a->tc_eligible = ns->tc_eligible[k];
@@ -636,7 +619,7 @@ size_t tt_op_kernels(const struct tt_model *m, const struct tt_aopts *o, const c
 			continue;
 		const struct tt_tbtree *t = tt_tbtree_of(r);
 		for (uint32_t l = 0; l < r->nlinks; l++) {
-			uint32_t g = r->links[l].gpu, own = tt_tbtree_gpu_owner(r, t, r->links[l].cpu);
+			uint32_t g = r->links[l].gpu, own = tt_tbtree_gpu_owner(t, r->links[l].cpu);
 			if (own == TT_NONE || !tt_tb_is_gpu_op(r, &r->ev[g]))
 				continue;
 			bool self = false, under = false;

@@ -377,6 +377,13 @@ static bool tbn_is_operator(const struct tt_rank *r, uint32_t i, uint8_t kind)
 	       tt_ev_kind(r, &r->ev[i]) == TT_K_CPU_OP;
 }
 
+/* Whether node o takes the GPU work of the runtime calls under it: a
+ * ProfilerStep or a cpu_op (tt_tbtree_gpu_owner). */
+static bool owns_gpu(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t o)
+{
+	return t->kind[o] == TT_TBN_STEP || tt_ev_kind(r, &r->ev[o]) == TT_K_CPU_OP;
+}
+
 static uint32_t resolve(const uint32_t *alias, uint32_t i)
 {
 	while (i != TT_NONE && alias[i] != TT_NONE)
@@ -390,6 +397,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	t->kind = tt_calloc((size_t)r->nev + 1, 1);
 	t->parent = tt_tb_none_array(r->nev);
 	t->owner = tt_tb_none_array(r->nev);
+	t->gpu_owner = tt_tb_none_array(r->nev);
 	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
 	t->nflags = tt_tb_name_flags(r);
 	struct stack st = {0};
@@ -420,6 +428,8 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 			}
 			t->kind[i] = (uint8_t)k;
 			t->parent[i] = p;
+			/* (the parent's is set: it was pushed before) */
+			t->gpu_owner[i] = owns_gpu(r, t, i) ? i : p != TT_NONE ? t->gpu_owner[p] : TT_NONE;
 			t->order[t->norder++] = i;
 			push(&st, i);
 			if (p != TT_NONE && r->ev[p].name == e->name && !same)
@@ -463,6 +473,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 		if (alias[i] != TT_NONE)
 			continue;
 		t->parent[i] = resolve(alias, t->parent[i]);
+		t->gpu_owner[i] = resolve(alias, t->gpu_owner[i]); /* (an absorbed cpu_op's) */
 		t->order[w++] = i;
 	}
 	t->norder = w;
@@ -472,14 +483,6 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	free(nchild);
 	free(child);
 	free(alias);
-}
-
-uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t call)
-{
-	uint32_t o = call != TT_NONE ? t->owner[call] : TT_NONE;
-	while (o != TT_NONE && !tt_tbtree_owns_gpu(r, t, o))
-		o = t->parent[o];
-	return o;
 }
 
 static void *tree_build(const struct tt_rank *r, void *ctx)
@@ -553,6 +556,7 @@ void tt_tbtree_free(struct tt_tbtree *t)
 	free(t->kind);
 	free(t->parent);
 	free(t->owner);
+	free(t->gpu_owner);
 	free(t->order);
 	memset(t, 0, sizeof(*t));
 }

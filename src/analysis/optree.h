@@ -139,13 +139,16 @@ bool tt_tb_is_runtime(const struct tt_rank *r, const struct tt_event *e);
  *    their thread (owner): that node's host time holds them.  The GPU work a
  *    call launched is charged to tt_tbtree_gpu_owner: the innermost cpu_op
  *    or step around it (a user annotation or Python span is a range, not a
- *    caller).  The plugin links calls by External id, which newer traces
- *    break; tracetop nests by time, as the reference's nested run does.
+ *    caller), found once per node while the tree is built (gpu_owner).
+ *    The plugin links calls by External id, which newer traces break;
+ *    tracetop nests by time, as the reference's nested run does.
  * Arrays by event index. */
 struct tt_tbtree {
 	uint8_t *kind;     /* enum tt_tbn after drops and merges */
 	uint32_t *parent;  /* node -> parent node, TT_NONE: the thread's root */
 	uint32_t *owner;   /* other events on CPU threads -> innermost node, TT_NONE: root */
+	uint32_t *gpu_owner; /* node -> the node its own calls' GPU work is charged to
+			      * (itself, or the first cpu_op or step above it), TT_NONE */
 	uint32_t *order;   /* the nodes, parents before children */
 	uint32_t norder;
 	uint32_t ndropped, nmerged;
@@ -156,43 +159,44 @@ struct tt_tbtree {
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
 /* The tree of rank r with its collective index (tt_tbtree_comm_index),
  * built once and kept with the rank (tt_rank_memo) for every view that
- * reads it: 17 bytes per event (kind 1, parent, owner and comm 4 each) and
- * 4 per node (order).  Safe from several threads; never freed by the
+ * reads it: 21 bytes per event (kind 1, parent, owner, gpu_owner and comm
+ * 4 each) and 4 per node (order).  Safe from several threads; never freed by the
  * caller. */
 const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r);
 
 /* The node the GPU work of runtime call `call` is charged to: the innermost
  * cpu_op or ProfilerStep node around it; TT_NONE when none (the plugin's
- * CallTreeRoot). */
-uint32_t tt_tbtree_gpu_owner(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t call);
-/* Whether node o takes the GPU work of the runtime calls under it (a
- * ProfilerStep or a cpu_op): tt_tbtree_gpu_owner's rule, for walks that
- * find the owners of many nodes at once, parents first. */
-static inline bool tt_tbtree_owns_gpu(const struct tt_rank *r, const struct tt_tbtree *t, uint32_t o)
+ * CallTreeRoot).  Two lookups (owner, gpu_owner). */
+static inline uint32_t tt_tbtree_gpu_owner(const struct tt_tbtree *t, uint32_t call)
 {
-	return t->kind[o] == TT_TBN_STEP || tt_ev_kind(r, &r->ev[o]) == TT_K_CPU_OP;
+	uint32_t o = call != TT_NONE ? t->owner[call] : TT_NONE;
+	return o != TT_NONE ? t->gpu_owner[o] : TT_NONE;
 }
 
-/* Per-node figures of the tree (operators.c), arrays by position in
- * t->order (pos: event index -> position, for the nodes only): the
- * time of a node's child nodes and of its own runtime calls (those whose
- * innermost node it is); the GPU ops its own runtime calls launched (self;
- * a collective's user annotation passes them to the op around it) and those
- * under it (total): time,
- * count, tensor-core kernel time; tensor-core eligibility as the plugin
- * decides it.  Free with tt_tb_node_stats_free. */
+/* Per-node figures of the tree (operators.c), by position in t->order
+ * (pos: event index -> position, for the nodes only): the time of a node's
+ * child nodes and of its own runtime calls (those whose innermost node it
+ * is); the GPU ops its own runtime calls launched (self; a collective's
+ * user annotation passes them to the op around it) and those under it
+ * (total): time, count, tensor-core kernel time; tensor-core eligibility
+ * as the plugin decides it.  A node's figures in one struct (one cache
+ * line: the passes that fill them touch them together).  Free with
+ * tt_tb_node_stats_free. */
+struct tt_tb_node {
+	int64_t child, runtime, dself, dtotal, tcself, tctotal;
+	int64_t kself;          /* kernels (only) its own runtime calls launched */
+	uint32_t gself, gtotal; /* GPU op counts (at most the rank's events) */
+};
 struct tt_tb_nodestat {
 	uint32_t *pos;
-	int64_t *child, *runtime, *dself, *dtotal, *tcself, *tctotal;
-	int64_t *kself;      /* kernels (only) its own runtime calls launched */
-	uint64_t *gself, *gtotal;
+	struct tt_tb_node *node;
 	uint8_t *tc_eligible;
 };
 void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t,
 		      struct tt_tb_nodestat *ns);
 void tt_tb_node_stats_free(struct tt_tb_nodestat *ns);
 /* tt_tb_node_stats of tt_tbtree_of(r), built once and kept with the rank
- * like the tree: 4 bytes per event (pos) and 73 per node.  Never freed by
+ * like the tree: 4 bytes per event (pos) and 65 per node.  Never freed by
  * the caller. */
 const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r);
 

@@ -162,7 +162,7 @@ static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t,
 		*kind = steps ? 1 : -1;
 		return TT_NONE;
 	}
-	uint32_t o = tt_tbtree_gpu_owner(r, t, l);
+	uint32_t o = tt_tbtree_gpu_owner(t, l);
 	*kind = o != TT_NONE ? 0 : thread_nodes[r->ev[l].track] ? 1 : -1;
 	return o;
 }
@@ -231,9 +231,9 @@ static double tc_eligible_ratio(const struct tt_rank *r, const struct tt_tbtree 
 	int64_t bottom = 0, all = 0;
 	for (uint32_t k = 0; k < t->norder; k++) {
 		if (ns.tc_eligible[k] && !below[k])
-			tt_sat_acc(&bottom, ns.kself[k]);
+			tt_sat_acc(&bottom, ns.node[k].kself);
 		if (t->kind[t->order[k]] == TT_TBN_OP)
-			tt_sat_acc(&all, ns.kself[k]);
+			tt_sat_acc(&all, ns.node[k].kself);
 	}
 	free(below);
 	return all > 0 ? 100.0 * (double)bottom / (double)all : NAN;
