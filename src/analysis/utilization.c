@@ -293,6 +293,21 @@ static void util_rank(size_t ri, void *vctx)
 			dev[b] = dev[b - 1];
 			dev[b - 1] = tmp;
 		}
+	/* the intervals and blocks-per-SM points of a device, in buffers sized
+	 * once for the device with most GPU-track events and reused by each
+	 * (no regrowing: the copies and the page faults of fresh blocks) */
+	size_t most = 0;
+	for (size_t d = 0; d < ndev; d++) {
+		size_t n = 0;
+		for (uint32_t ti = 0; ti < r->ntracks; ti++)
+			if (r->tracks[ti].kind == TT_TRACK_GPU && r->tracks[ti].device == dev[d])
+				n += r->tracks[ti].count;
+		most = TT_MAX(most, n);
+	}
+	struct tt_iv *all = tt_malloc((most + 1) * sizeof(*all));
+	struct tt_iv *kern = tt_malloc((most + 1) * sizeof(*kern));
+	struct bpoint *bp = tt_malloc((2 * most + 1) * sizeof(*bp));
+	struct bpoint *gp = tt_malloc((2 * most + 1) * sizeof(*gp));
 	uint32_t *kidx = tt_tb_none_array(r->strs.n);
 	uint32_t lpos = 0; /* (tt_tb_launch_of) */
 	uint32_t *kopmap = NULL;
@@ -310,9 +325,7 @@ static void util_rank(size_t ri, void *vctx)
 		u->t1 = INT64_MIN;
 		u->win_t0 = w0;
 		u->win_t1 = w1;
-		size_t na = 0, ca = 0, nk = 0, ck = 0, nbp = 0, cbp = 0, ngp = 0, cgp = 0;
-		struct tt_iv *all = NULL, *kern = NULL;
-		struct bpoint *bp = NULL, *gp = NULL;
+		size_t na = 0, nk = 0, nbp = 0, ngp = 0;
 		double sm_acc = 0, occ_acc = 0, wocc_acc = 0;
 		int64_t wocc_ns = 0;
 		for (uint32_t ti = 0; ti < r->ntracks; ti++) {
@@ -327,7 +340,6 @@ static void util_rank(size_t ri, void *vctx)
 				int64_t end = tt_ev_end(e);
 				u->t0 = TT_MIN(u->t0, e->ts);
 				u->t1 = TT_MAX(u->t1, end);
-				TT_GROW(all, ca, na + 1);
 				all[na++] = (struct tt_iv){e->ts, end};
 				if (tt_ev_kind(r, e) != TT_K_KERNEL) {
 					u->nmem++;
@@ -335,7 +347,6 @@ static void util_rank(size_t ri, void *vctx)
 				}
 				u->nkernels++;
 				tt_sat_acc(&u->kernel_sum_ns, e->dur);
-				TT_GROW(kern, ck, nk + 1);
 				kern[nk++] = (struct tt_iv){e->ts, end};
 				double eff = NAN, occ = -1, bps = -1, gbps = -1;
 				if (e->flags & TT_EF_KINFO) {
@@ -367,12 +378,10 @@ static void util_rank(size_t ri, void *vctx)
 				}
 				/* the plugin's: the arg only; tracetop's: else grid / SMs */
 				if (bps > 0) {
-					TT_GROW(bp, cbp, nbp + 2);
 					bp[nbp++] = (struct bpoint){e->ts, 0, bps};
 					bp[nbp++] = (struct bpoint){end, 1, bps};
 				}
 				if (gbps > 0) {
-					TT_GROW(gp, cgp, ngp + 2);
 					gp[ngp++] = (struct bpoint){e->ts, 0, gbps};
 					gp[ngp++] = (struct bpoint){end, 1, gbps};
 				}
@@ -422,13 +431,8 @@ static void util_rank(size_t ri, void *vctx)
 					kop_add(r, i, op, lk, ur, &kopmap, &kopmcap, &kopcap);
 			}
 		}
-		if (!na) {
-			free(all);
-			free(kern);
-			free(bp);
-			free(gp);
+		if (!na)
 			continue;
-		}
 		size_t nb = tt_iv_merge(all, na);
 		u->busy_ns = tt_iv_total(all, nb);
 		size_t nkb = tt_iv_merge(kern, nk);
@@ -459,10 +463,6 @@ static void util_rank(size_t ri, void *vctx)
 				u->series[b] = (float)((double)tt_iv_inter(all, nb, a0, a1) /
 						       (double)(a1 - a0));
 		}
-		free(all);
-		free(kern);
-		free(bp);
-		free(gp);
 		ur->ndevs++;
 	}
 	/* the plugin's tensor-core share: none on every device when no operator
@@ -473,6 +473,10 @@ static void util_rank(size_t ri, void *vctx)
 	ur->row.tc_kernel_pct =
 		all_kernel_ns > 0 ? 100.0 * (double)all_tc_ns / (double)all_kernel_ns : NAN;
 	ur->nogpu = ur->ndevs == 0;
+	free(all);
+	free(kern);
+	free(bp);
+	free(gp);
 	free(thread_nodes);
 	free(kopmap);
 	free(kidx);
