@@ -525,7 +525,7 @@ static inline uint32_t gpu_at(const struct tt_rank *r, uint32_t p)
 	return r->links[r->links_by_gpu[p]].gpu;
 }
 
-uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
+uint32_t tt_tb_link_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
 {
 	uint32_t n = r->nlinks, p = *pos < n ? *pos : n, a, b;
 	if (p > 0 && gpu_at(r, p - 1) >= gpu) {
@@ -547,7 +547,13 @@ uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
 			b = m;
 	}
 	*pos = a;
-	return a < n && gpu_at(r, a) == gpu ? r->links[r->links_by_gpu[a]].cpu : TT_NONE;
+	return a < n && gpu_at(r, a) == gpu ? r->links_by_gpu[a] : TT_NONE;
+}
+
+uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
+{
+	uint32_t l = tt_tb_link_of(r, gpu, pos);
+	return l != TT_NONE ? r->links[l].cpu : TT_NONE;
 }
 
 void tt_tbtree_free(struct tt_tbtree *t)

@@ -218,5 +218,8 @@ void tt_tbtree_free(struct tt_tbtree *t);
  * search ended, and the search gallops on from it (any order still gives
  * the right answer). */
 uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
+/* The same search, returning the index of the link (r->links) instead of
+ * its launching call: for tables kept by link. */
+uint32_t tt_tb_link_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
 
 #endif

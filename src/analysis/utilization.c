@@ -83,7 +83,7 @@ struct kopacc {
 	uint32_t key;       /* in the rank's local key table */
 	uint32_t name;      /* kernel name (rank string) */
 	uint32_t op;        /* op event, TT_NONE: see opkind */
-	int opkind;         /* 0 op, 1 none (launch_op) */
+	int opkind;         /* 0 op, 1 none (struct launcher) */
 	int32_t grid[3], block[3], regs, shmem;
 	uint64_t count;
 	int64_t sum, max, min;
@@ -147,28 +147,40 @@ static double blocks_per_sm(const struct tt_kinfo *k, int64_t num_sms)
 	return blocks > 0 && num_sms > 0 ? blocks / (double)num_sms : -1;
 }
 
-/* The node GPU op g is charged to (tt_tbtree_gpu_owner of the runtime call
- * that launched it): *kind 0 a node; 1 the plugin's CallTreeRoot: a call
- * outside every node on a thread with nodes, or no launching call on a
- * rank with steps (the plugin puts those under the steps' thread); -1 none
- * (the plugin leaves the kernel out of its kernel view by operator).
- * thread_nodes: per track, whether its thread has nodes. */
-static uint32_t launch_op(const struct tt_rank *r, const struct tt_tbtree *t,
-			  const uint8_t *thread_nodes, bool steps, uint32_t g, uint32_t *lpos,
-			  int *kind)
+/* The node a link's GPU op is charged to (tt_tbtree_gpu_owner of the
+ * runtime call that launched it): kind 0 a node (op); 1 the plugin's
+ * CallTreeRoot: a call outside every node on a thread with nodes, or no
+ * launching call on a rank with steps (the plugin puts those under the
+ * steps' thread); -1 none (the plugin leaves the kernel out of its kernel
+ * view by operator). */
+struct launcher {
+	uint32_t op;      /* the node, TT_NONE unless kind 0 */
+	uint32_t op_name; /* its name, TT_NONE */
+	int8_t kind;
+	bool is_op;       /* the node is a plain cpu_op (TT_TBN_OP) */
+};
+
+/* The launcher of every link of r, by link index, found in one pass over
+ * the links: they are sorted by launching call, so the calls, their owners
+ * and the owners' names are read in memory order (looked up per GPU op in
+ * the streams' order, each was a cache miss: a fifth of the analysis).
+ * thread_nodes: per track, whether its thread has nodes.  Freed by the
+ * caller. */
+static struct launcher *launchers(const struct tt_rank *r, const struct tt_tbtree *t,
+				  const uint8_t *thread_nodes)
 {
-	uint32_t l = tt_tb_launch_of(r, g, lpos);
-	if (l == TT_NONE) {
-		*kind = steps ? 1 : -1;
-		return TT_NONE;
+	struct launcher *v = tt_malloc(((size_t)r->nlinks + 1) * sizeof(*v));
+	for (uint32_t l = 0; l < r->nlinks; l++) {
+		uint32_t call = r->links[l].cpu, o = tt_tbtree_gpu_owner(t, call);
+		int8_t kind = o != TT_NONE ? 0 : thread_nodes[r->ev[call].track] ? 1 : -1;
+		v[l] = (struct launcher){o, o != TT_NONE ? r->ev[o].name : TT_NONE, kind,
+					 o != TT_NONE && t->kind[o] == TT_TBN_OP};
 	}
-	uint32_t o = tt_tbtree_gpu_owner(t, l);
-	*kind = o != TT_NONE ? 0 : thread_nodes[r->ev[l].track] ? 1 : -1;
-	return o;
+	return v;
 }
 
-/* kernel i, launched by op (launch_op's kind) */
-static void kop_add(const struct tt_rank *r, uint32_t i, uint32_t op, int kind,
+/* kernel i, launched as ln says */
+static void kop_add(const struct tt_rank *r, uint32_t i, const struct launcher *ln,
 		    struct util_rank *ur, uint32_t **map, size_t *mcap, size_t *cap)
 {
 	const struct tt_event *e = &r->ev[i];
@@ -176,8 +188,8 @@ static void kop_add(const struct tt_rank *r, uint32_t i, uint32_t op, int kind,
 	const struct tt_kinfo *k = (e->flags & TT_EF_KINFO) ? &r->kinfo[e->aux] : &z;
 	/* the key: the fields themselves, as bytes */
 	const int32_t key[11] = {(int32_t)e->name,
-				 (int32_t)(op != TT_NONE ? r->ev[op].name : TT_NONE),
-				 kind,
+				 (int32_t)ln->op_name,
+				 ln->kind,
 				 k->grid[0],
 				 k->grid[1],
 				 k->grid[2],
@@ -193,8 +205,8 @@ static void kop_add(const struct tt_rank *r, uint32_t i, uint32_t op, int kind,
 		memset(a, 0, sizeof(*a));
 		a->key = id;
 		a->name = e->name;
-		a->op = op;
-		a->opkind = kind;
+		a->op = ln->op;
+		a->opkind = ln->kind;
 		memcpy(a->grid, k->grid, sizeof(a->grid));
 		memcpy(a->block, k->block, sizeof(a->block));
 		a->regs = k->regs;
@@ -309,7 +321,9 @@ static void util_rank(size_t ri, void *vctx)
 	struct bpoint *bp = tt_malloc((2 * most + 1) * sizeof(*bp));
 	struct bpoint *gp = tt_malloc((2 * most + 1) * sizeof(*gp));
 	uint32_t *kidx = tt_tb_none_array(r->strs.n);
-	uint32_t lpos = 0; /* (tt_tb_launch_of) */
+	struct launcher *la = launchers(r, t, thread_nodes);
+	const struct launcher unlinked = {TT_NONE, TT_NONE, steps ? 1 : -1, false};
+	uint32_t lpos = 0; /* (tt_tb_link_of) */
 	uint32_t *kopmap = NULL;
 	size_t kcap = 0, kopmcap = 0, kopcap = 0;
 	int64_t all_kernel_ns = 0, all_tc_ns = 0;
@@ -420,15 +434,15 @@ static void util_rank(size_t ri, void *vctx)
 				tt_sat_acc(&all_kernel_ns, e->dur);
 				tt_sat_acc(&all_tc_ns, ka->tc ? e->dur : 0);
 				/* tensor cores over the kernels the operators launched */
-				int lk;
-				uint32_t op = launch_op(r, t, thread_nodes, steps, i, &lpos, &lk);
-				if (op != TT_NONE && t->kind[op] == TT_TBN_OP) {
+				uint32_t l = tt_tb_link_of(r, i, &lpos);
+				const struct launcher *ln = l != TT_NONE ? &la[l] : &unlinked;
+				if (ln->is_op) {
 					tt_sat_acc(&u->op_kernel_ns, e->dur);
 					tt_sat_acc(&u->tc_ns, ka->tc ? e->dur : 0);
 					rank_op_kernels = true;
 				}
-				if (lk >= 0)
-					kop_add(r, i, op, lk, ur, &kopmap, &kopmcap, &kopcap);
+				if (ln->kind >= 0)
+					kop_add(r, i, ln, ur, &kopmap, &kopmcap, &kopcap);
 			}
 		}
 		if (!na)
@@ -477,6 +491,7 @@ static void util_rank(size_t ri, void *vctx)
 	free(kern);
 	free(bp);
 	free(gp);
+	free(la);
 	free(thread_nodes);
 	free(kopmap);
 	free(kidx);
