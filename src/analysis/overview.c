@@ -32,6 +32,11 @@ static void iv_add(struct ivs *s, const struct tt_event *e)
 	s->v[s->n++] = (struct tt_iv){e->ts, tt_ev_end(e)};
 }
 
+static void iv_reserve(struct ivs *s, size_t n)
+{
+	TT_GROW(s->v, s->cap, n);
+}
+
 struct ov_out {
 	bool sel;
 	struct tt_ov_rank row;
@@ -63,6 +68,15 @@ static void ov_rank(size_t ri, void *vctx)
 	/* the roles, by priority */
 	struct ivs role[TT_OV_NCAT - 1];
 	memset(role, 0, sizeof(role));
+	/* room for what the rank's counts by kind say each role will hold (the
+	 * X events, markers out, as here): regrowing them copied and faulted
+	 * in fresh blocks; a role still grows past its reserve (communication,
+	 * the other runtimes, Python spans) */
+	iv_reserve(&role[TT_OV_KERNEL], r->n_kernel);
+	iv_reserve(&role[TT_OV_MEMCPY], r->n_memcpy);
+	iv_reserve(&role[TT_OV_MEMSET], r->n_memset);
+	iv_reserve(&role[TT_OV_RUNTIME], r->n_runtime);
+	iv_reserve(&role[TT_OV_CPU_EXEC], (size_t)r->n_cpu_op + r->n_annot);
 	const struct tt_tbtree *t = tt_tbtree_of(r);
 	uint32_t lpos = 0;
 	int8_t *ktype = tt_tb_kernel_types(r);
