@@ -391,6 +391,47 @@ static uint32_t resolve(const uint32_t *alias, uint32_t i)
 	return i;
 }
 
+/* The open nodes of a thread while its tree is built, each with its count
+ * of child nodes and its last child: what the merge of a cpu_op's only
+ * child of the same name asks, known when the node closes. */
+struct open_node {
+	uint32_t ev, nchild, child;
+};
+struct open_nodes {
+	struct open_node *v;
+	size_t n, cap;
+};
+
+/* a cpu_op absorbing its only child, a cpu_op of the same name */
+struct absorb {
+	uint32_t into, ev;
+};
+struct absorbs {
+	struct absorb *v;
+	size_t n, cap;
+};
+
+/* Closes the innermost open node, noting the absorption it makes. */
+static void close_node(const struct tt_rank *r, const struct tt_tbtree *t, struct open_nodes *s,
+		       struct absorbs *ab)
+{
+	const struct open_node *o = &s->v[--s->n];
+	if (o->nchild == 1 && r->ev[o->child].name == r->ev[o->ev].name &&
+	    tbn_is_operator(r, o->ev, t->kind[o->ev]) &&
+	    tbn_is_operator(r, o->child, t->kind[o->child])) {
+		TT_GROW(ab->v, ab->cap, ab->n + 1);
+		ab->v[ab->n++] = (struct absorb){o->ev, o->child};
+	}
+}
+
+/* Closes the open nodes that ended by ts. */
+static void close_ended(const struct tt_rank *r, const struct tt_tbtree *t, struct open_nodes *s,
+			struct absorbs *ab, int64_t ts)
+{
+	while (s->n && tt_ev_end(&r->ev[s->v[s->n - 1].ev]) <= ts)
+		close_node(r, t, s, ab);
+}
+
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -400,28 +441,28 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	t->gpu_owner = tt_tb_none_array(r->nev);
 	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
 	t->nflags = tt_tb_name_flags(r);
-	struct stack st = {0};
-	bool same = false; /* an operator under an operator of its name */
+	struct open_nodes st = {0};
+	struct absorbs ab = {0};
 	struct stray *xs;
 	size_t nxs = strays(r, &xs);
 	const struct stray *xp = xs;
 	for (uint32_t ti = 0; ti < r->ntracks; ti++) {
 		if (r->tracks[ti].kind != TT_TRACK_CPU)
 			continue;
-		st.n = 0;
 		struct walk w;
 		walk_init(&w, r, ti, &xp, nxs ? xs + nxs : xs); /* (xs: NULL when none) */
 		for (uint32_t i; (i = walk_next(&w)) != TT_NONE;) {
 			const struct tt_event *e = &r->ev[i];
 			if (e->flags & TT_EF_MARKER)
 				continue;
-			pop_ended(r, &st, e->ts);
+			close_ended(r, t, &st, &ab, e->ts);
+			struct open_node *top = st.n ? &st.v[st.n - 1] : NULL;
+			uint32_t p = top ? top->ev : TT_NONE;
 			enum tt_tbn k = tbn_kind(r, e, t->nflags);
 			if (k == TT_TBN_NONE) {
-				t->owner[i] = top(&st);
+				t->owner[i] = p;
 				continue;
 			}
-			uint32_t p = top(&st);
 			if (p != TT_NONE && tt_ev_end(e) > tt_ev_end(&r->ev[p])) {
 				t->ndropped++; /* ranges on a thread must nest */
 				continue;
@@ -431,42 +472,32 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 			/* (the parent's is set: it was pushed before) */
 			t->gpu_owner[i] = owns_gpu(r, t, i) ? i : p != TT_NONE ? t->gpu_owner[p] : TT_NONE;
 			t->order[t->norder++] = i;
-			push(&st, i);
-			if (p != TT_NONE && r->ev[p].name == e->name && !same)
-				same = tbn_is_operator(r, i, t->kind[i]) &&
-				       tbn_is_operator(r, p, t->kind[p]);
+			if (top) {
+				top->nchild++;
+				top->child = i;
+			}
+			TT_GROW(st.v, st.cap, st.n + 1);
+			st.v[st.n++] = (struct open_node){i, 0, TT_NONE};
 		}
+		while (st.n)
+			close_node(r, t, &st, &ab);
 	}
 	free(st.v);
 	free(xs);
-	if (!same)
+	if (!ab.n)
 		return; /* nothing to merge */
-	/* merge a cpu_op's only child of the same name into it */
-	uint32_t *nchild = tt_calloc((size_t)r->nev + 1, sizeof(*nchild));
-	uint32_t *child = tt_tb_none_array(r->nev);
+	/* merge a cpu_op's only child of the same name into it, a chain of
+	 * them into its first: a node closes before its parent, so from the
+	 * last absorption back each one's `into` already has its alias (one
+	 * step for resolve: a deep chain stays linear) */
 	uint32_t *alias = tt_tb_none_array(r->nev);
-	for (uint32_t k = 0; k < t->norder; k++) {
-		uint32_t i = t->order[k], p = t->parent[i];
-		if (p != TT_NONE) {
-			nchild[p]++;
-			child[p] = i;
-		}
+	for (size_t j = ab.n; j-- > 0;) {
+		uint32_t into = ab.v[j].into;
+		alias[ab.v[j].ev] = alias[into] != TT_NONE ? alias[into] : into;
+		t->kind[ab.v[j].ev] = TT_TBN_NONE;
 	}
-	for (uint32_t k = 0; k < t->norder; k++) {
-		uint32_t i = t->order[k];
-		if (alias[i] != TT_NONE || nchild[i] != 1 || !tbn_is_operator(r, i, t->kind[i]))
-			continue;
-		while (nchild[i] == 1) {
-			uint32_t c = child[i];
-			if (r->ev[c].name != r->ev[i].name || !tbn_is_operator(r, c, t->kind[c]))
-				break;
-			alias[c] = i;
-			t->kind[c] = TT_TBN_NONE;
-			nchild[i] = nchild[c];
-			child[i] = child[c];
-			t->nmerged++;
-		}
-	}
+	t->nmerged = (uint32_t)ab.n;
+	free(ab.v);
 	uint32_t w = 0;
 	for (uint32_t k = 0; k < t->norder; k++) {
 		uint32_t i = t->order[k];
@@ -477,11 +508,8 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 		t->order[w++] = i;
 	}
 	t->norder = w;
-	if (t->nmerged)
-		for (uint32_t i = 0; i < r->nev; i++)
-			t->owner[i] = resolve(alias, t->owner[i]);
-	free(nchild);
-	free(child);
+	for (uint32_t i = 0; i < r->nev; i++)
+		t->owner[i] = resolve(alias, t->owner[i]);
 	free(alias);
 }
 
