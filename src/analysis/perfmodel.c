@@ -1043,9 +1043,17 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		for (j = i; j < ndk && x->g[dk[j]].launcher == l; j++)
 			;
 		TT_GROW(lr, clr, nlr + 1);
-		struct lrec *w = &lr[nlr];
-		const struct tt_event *e = &r->ev[l];
-		w->ev = l;
+		lr[nlr].ev = l;
+		lr[nlr].k0 = i, lr[nlr].nk = j - i;
+		for (uint32_t z = i; z < j; z++)
+			glr[dk[z]] = (uint32_t)nlr;
+		nlr++;
+	}
+	/* what is read of each launcher's event and args (in a loop of its
+	 * own, where the reads of one launcher need not wait for another's) */
+	for (size_t i = 0; i < nlr; i++) {
+		struct lrec *w = &lr[i];
+		const struct tt_event *e = &r->ev[w->ev];
 		w->name = e->name;
 		w->track = e->track; /* (tt_track_of) */
 		w->ts = e->ts;
@@ -1053,13 +1061,12 @@ static void merge_rank(struct acc *a, struct rctx *x)
 		arg_ids(r, e, w->args);
 		if (!w->cpu_op)
 			w->args[0] = w->args[1] = w->args[2] = w->args[3] = TT_NONE;
-		w->k0 = i, w->nk = j - i;
-		w->direct = busy(x, dk + i, j - i);
-		w->subtree = x->wid[l] != TT_NONE ? node_busy(x, x->wid[l], &buf, &cbuf) : 0;
-		w->cat = (uint8_t)categorize(x, e->name, dk + i, j - i);
-		for (uint32_t z = i; z < j; z++)
-			glr[dk[z]] = (uint32_t)nlr;
-		nlr++;
+	}
+	for (size_t i = 0; i < nlr; i++) {
+		struct lrec *w = &lr[i];
+		w->direct = busy(x, dk + w->k0, w->nk);
+		w->subtree = x->wid[w->ev] != TT_NONE ? node_busy(x, x->wid[w->ev], &buf, &cbuf) : 0;
+		w->cat = (uint8_t)categorize(x, w->name, dk + w->k0, w->nk);
 	}
 
 	/* kernel summary and short kernels: the parent cpu_op of each kernel */
