@@ -1497,6 +1497,32 @@ static inline bool inst_before(const struct inst *a, const struct inst *b)
 }
 TT_STABLE_SORT(sort_inst, struct inst, inst_before)
 
+/* v in sort_inst's order (row, rank, start; stable): by row through a
+ * counting sort (stable), then each row's instances by rank and start
+ * (those mostly come in that order already: one pass).  Rows from nrows
+ * on, which row_stats leaves out, share the last bucket. */
+static void sort_inst_by_row(struct inst *v, size_t n, size_t nrows)
+{
+	if (n < 2)
+		return;
+	size_t *at = tt_calloc(nrows + 2, sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		at[TT_MIN((size_t)v[i].row, nrows) + 1]++;
+	for (size_t k = 0; k <= nrows; k++)
+		at[k + 1] += at[k];
+	struct inst *t = tt_malloc((n + 1) * sizeof(*t));
+	for (size_t i = 0; i < n; i++)
+		t[at[TT_MIN((size_t)v[i].row, nrows)]++] = v[i];
+	memcpy(v, t, n * sizeof(*v));
+	free(t);
+	free(at);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j].row == v[i].row; j++)
+			;
+		sort_inst(v + i, j - i);
+	}
+}
+
 /* pandas: NaN left out, std with ddof 1 */
 static void stat(double *v, size_t n, struct tt_pm_stat *s)
 {
@@ -1529,7 +1555,7 @@ static void stat(double *v, size_t n, struct tt_pm_stat *s)
 /* per row: the statistics of each value over its instances */
 static void row_stats(struct inst *v, size_t n, size_t nrows, bool launch, struct tt_perf *p)
 {
-	sort_inst(v, n);
+	sort_inst_by_row(v, n, nrows);
 	double *a = tt_malloc((n + 1) * sizeof(*a));
 	for (size_t i = 0, j; i < n; i = j) {
 		uint32_t row = v[i].row;
