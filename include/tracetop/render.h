@@ -345,8 +345,4 @@ void tt_table_draw(const struct tt_table *t, const struct tt_table_view *v, stru
 /* Does any text cell of the row contain needle (case-insensitive)? */
 bool tt_table_row_matches(const struct tt_table *t, size_t row, const char *needle);
 
-/* CSV field quoting per RFC 4180; a field starting with '#' is quoted too, so that
- * no row of multi-table CSV reads as a "# name" table start */
-void tt_csv_field(FILE *out, const char *s);
-
 #endif

@@ -782,27 +782,110 @@ static void print_text(const struct tt_table *t, const struct tt_print_opts *o, 
 	free(unit);
 }
 
-/* ---- CSV ---- */
+/* ---- CSV and JSON ---- */
 
-void tt_csv_field(FILE *out, const char *s)
+/* CSV and JSON go out through a buffer of their own and one fwrite per
+ * buffer: stdio's putc and fputs lock the stream on every call (the
+ * program has threads), a cost per character on a long table */
+struct obuf {
+	FILE *f; /* NULL: the text stays in b (tt_cell_csv) */
+	size_t n;
+	char b[16384];
+};
+
+static void ob_flush(struct obuf *o)
 {
-	/* a field starting with '#' is quoted: a line "# name" starts a table
-	 * in multi-table CSV, an op named "# TensorsToDeviceModule #" must not */
+	if (o->f && o->n)
+		fwrite(o->b, 1, o->n, o->f);
+	o->n = 0;
+}
+
+static void ob_mem(struct obuf *o, const char *s, size_t n)
+{
+	while (n) {
+		if (o->n == sizeof(o->b)) {
+			if (!o->f)
+				return; /* (full: what fits is kept) */
+			ob_flush(o);
+		}
+		size_t k = sizeof(o->b) - o->n < n ? sizeof(o->b) - o->n : n;
+		memcpy(o->b + o->n, s, k);
+		o->n += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static void ob_str(struct obuf *o, const char *s)
+{
+	ob_mem(o, s, strlen(s));
+}
+
+static void ob_char(struct obuf *o, char c)
+{
+	if (o->n < sizeof(o->b))
+		o->b[o->n++] = c;
+	else
+		ob_mem(o, &c, 1);
+}
+
+/* as printf's "%lld" */
+static void ob_int(struct obuf *o, long long v)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		buf[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		buf[--i] = '-';
+	ob_mem(o, buf + i, sizeof(buf) - i);
+}
+
+/* a CSV field quoted per RFC 4180; a field starting with '#' is quoted
+ * too: a line "# name" starts a table in multi-table CSV, an op named
+ * "# TensorsToDeviceModule #" must not */
+static void csv_field(struct obuf *o, const char *s)
+{
 	if (s[0] != '#' && !strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
+		ob_str(o, s);
 		return;
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	ob_char(o, '"');
+	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
+		ob_mem(o, s, (size_t)(q - s) + 1);
+		ob_char(o, '"'); /* (a quote doubled) */
 	}
-	fputc('"', out);
+	ob_str(o, s);
+	ob_char(o, '"');
+}
+
+/* a JSON string: '"' and '\' escaped, control characters as \u00XX */
+static void json_str(struct obuf *o, const char *s)
+{
+	ob_char(o, '"');
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	for (; *p; p++) {
+		if (*p != '"' && *p != '\\' && *p >= 0x20)
+			continue;
+		ob_mem(o, (const char *)run, (size_t)(p - run));
+		run = p + 1;
+		if (*p < 0x20) {
+			char esc[8];
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+			ob_str(o, esc);
+		} else {
+			ob_char(o, '\\');
+			ob_char(o, (char)*p);
+		}
+	}
+	ob_mem(o, (const char *)run, (size_t)(p - run));
+	ob_char(o, '"');
 }
 
 /* µs from ns, exactly: "1234", "1234.5", "0.001" */
-static void put_us(FILE *out, double ns)
+static void put_us(struct obuf *o, double ns)
 {
 	char buf[64];
 	double us = ns / 1000.0;
@@ -812,70 +895,58 @@ static void put_us(FILE *out, double ns)
 		if (fp < 0)
 			fp = -fp;
 		if (fp == 0) {
-			fprintf(out, "%lld", ip);
+			ob_int(o, ip);
 			return;
 		}
 		snprintf(buf, sizeof(buf), "%s%lld.%03lld", (v < 0 && ip == 0) ? "-" : "", ip, fp);
 		size_t n = strlen(buf);
 		while (buf[n - 1] == '0')
 			buf[--n] = '\0';
-		fputs(buf, out);
+		ob_mem(o, buf, n);
 		return;
 	}
-	tt_fmt_real(buf, sizeof(buf), us);
-	fputs(buf, out);
+	ob_mem(o, buf, tt_fmt_real(buf, sizeof(buf), us));
 }
 
-static void put_value(FILE *out, const struct tt_col *col, const struct tt_cell *x, bool json,
-		      bool csv_safe)
+static void put_value(struct obuf *o, const struct tt_col *col, const struct tt_cell *x,
+		      bool json, bool csv_safe)
 {
 	char buf[64];
 	switch (x->kind) {
 	case TT_CV_NONE:
 		if (json)
-			fputs("null", out);
+			ob_str(o, "null");
 		return;
 	case TT_CV_S:
 		if (json) {
-			fputc('"', out);
-			for (const unsigned char *p = (const unsigned char *)x->v.s; *p; p++) {
-				if (*p == '"' || *p == '\\')
-					fprintf(out, "\\%c", *p);
-				else if (*p < 0x20)
-					fprintf(out, "\\u%04x", *p);
-				else
-					fputc(*p, out);
-			}
-			fputc('"', out);
+			json_str(o, x->v.s);
 		} else if (csv_safe && x->v.s[0] && strchr("=+-@\t\r", x->v.s[0])) {
 			size_t n = strlen(x->v.s);
 			char *q = tt_malloc(n + 2);
 			q[0] = '\'';
 			memcpy(q + 1, x->v.s, n + 1);
-			tt_csv_field(out, q);
+			csv_field(o, q);
 			free(q);
 		} else {
-			tt_csv_field(out, x->v.s);
+			csv_field(o, x->v.s);
 		}
 		return;
 	case TT_CV_I:
 		if (col->type == TT_C_DUR)
-			put_us(out, (double)x->v.i);
+			put_us(o, (double)x->v.i);
 		else
-			fprintf(out, "%lld", (long long)x->v.i);
+			ob_int(o, (long long)x->v.i);
 		return;
 	case TT_CV_D:
 		if (isinf(x->v.d) || isnan(x->v.d)) {
 			if (json)
-				fputs("null", out);
+				ob_str(o, "null");
 			return;
 		}
 		if (col->type == TT_C_DUR)
-			put_us(out, x->v.d);
-		else {
-			tt_fmt_real(buf, sizeof(buf), x->v.d);
-			fputs(buf, out);
-		}
+			put_us(o, x->v.d);
+		else
+			ob_mem(o, buf, tt_fmt_real(buf, sizeof(buf), x->v.d));
 		return;
 	}
 }
@@ -890,12 +961,13 @@ size_t tt_cell_csv(const struct tt_table *t, size_t row, int col, char *buf, siz
 		snprintf(buf, n, "%s", x->v.s);
 		return strlen(buf);
 	}
-	FILE *f = fmemopen(buf, n, "w");
-	if (!f)
-		return 0;
-	put_value(f, &t->cols[col], x, false, false);
-	fclose(f);
-	buf[n - 1] = '\0';
+	struct obuf o; /* (not zeroed: only o.n bytes are read) */
+	o.f = NULL;
+	o.n = 0;
+	put_value(&o, &t->cols[col], x, false, false);
+	size_t len = o.n < n - 1 ? o.n : n - 1;
+	memcpy(buf, o.b, len);
+	buf[len] = '\0';
 	return strlen(buf);
 }
 
@@ -904,85 +976,84 @@ static bool csv_col(const struct tt_col *c)
 	return c->type != TT_C_BAR && c->type != TT_C_STACK && !c->hidden_csv;
 }
 
-static void print_csv(const struct tt_table *t, bool safe, FILE *out)
+static void print_csv(const struct tt_table *t, bool safe, struct obuf *o)
 {
 	bool first = true;
 	for (int c = 0; c < t->ncols; c++) {
 		if (!csv_col(&t->cols[c]))
 			continue;
 		if (!first)
-			fputc(',', out);
+			ob_char(o, ',');
 		first = false;
-		tt_csv_field(out, t->cols[c].name);
+		csv_field(o, t->cols[c].name);
 	}
-	fputc('\n', out);
+	ob_char(o, '\n');
 	for (size_t r = 0; r < t->nrows; r++) {
 		first = true;
 		for (int c = 0; c < t->ncols; c++) {
 			if (!csv_col(&t->cols[c]))
 				continue;
 			if (!first)
-				fputc(',', out);
+				ob_char(o, ',');
 			first = false;
-			put_value(out, &t->cols[c], tt_table_cell(t, r, c), false, safe);
+			put_value(o, &t->cols[c], tt_table_cell(t, r, c), false, safe);
 		}
-		fputc('\n', out);
+		ob_char(o, '\n');
 	}
 }
 
-static void json_string(FILE *out, const char *s)
+static void print_json_rows(const struct tt_table *t, struct obuf *o)
 {
-	struct tt_cell c = {TT_CV_S, {.s = s}};
-	struct tt_col col = {0};
-	put_value(out, &col, &c, true, false);
-}
-
-static void print_json_rows(const struct tt_table *t, FILE *out)
-{
-	fputs("[", out);
+	ob_str(o, "[");
 	for (size_t r = 0; r < t->nrows; r++) {
-		fputs(r ? ",\n  {" : "\n  {", out);
+		ob_str(o, r ? ",\n  {" : "\n  {");
 		bool first = true;
 		for (int c = 0; c < t->ncols; c++) {
 			if (!csv_col(&t->cols[c]))
 				continue;
 			if (!first)
-				fputs(", ", out);
+				ob_str(o, ", ");
 			first = false;
-			json_string(out, t->cols[c].name);
-			fputs(": ", out);
-			put_value(out, &t->cols[c], tt_table_cell(t, r, c), true, false);
+			json_str(o, t->cols[c].name);
+			ob_str(o, ": ");
+			put_value(o, &t->cols[c], tt_table_cell(t, r, c), true, false);
 		}
-		fputs("}", out);
+		ob_str(o, "}");
 	}
-	fputs(t->nrows ? "\n]" : "]", out);
+	ob_str(o, t->nrows ? "\n]" : "]");
 }
 
 void tt_table_print(const struct tt_table *t, enum tt_format f, const struct tt_print_opts *o,
 		    FILE *out)
 {
-	switch (f) {
-	case TT_FMT_TABLE:
+	if (f == TT_FMT_TABLE) {
 		print_text(t, o, out);
-		break;
-	case TT_FMT_CSV:
-		print_csv(t, o && o->csv_safe, out);
-		break;
-	case TT_FMT_JSON:
-		print_json_rows(t, out);
-		fputc('\n', out);
-		break;
+		return;
 	}
+	struct obuf b; /* (not zeroed: only b.n bytes are written) */
+	b.f = out;
+	b.n = 0;
+	if (f == TT_FMT_CSV) {
+		print_csv(t, o && o->csv_safe, &b);
+	} else {
+		print_json_rows(t, &b);
+		ob_char(&b, '\n');
+	}
+	ob_flush(&b);
 }
 
 void tt_tables_print_json(struct tt_table *const *t, size_t n, FILE *out)
 {
-	fputs("{", out);
+	struct obuf b;
+	b.f = out;
+	b.n = 0;
+	ob_str(&b, "{");
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_string(out, t[i]->name);
-		fputs(": ", out);
-		print_json_rows(t[i], out);
+		ob_str(&b, i ? ",\n" : "\n");
+		json_str(&b, t[i]->name);
+		ob_str(&b, ": ");
+		print_json_rows(t[i], &b);
 	}
-	fputs("\n}\n", out);
+	ob_str(&b, "\n}\n");
+	ob_flush(&b);
 }
