@@ -193,22 +193,29 @@ struct tt_cp_node {
 #define TT_CPN_STEP 1
 #define TT_CPN_ARRIVAL 2
 
-/* an edge on the path */
+/* an edge on the path: edge i of a result goes from nodes[i] to
+ * nodes[i + 1] (32 bytes: a long path's edges are many) */
 struct tt_cp_edge {
-	uint32_t u, v;          /* indices into the result's nodes */
-	int64_t weight;         /* ns, as created (may be < 0) */
-	int64_t graph_weight;   /* what the longest path used: <= -1 µs -> 0 */
+	int64_t weight;         /* ns, as created (may be < 0); what the longest
+				 * path used: tt_cp_graph_weight(weight) */
+	int64_t peer_rank;      /* TT_CPB_WAIT: the rank waited for; else -1 */
+	uint32_t attr;          /* attributed event (operator and kernel-kernel
+				 * edges) or TT_NONE */
+	uint32_t coll_part;     /* TT_CPB_WAIT: the part (tt_coll.parts) */
 	uint8_t type;           /* enum tt_cp_etype */
 	uint8_t cat;            /* enum tt_cp_cat */
 	uint8_t bound;          /* enum tt_cp_bound */
-	uint8_t pad;
-	uint32_t attr;          /* attributed event (operator and kernel-kernel
-				 * edges) or TT_NONE */
-	int64_t attr_stream;    /* args.stream of attr, -1 for CPU events */
-	int64_t peer_rank;      /* TT_CPB_WAIT: the rank waited for; else -1 */
-	uint32_t coll_part;     /* TT_CPB_WAIT: the part (tt_coll.parts) */
-	uint32_t gu;            /* (internal: u's node in the graph) */
 };
+
+/* HTA's validation: an edge's weight as the longest path counts it
+ * (weights <= -1 µs count 0) */
+static inline int64_t tt_cp_graph_weight(int64_t weight)
+{
+	return weight <= -1000 ? 0 : weight;
+}
+
+/* args.stream of an edge's attributed event; -1 for a CPU event or none */
+int64_t tt_cp_attr_stream(const struct tt_rank *r, const struct tt_cp_edge *e);
 
 struct tt_cp_sum {
 	int64_t dur;    /* ns */
@@ -444,7 +451,7 @@ struct tt_cp_jedge {
 	int64_t offset;          /* the rank's clock offset (collectives.h):
 				  * job time = ts - offset */
 	struct tt_cp_node u, v;  /* its nodes (the rank's clock) */
-	struct tt_cp_edge e;     /* u, v unused */
+	struct tt_cp_edge e;
 };
 
 struct tt_cp_job {

@@ -203,12 +203,6 @@ static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes, struct adj *s
 	return n;
 }
 
-/* HTA's validation: weights <= -1 µs count 0 for the path */
-static inline int64_t graph_weight(int64_t w)
-{
-	return w <= -1000 ? 0 : w;
-}
-
 /* Longest distances in topological order (weights w[edge]); from[v] = the
  * chosen edge into v or UINT32_MAX.  Returns the end node. */
 static uint32_t longest(const struct cp_graph *g, const struct adj *pred, const uint32_t *topo,
@@ -258,6 +252,11 @@ static int64_t ev_stream(const struct tt_rank *r, uint32_t ev)
 	if (ev == TT_NONE || !(r->ev[ev].flags & TT_EF_STREAM))
 		return -1;
 	return r->tracks[r->ev[ev].track].stream;
+}
+
+int64_t tt_cp_attr_stream(const struct tt_rank *r, const struct tt_cp_edge *e)
+{
+	return ev_stream(r, e->attr);
 }
 
 /* category and bound of an edge (cpa.py 1563-1620) */
@@ -399,7 +398,7 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 			x = e->fixed ? g->ts[e->v] - g->ts[e->u] : 0;
 			if (x != e->w && !e->dead)
 				out->wi_edges++;
-			w[i] = graph_weight(x);
+			w[i] = tt_cp_graph_weight(x);
 			continue;
 		}
 		for (size_t k = 0; k < nw; k++) {
@@ -415,7 +414,7 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 		}
 		if (x != e->w && !e->dead)
 			out->wi_edges++;
-		w[i] = graph_weight(x);
+		w[i] = tt_cp_graph_weight(x);
 	}
 	size_t nodes = 2 * (size_t)g->nne;
 	int64_t *dist = tt_malloc((nodes + 1) * sizeof(*dist));
@@ -448,17 +447,15 @@ static int i64_first_cmp(const void *a, const void *b, void *ctx)
 
 /* out->tnodes: the longest paths from the window's start to g's targets,
  * as a tree (each walk back stops at a node already in it) */
-/* A path or tree edge from the graph's edge ge of graph weight gw (its ends, u and v, are the
- * caller's); a wait on a collective names the collective and its last rank. */
-static void fill_edge(const struct cp_graph *g, const struct cp_edge *ge, int64_t gw,
+/* A path or tree edge from the graph's edge ge, classified; a wait on a
+ * collective names the collective and its last rank. */
+static void fill_edge(const struct cp_graph *g, const struct cp_edge *ge, struct classify *cl,
 		      struct tt_cp_edge *pe)
 {
+	memset(pe, 0, sizeof(*pe));
 	pe->weight = ge->w;
-	pe->graph_weight = gw;
 	pe->type = ge->type;
 	pe->attr = ge->attr;
-	pe->attr_stream = ev_stream(g->r, ge->attr);
-	pe->gu = ge->u;
 	pe->peer_rank = -1;
 	pe->coll_part = TT_NONE;
 	if (ge->type == TT_CPE_WAIT && g->coll && ge->part != TT_NONE) {
@@ -466,12 +463,12 @@ static void fill_edge(const struct cp_graph *g, const struct cp_edge *ge, int64_
 		pe->coll_part = ge->part;
 		pe->peer_rank = g->coll->parts[g->coll->colls[pt->coll].last].rank;
 	}
+	classify_edge(cl, ge, &pe->cat, &pe->bound);
 }
 
-static void make_tree(const struct cp_graph *g, const struct adj *pred, const uint32_t *from,
-		      const int64_t *w, struct classify *cl, struct tt_cp_result *out)
+static void make_tree(const struct cp_graph *g, const uint32_t *from, struct classify *cl,
+		      struct tt_cp_result *out)
 {
-	(void)pred;
 	struct tt_hmap at = {0}; /* graph node -> tree node */
 	size_t cap = 0;
 	out->targets = tt_malloc(g->ntgt * sizeof(*out->targets));
@@ -505,10 +502,7 @@ static void make_tree(const struct cp_graph *g, const struct adj *pred, const ui
 				break;
 			/* the edge into me, from its tail */
 			const struct cp_edge *ge = &g->e[from[v]];
-			struct tt_cp_edge *pe = &out->tnodes[me].edge;
-			fill_edge(g, ge, w[from[v]], pe);
-			pe->u = pe->v = TT_NONE;
-			classify_edge(cl, ge, &pe->cat, &pe->bound);
+			fill_edge(g, ge, cl, &out->tnodes[me].edge);
 			child = me;
 			v = ge->u;
 		}
@@ -567,7 +561,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 
 	int64_t *w = tt_malloc((g->ne + 1) * sizeof(*w));
 	for (size_t i = 0; i < g->ne; i++)
-		w[i] = graph_weight(g->e[i].w);
+		w[i] = tt_cp_graph_weight(g->e[i].w);
 	int64_t *dist = tt_malloc((nodes + 1) * sizeof(*dist));
 	uint32_t *from = tt_malloc((nodes + 1) * sizeof(*from));
 	uint32_t end = longest(g, &pred, topo, nt, w, dist, from);
@@ -582,6 +576,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 	out->nodes = tt_malloc(np * sizeof(*out->nodes));
 	out->nedges = np - 1;
 	out->edges = tt_malloc((np ? np : 1) * sizeof(*out->edges));
+	struct classify cl = {g, NULL, 0};
 	uint32_t v = end;
 	for (size_t i = np; i-- > 0;) {
 		out->nodes[i] = (struct tt_cp_node){g->ev[v >> 1], !(v & 1), g->kind[v >> 1],
@@ -595,20 +590,13 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 			nbest += tt_sat_add(dist[g->e[pred.e[k]].u], w[pred.e[k]]) == dist[v];
 		out->st.several_best += nbest > 1;
 		const struct cp_edge *ge = &g->e[e];
-		struct tt_cp_edge *pe = &out->edges[i - 1];
-		memset(pe, 0, sizeof(*pe));
-		fill_edge(g, ge, w[e], pe);
-		pe->u = (uint32_t)(i - 1);
-		pe->v = (uint32_t)i;
+		fill_edge(g, ge, &cl, &out->edges[i - 1]);
 		v = ge->u;
 	}
-	struct classify cl = {g, NULL, 0};
 	for (size_t i = 0; i < out->nedges; i++) {
-		struct tt_cp_edge *pe = &out->edges[i];
-		struct cp_edge tmp = {.type = pe->type, .attr = pe->attr, .u = pe->gu};
-		classify_edge(&cl, &tmp, &pe->cat, &pe->bound);
+		const struct tt_cp_edge *pe = &out->edges[i];
 		tt_sat_acc(&out->length, pe->weight);
-		tt_sat_acc(&out->length_graph, pe->graph_weight);
+		tt_sat_acc(&out->length_graph, tt_cp_graph_weight(pe->weight));
 		tt_sat_acc(&out->by_type[pe->type].dur, pe->weight);
 		out->by_type[pe->type].count++;
 		tt_sat_acc(&out->by_cat[pe->cat].dur, pe->weight);
@@ -660,7 +648,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 	free(seen);
 	make_top(g, out);
 	if (g->ntgt)
-		make_tree(g, &pred, from, w, &cl, out);
+		make_tree(g, from, &cl, out);
 	if (o && o->nwhatif)
 		whatif(g, o, &pred, topo, nt, &cl, out);
 	free(cl.buf);

@@ -295,8 +295,8 @@ static void job_walk(struct jbuild *j, size_t end_idx, struct tt_cp_job *job)
 				return;
 			pe--;
 			e = &res->edges[pe];
-			u = &res->nodes[e->u];
-			v = &res->nodes[e->v];
+			u = &res->nodes[pe];
+			v = &res->nodes[pe + 1];
 		} else {
 			const struct tt_cp_tnode *x = &res->tnodes[tn];
 			if (x->parent == TT_NONE)

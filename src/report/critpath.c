@@ -628,7 +628,7 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 		const char *annot = NULL, *inst = NULL;
 		for (size_t j = 0; j < res->nedges; j++) {
 			const struct tt_cp_edge *e = &res->edges[j];
-			const struct tt_cp_node *u = &res->nodes[e->u], *v = &res->nodes[e->v];
+			const struct tt_cp_node *u = &res->nodes[j], *v = &res->nodes[j + 1];
 			size_t k = tt_table_add_row(t);
 			tt_table_set_int(t, k, 0, res->rank);
 			if (!annot) {
@@ -644,7 +644,7 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 			tt_table_set_static(t, k, 4, tt_cp_etype_name((enum tt_cp_etype)e->type));
 			tt_table_set_static(t, k, 5, short_type(e->type));
 			tt_table_set_int(t, k, 6, e->weight);
-			tt_table_set_int(t, k, 7, e->graph_weight);
+			tt_table_set_int(t, k, 7, tt_cp_graph_weight(e->weight));
 			tt_table_set_int(t, k, 8, u->ts - base);
 			tt_table_set_int(t, k, 9, v->ts - base);
 			set_name(t, k, 10, p->ri, r, u->ev);
@@ -653,7 +653,7 @@ static struct tt_table *path_table(const struct ctx *x, int64_t base)
 			tt_table_set_int(t, k, 13, v->start);
 			if (e->attr != TT_NONE) {
 				set_name(t, k, 14, p->ri, r, e->attr);
-				tt_table_set_int(t, k, 15, e->attr_stream);
+				tt_table_set_int(t, k, 15, tt_cp_attr_stream(r, e));
 				tt_table_set_int(t, k, 22, e->attr);
 			}
 			tt_table_set_static(t, k, 16,

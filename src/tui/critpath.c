@@ -421,8 +421,7 @@ static struct tt_pane *path_drill(struct tt_pane *p, size_t row)
 	const struct tt_cp_result *res = &st->res;
 	struct tt_tl_span *sp = tt_malloc((res->nedges + 1) * sizeof(*sp));
 	for (size_t i = 0; i < res->nedges; i++)
-		sp[i] = edge_span(st->ri, &res->nodes[res->edges[i].u],
-				  &res->nodes[res->edges[i].v]);
+		sp[i] = edge_span(st->ri, &res->nodes[i], &res->nodes[i + 1]);
 	return path_timeline(p->app, v, s->nev, sp, res->nedges, "critical path");
 }
 

@@ -367,7 +367,7 @@ START_TEST(negative_weights)
 	ASSERT_PATH(&res, "op:k1:20 kk:k1:-5 op:k2:10");
 	ck_assert_int_eq(res.length, 25 * US);
 	ck_assert_int_eq(res.length_graph, 30 * US);
-	ck_assert_int_eq(res.edges[1].graph_weight, 0);
+	ck_assert_int_eq(tt_cp_graph_weight(res.edges[1].weight), 0);
 	ck_assert_uint_eq(res.st.zeroed, 1);
 	tt_cp_result_free(&res);
 	tt_model_free(m);
