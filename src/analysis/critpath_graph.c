@@ -66,6 +66,7 @@ static void add_edge(struct build *b, uint32_t u, uint32_t v, enum tt_cp_etype t
 	e->dead = 0;
 	e->fixed = 0;
 	e->part = TT_NONE;
+	b->out->st.by_phase[phase]++;
 	if (g->nx[u] == UINT32_MAX) {
 		g->nx[u] = g->nnx;
 		g->nx_node[g->nnx++] = u;
@@ -992,8 +993,6 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 	phase_stacks(&b);
 	phase_kernels(&b);
 	out->no_gpu = out->st.kernels == 0;
-	for (size_t i = 0; i < g.ne; i++)
-		out->st.by_phase[g.e[i].phase]++;
 	cp_path(&g, &c->o, out);
 	/* what the path covers of the step: from its start to the end of the
 	 * last GPU op it launched */

@@ -109,30 +109,49 @@ int tt_cp_whatif_parse(const char *s, struct tt_cp_whatif *out, char *why, size_
 struct adj {
 	uint32_t *off;  /* [nodes + 1] */
 	uint32_t *e;    /* edge ids */
+	uint32_t *to;   /* [k]: the other end of edge e[k] (its head in the
+			 * successor lists, its tail in the predecessor lists):
+			 * read in order, not through the edge */
 };
 
-/* lists of live edges per node (by u, or by v), in insertion order */
-static void adj_build(const struct cp_graph *g, size_t nodes, bool by_v, struct adj *a)
+/* the lists of live edges per node by tail (succ) and by head (pred), in
+ * insertion order: one pass over the edges counts, one places */
+static void adj_build(const struct cp_graph *g, size_t nodes, struct adj *succ, struct adj *pred)
 {
-	a->off = tt_calloc(nodes + 2, sizeof(*a->off));
+	succ->off = tt_calloc(nodes + 2, sizeof(*succ->off));
+	pred->off = tt_calloc(nodes + 2, sizeof(*pred->off));
 	for (size_t i = 0; i < g->ne; i++)
-		if (!g->e[i].dead)
-			a->off[(by_v ? g->e[i].v : g->e[i].u) + 1]++;
-	for (size_t i = 0; i < nodes; i++)
-		a->off[i + 1] += a->off[i];
-	a->e = tt_malloc((a->off[nodes] + 1) * sizeof(*a->e));
-	uint32_t *fill = tt_malloc((nodes + 1) * sizeof(*fill));
-	memcpy(fill, a->off, nodes * sizeof(*fill));
-	for (size_t i = 0; i < g->ne; i++)
-		if (!g->e[i].dead)
-			a->e[fill[by_v ? g->e[i].v : g->e[i].u]++] = (uint32_t)i;
-	free(fill);
+		if (!g->e[i].dead) {
+			succ->off[g->e[i].u + 2]++;
+			pred->off[g->e[i].v + 2]++;
+		}
+	for (size_t x = 2; x < nodes + 2; x++) {
+		succ->off[x] += succ->off[x - 1];
+		pred->off[x] += pred->off[x - 1];
+	}
+	size_t ns = succ->off[nodes + 1], np = pred->off[nodes + 1];
+	succ->e = tt_malloc((ns + 1) * sizeof(*succ->e));
+	succ->to = tt_malloc((ns + 1) * sizeof(*succ->to));
+	pred->e = tt_malloc((np + 1) * sizeof(*pred->e));
+	pred->to = tt_malloc((np + 1) * sizeof(*pred->to));
+	/* off[x + 1] is where x's list starts; placing an edge moves it on, so
+	 * that it ends where x's list ends: off[x + 1], x + 1's start */
+	for (size_t i = 0; i < g->ne; i++) {
+		const struct cp_edge *e = &g->e[i];
+		if (e->dead)
+			continue;
+		uint32_t ks = succ->off[e->u + 1]++, kp = pred->off[e->v + 1]++;
+		succ->e[ks] = pred->e[kp] = (uint32_t)i;
+		succ->to[ks] = e->v;
+		pred->to[kp] = e->u;
+	}
 }
 
 static void adj_free(struct adj *a)
 {
 	free(a->off);
 	free(a->e);
+	free(a->to);
 }
 
 struct vpos {
@@ -149,8 +168,10 @@ static int vpos_cmp(const void *a, const void *b, void *ctx)
 }
 
 /* networkx keeps one edge per (u, v): adding it again keeps its place and
- * takes the new data.  a: the successor lists; rebuilt when an edge goes. */
-static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes, struct adj *succ)
+ * takes the new data.  The lists (succ, pred) are rebuilt when an edge
+ * goes. */
+static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes, struct adj *succ,
+				 struct adj *pred)
 {
 	struct adj a = *succ;
 	uint32_t n = 0;
@@ -198,17 +219,19 @@ static uint32_t merge_duplicates(struct cp_graph *g, size_t nodes, struct adj *s
 	free(tmp);
 	if (n) {
 		adj_free(succ);
-		adj_build(g, nodes, false, succ);
+		adj_free(pred);
+		adj_build(g, nodes, succ, pred);
 	}
 	return n;
 }
 
 /* Longest distances in topological order (weights w[edge]); from[v] = the
- * chosen edge into v or UINT32_MAX.  Returns the end node. */
-static uint32_t longest(const struct cp_graph *g, const struct adj *pred, const uint32_t *topo,
-			size_t ntopo, const int64_t *w, int64_t *dist, uint32_t *from)
+ * chosen edge into v or UINT32_MAX.  Returns the end node; *nends: the
+ * nodes at its distance (may be NULL). */
+static uint32_t longest(const struct adj *pred, const uint32_t *topo, size_t ntopo,
+			const int64_t *w, int64_t *dist, uint32_t *from, uint32_t *nends)
 {
-	uint32_t end = UINT32_MAX;
+	uint32_t end = UINT32_MAX, ends = 0;
 	int64_t best_all = 0;
 	for (size_t i = 0; i < ntopo; i++) {
 		uint32_t v = topo[i];
@@ -217,7 +240,7 @@ static uint32_t longest(const struct cp_graph *g, const struct adj *pred, const 
 		uint32_t be = UINT32_MAX;
 		for (uint32_t k = pred->off[v]; k < pred->off[v + 1]; k++) {
 			uint32_t e = pred->e[k];
-			int64_t cand = tt_sat_add(dist[g->e[e].u], w[e]);
+			int64_t cand = tt_sat_add(dist[pred->to[k]], w[e]);
 			if (!any || cand > best) {
 				best = cand;
 				be = e;
@@ -234,8 +257,13 @@ static uint32_t longest(const struct cp_graph *g, const struct adj *pred, const 
 		if (end == UINT32_MAX || dist[v] > best_all) {
 			end = v;
 			best_all = dist[v];
+			ends = 1;
+		} else if (dist[v] == best_all) {
+			ends++;
 		}
 	}
+	if (nends)
+		*nends = ends;
 	return end;
 }
 
@@ -419,7 +447,7 @@ static void whatif(struct cp_graph *g, const struct tt_cp_opts *o, const struct 
 	size_t nodes = 2 * (size_t)g->nne;
 	int64_t *dist = tt_malloc((nodes + 1) * sizeof(*dist));
 	uint32_t *from = tt_malloc((nodes + 1) * sizeof(*from));
-	uint32_t end = longest(g, pred, topo, ntopo, w, dist, from);
+	uint32_t end = longest(pred, topo, ntopo, w, dist, from, NULL);
 	out->has_whatif = true;
 	out->wi_length = end == UINT32_MAX ? 0 : dist[end];
 	for (uint32_t v = end; v != UINT32_MAX && from[v] != UINT32_MAX; v = g->e[from[v]].u) {
@@ -520,18 +548,25 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		return;
 	}
 	struct adj succ, pred;
-	adj_build(g, nodes, false, &succ);
-	out->st.reinserted = merge_duplicates(g, nodes, &succ);
+	adj_build(g, nodes, &succ, &pred);
+	out->st.reinserted = merge_duplicates(g, nodes, &succ, &pred);
 	out->st.nodes = g->nnx;
+	/* the weights, and the live edges counted (in locals: out->st's
+	 * counters in memory made each edge wait for the last one's store) */
+	int64_t *w = tt_malloc((g->ne + 1) * sizeof(*w));
+	uint32_t by_type[TT_CPE_COUNT] = {0}, zeroed = 0;
 	for (size_t i = 0; i < g->ne; i++) {
+		w[i] = tt_cp_graph_weight(g->e[i].w);
 		if (g->e[i].dead)
 			continue;
-		out->st.edges++;
-		out->st.by_type[g->e[i].type]++;
-		if (g->e[i].w <= -1000)
-			out->st.zeroed++;
+		by_type[g->e[i].type]++;
+		zeroed += g->e[i].w <= -1000;
 	}
-	adj_build(g, nodes, true, &pred);
+	for (int t = 0; t < TT_CPE_COUNT; t++) {
+		out->st.by_type[t] = by_type[t];
+		out->st.edges += by_type[t];
+	}
+	out->st.zeroed = zeroed;
 
 	/* Kahn's order, generation by generation */
 	uint32_t *indeg = tt_calloc(nodes + 1, sizeof(*indeg));
@@ -545,7 +580,7 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 	for (size_t h = 0; h < nt; h++) {
 		uint32_t u = topo[h];
 		for (uint32_t k = succ.off[u]; k < succ.off[u + 1]; k++) {
-			uint32_t v = g->e[succ.e[k]].v;
+			uint32_t v = succ.to[k];
 			if (--indeg[v] == 0)
 				topo[nt++] = v;
 		}
@@ -553,48 +588,49 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 	free(indeg);
 	if (nt < g->nnx) {
 		out->status = TT_CP_CYCLE;
+		free(w);
 		free(topo);
 		adj_free(&succ);
 		adj_free(&pred);
 		return;
 	}
 
-	int64_t *w = tt_malloc((g->ne + 1) * sizeof(*w));
-	for (size_t i = 0; i < g->ne; i++)
-		w[i] = tt_cp_graph_weight(g->e[i].w);
 	int64_t *dist = tt_malloc((nodes + 1) * sizeof(*dist));
 	uint32_t *from = tt_malloc((nodes + 1) * sizeof(*from));
-	uint32_t end = longest(g, &pred, topo, nt, w, dist, from);
-	for (size_t i = 0; i < nt; i++)
-		out->st.ends += dist[topo[i]] == dist[end];
+	uint32_t end = longest(&pred, topo, nt, w, dist, from, &out->st.ends);
 
-	/* walk back */
-	size_t np = 1;
-	for (uint32_t v = end; from[v] != UINT32_MAX; v = g->e[from[v]].u)
-		np++;
+	/* the path's graph nodes, walked back from its end (one walk: each
+	 * step a dependent load) */
+	uint32_t *back = tt_malloc(((size_t)g->nnx + 1) * sizeof(*back));
+	size_t np = 0;
+	for (uint32_t v = end;; v = g->e[from[v]].u) {
+		back[np++] = v;
+		if (from[v] == UINT32_MAX)
+			break;
+	}
 	out->nnodes = np;
 	out->nodes = tt_malloc(np * sizeof(*out->nodes));
 	out->nedges = np - 1;
 	out->edges = tt_malloc((np ? np : 1) * sizeof(*out->edges));
 	struct classify cl = {g, NULL, 0};
-	uint32_t v = end;
-	for (size_t i = np; i-- > 0;) {
-		out->nodes[i] = (struct tt_cp_node){g->ev[v >> 1], !(v & 1), g->kind[v >> 1],
-						    g->ts[v]};
+	/* the distinct events of its nodes (an event's nodes are 2k, 2k+1) */
+	uint64_t *seen = tt_calloc((size_t)g->nne / 64 + 1, sizeof(*seen));
+	for (size_t i = 0; i < np; i++) {
+		uint32_t v = back[np - 1 - i], k = v >> 1;
+		out->nodes[i] = (struct tt_cp_node){g->ev[k], !(v & 1), g->kind[k], g->ts[v]};
+		if (g->kind[k] == CPK_EVENT && !(seen[k >> 6] >> (k & 63) & 1)) {
+			seen[k >> 6] |= UINT64_C(1) << (k & 63);
+			out->critical_events++;
+		}
 		if (i == 0)
-			break;
-		uint32_t e = from[v];
+			continue;
 		/* path nodes with another best predecessor (ties) */
 		unsigned nbest = 0;
-		for (uint32_t k = pred.off[v]; k < pred.off[v + 1]; k++)
-			nbest += tt_sat_add(dist[g->e[pred.e[k]].u], w[pred.e[k]]) == dist[v];
+		for (uint32_t j = pred.off[v]; j < pred.off[v + 1]; j++)
+			nbest += tt_sat_add(dist[pred.to[j]], w[pred.e[j]]) == dist[v];
 		out->st.several_best += nbest > 1;
-		const struct cp_edge *ge = &g->e[e];
-		fill_edge(g, ge, &cl, &out->edges[i - 1]);
-		v = ge->u;
-	}
-	for (size_t i = 0; i < out->nedges; i++) {
-		const struct tt_cp_edge *pe = &out->edges[i];
+		struct tt_cp_edge *pe = &out->edges[i - 1];
+		fill_edge(g, &g->e[from[v]], &cl, pe);
 		tt_sat_acc(&out->length, pe->weight);
 		tt_sat_acc(&out->length_graph, tt_cp_graph_weight(pe->weight));
 		tt_sat_acc(&out->by_type[pe->type].dur, pe->weight);
@@ -604,6 +640,8 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		tt_sat_acc(&out->by_bound[pe->bound].dur, pe->weight);
 		out->by_bound[pe->bound].count++;
 	}
+	free(seen);
+	free(back);
 	out->span = out->nodes[np - 1].ts - out->nodes[0].ts;
 	/* the rank waited for longest: the wait edges by peer, summed */
 	out->wait_rank = -1;
@@ -634,18 +672,6 @@ void cp_path(struct cp_graph *g, const struct tt_cp_opts *o, struct tt_cp_result
 		}
 		free(pv);
 	}
-	/* distinct events of the path's nodes (an event's nodes are 2k, 2k+1) */
-	uint64_t *seen = tt_calloc((size_t)g->nne / 64 + 1, sizeof(*seen));
-	for (uint32_t v2 = end;; v2 = g->e[from[v2]].u) {
-		uint32_t k = v2 >> 1;
-		if (g->kind[k] == CPK_EVENT && !(seen[k >> 6] >> (k & 63) & 1)) {
-			seen[k >> 6] |= UINT64_C(1) << (k & 63);
-			out->critical_events++;
-		}
-		if (from[v2] == UINT32_MAX)
-			break;
-	}
-	free(seen);
 	make_top(g, out);
 	if (g->ntgt)
 		make_tree(g, from, &cl, out);
