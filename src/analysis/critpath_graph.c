@@ -43,7 +43,13 @@ struct build {
 	uint32_t *arr_of;      /* [nne] kernel's graph event -> graph event of its
 				* last arrival, TT_NONE */
 	uint32_t *kpart;       /* [nne] the collective part of an arrival */
-	uint8_t *lock;         /* [nne] its event's name takes the runtime lock */
+	uint8_t *nflags;       /* [nne] NF_* of its event's name */
+};
+
+/* what a graph event's name does (struct build's nflags) */
+enum {
+	NF_LOCK = 1,  /* takes the runtime lock (SF_LOCK) */
+	NF_BLOCK = 2, /* blocks: its end edge weighs 0 (SF_BLOCK) */
 };
 
 static inline uint32_t node_k(const struct build *b, uint32_t ev)
@@ -90,7 +96,7 @@ static uint32_t attribute(const struct cp_graph *g, uint32_t u, uint32_t v, uint
 
 static bool is_lock_node(const struct build *b, uint32_t node)
 {
-	return b->lock[node >> 1];
+	return b->nflags[node >> 1] & NF_LOCK;
 }
 
 /* two consecutive nodes share the runtime lock: both lock calls and not an
@@ -293,9 +299,11 @@ static void make_nodes(struct build *b)
 		n++;
 	}
 	g->ntgt = ntg;
-	b->lock = tt_malloc(n + 1);
-	for (size_t k = 0; k < n; k++)
-		b->lock[k] = (c->sf[r->ev[ev[k]].name] & SF_LOCK) != 0;
+	b->nflags = tt_malloc(n + 1);
+	for (size_t k = 0; k < n; k++) {
+		uint8_t f = c->sf[r->ev[ev[k]].name];
+		b->nflags[k] = (uint8_t)((f & SF_LOCK ? NF_LOCK : 0) | (f & SF_BLOCK ? NF_BLOCK : 0));
+	}
 	g->nne = (uint32_t)n;
 	g->ev = ev;
 	g->ts = ts;
@@ -332,7 +340,7 @@ static void phase_lock(struct build *b)
 	size_t n = 0, cap = 0;
 	struct lnode *v = NULL;
 	for (uint32_t k = 0; k < g->nne; k++) {
-		if (!b->lock[k])
+		if (!(b->nflags[k] & NF_LOCK))
 			continue;
 		TT_GROW(v, cap, n + 2);
 		v[n++] = (struct lnode){g->ts[2 * k], g->ev[k], 2 * k};
@@ -368,6 +376,7 @@ static void phase_lock(struct build *b)
 struct srow {
 	int64_t ts, dur;
 	uint32_t ev;
+	uint32_t k; /* its graph event, TT_NONE: no nodes */
 	int64_t end;
 };
 
@@ -432,12 +441,10 @@ struct walk {
 			  * step's start, TT_NONE */
 };
 
-static void walk_enter(struct walk *w, uint32_t ev, uint32_t parent)
+/* an event with nodes (graph event k) opens, inside parent (an event) */
+static void walk_enter(struct walk *w, uint32_t k, uint32_t parent)
 {
 	struct build *b = w->b;
-	uint32_t k = node_k(b, ev);
-	if (k == TT_NONE)
-		return;
 	uint32_t sn = 2 * k;
 	if (w->last == TT_NONE && w->step != TT_NONE) {
 		/* tracetop's model: from the step's start to its first op */
@@ -457,15 +464,13 @@ static void walk_enter(struct walk *w, uint32_t ev, uint32_t parent)
 	w->depth++;
 }
 
-static void walk_exit(struct walk *w, uint32_t ev, uint32_t parent)
+/* ... and closes */
+static void walk_exit(struct walk *w, uint32_t k, uint32_t parent)
 {
 	struct build *b = w->b;
-	uint32_t k = node_k(b, ev);
-	if (k == TT_NONE)
-		return;
 	uint32_t en = 2 * k + 1;
 	if (w->last != TT_NONE && !shares_lock(b, w->last, en)) {
-		bool blocking = b->c->sf[b->r->ev[ev].name] & SF_BLOCK;
+		bool blocking = b->nflags[k] & NF_BLOCK;
 		add_edge(b, w->last, en, TT_CPE_OPERATOR, 1, blocking,
 			 attribute(b->g, w->last, en, w->lparent));
 	}
@@ -484,26 +489,25 @@ static void walk_thread(struct build *b, struct srow *v, size_t n, bool step_thr
 	if (step_thread && b->step_k != TT_NONE)
 		w.step = 2 * b->step_k;
 	struct heap h = {0};
-	uint32_t *stack = tt_malloc(2 * (n + 1) * sizeof(*stack)); /* (event, parent) */
+	struct open {
+		uint32_t ev, k, parent;
+	} *stack = tt_malloc((n + 1) * sizeof(*stack));
 	size_t sp = 0;
 	for (size_t i = 0; i < n; i++) {
 		while (h.n && h.v[0] <= v[i].ts) {
 			heap_pop(&h);
-			if (sp) {
-				sp--;
-				walk_exit(&w, stack[2 * sp], stack[2 * sp + 1]);
-			}
+			if (sp && stack[--sp].k != TT_NONE)
+				walk_exit(&w, stack[sp].k, stack[sp].parent);
 		}
-		uint32_t parent = sp ? stack[2 * (sp - 1)] : TT_NONE;
-		walk_enter(&w, v[i].ev, parent);
-		stack[2 * sp] = v[i].ev;
-		stack[2 * sp + 1] = parent;
-		sp++;
+		uint32_t parent = sp ? stack[sp - 1].ev : TT_NONE;
+		if (v[i].k != TT_NONE)
+			walk_enter(&w, v[i].k, parent);
+		stack[sp++] = (struct open){v[i].ev, v[i].k, parent};
 		heap_push(&h, v[i].end);
 	}
 	while (sp) {
-		sp--;
-		walk_exit(&w, stack[2 * sp], stack[2 * sp + 1]);
+		if (stack[--sp].k != TT_NONE)
+			walk_exit(&w, stack[sp].k, stack[sp].parent);
 	}
 	free(h.v);
 	free(stack);
@@ -582,7 +586,8 @@ static void phase_stacks(struct build *b)
 			TT_GROW(v, cap, n + rows_of[t]);
 			for (uint32_t k = first[t]; k < first[t] + rows_of[t]; k++) {
 				const struct crow *cr = &b->cpu[k];
-				v[n++] = (struct srow){cr->ts, cr->end - cr->ts, cr->ev, cr->end};
+				v[n++] = (struct srow){cr->ts, cr->end - cr->ts, cr->ev,
+						       node_k(b, cr->ev), cr->end};
 			}
 			j++;
 		}
@@ -1014,7 +1019,7 @@ int tt_cp_run(struct tt_cp *c, const struct tt_cp_window *w, struct tt_cp_result
 		if (g.kind[k] == CPK_EVENT)
 			c->node_of[g.ev[k]] = TT_NONE;
 	free(b.arr_of);
-	free(b.lock);
+	free(b.nflags);
 	free(b.kpart);
 	free(g.kind);
 	free(g.tgt_node);
