@@ -392,6 +392,18 @@ static int srow_cmp(const void *a, const void *b, void *ctx)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
+/* A thread's rows in stack order.  They come in its tracks' order, most
+ * often already so: one look, the comparison inlined, and a sort only when
+ * a row is out of order. */
+static void sort_rows(struct srow *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (srow_cmp(&v[i - 1], &v[i], NULL) > 0) {
+			tt_msort(v, n, sizeof(*v), srow_cmp, NULL);
+			return;
+		}
+}
+
 /* a binary min-heap of end times */
 struct heap {
 	int64_t *v;
@@ -484,7 +496,7 @@ static void walk_exit(struct walk *w, uint32_t k, uint32_t parent)
  * walk's exit of the popped event (413-431). */
 static void walk_thread(struct build *b, struct srow *v, size_t n, bool step_thread)
 {
-	tt_msort(v, n, sizeof(*v), srow_cmp, NULL);
+	sort_rows(v, n);
 	struct walk w = {b, TT_NONE, TT_NONE, 0, TT_NONE};
 	if (step_thread && b->step_k != TT_NONE)
 		w.step = 2 * b->step_k;
@@ -529,25 +541,35 @@ static int tkey_cmp(const void *a, const void *b, void *ctx)
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
-/* the one thread with rows of category cpu_op or user_annotation whose
- * name has flag f, or -1 (several or none) */
-static bool one_tid(const struct build *b, uint8_t f, int64_t *tid)
+/* The forward thread and the backward thread: for each of SF_FWD and
+ * SF_AUTOGRAD, the one thread with rows of category cpu_op or
+ * user_annotation whose name has the flag; false when a flag has none or
+ * several.  One pass over the rows for both. */
+static bool fwd_bwd_tids(const struct build *b, int64_t *fwd, int64_t *bwd)
 {
 	const struct tt_rank *r = b->r;
-	bool found = false;
+	static const uint8_t flag[2] = {SF_FWD, SF_AUTOGRAD};
+	int64_t tid[2] = {0, 0};
+	bool found[2] = {false, false}, several[2] = {false, false};
 	for (size_t k = 0; k < b->ncpu; k++) {
 		const struct tt_event *e = &r->ev[b->cpu[k].ev];
+		uint8_t f = b->c->sf[e->name];
 		const struct tt_cat *cat = &r->cats[e->cat];
-		if (cat->legacy || (cat->kind != TT_K_CPU_OP && cat->kind != TT_K_USER_ANNOT) ||
-		    !(b->c->sf[e->name] & f))
+		if (!(f & (SF_FWD | SF_AUTOGRAD)) || cat->legacy ||
+		    (cat->kind != TT_K_CPU_OP && cat->kind != TT_K_USER_ANNOT))
 			continue;
 		int64_t t = r->tracks[b->cpu[k].track].tid;
-		if (found && t != *tid)
-			return false;
-		found = true;
-		*tid = t;
+		for (int j = 0; j < 2; j++) {
+			if (!(f & flag[j]))
+				continue;
+			several[j] |= found[j] && t != tid[j];
+			found[j] = true;
+			tid[j] = t;
+		}
 	}
-	return found;
+	*fwd = tid[0];
+	*bwd = tid[1];
+	return found[0] && !several[0] && found[1] && !several[1];
 }
 
 static void phase_stacks(struct build *b)
@@ -555,7 +577,7 @@ static void phase_stacks(struct build *b)
 	const struct tt_rank *r = b->r;
 	/* the backward thread joins the forward thread (cpa.py 629-697) */
 	int64_t fwd = 0, bwd = 0;
-	bool merge = one_tid(b, SF_FWD, &fwd) && one_tid(b, SF_AUTOGRAD, &bwd) && fwd != bwd;
+	bool merge = fwd_bwd_tids(b, &fwd, &bwd) && fwd != bwd;
 	/* CPU threads with rows, by (pid, tid) */
 	uint32_t *rows_of = tt_calloc((size_t)r->ntracks + 1, sizeof(*rows_of));
 	for (size_t k = 0; k < b->ncpu; k++)
