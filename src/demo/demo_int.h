@@ -266,6 +266,10 @@ void demo_job_free(struct job *j);
  * Kineto JSON document, NUL-terminated, *len bytes; the caller frees it.
  * Writes j->rs[rank], j->nccl_free and j->e_end only. */
 char *demo_rank_text(struct job *j, int rank, size_t *len);
+/* The same text given to sink a piece at a time, as it is written (a long
+ * job's need not fit in memory); 0, or the first error sink returned. */
+int demo_rank_write(struct job *j, int rank, int (*sink)(void *ctx, const char *p, size_t n),
+		    void *ctx);
 
 /* ---- the JSON text (emit.c) ---- */
 

@@ -99,15 +99,28 @@ static int mkdir_p(const char *dir, struct tt_err *err)
 	return 0;
 }
 
-/* one rank file, plain or gzip by its name (io writes it) */
-static int write_file(const char *path, const char *text, size_t len, struct tt_err *err)
-{
+/* a rank file being written: where its text goes, piece by piece */
+struct rank_file {
 	struct tt_writer *w;
-	int rc = tt_writer_open(&w, path, err);
+	struct tt_err *err;
+};
+
+static int rank_file_put(void *ctx, const char *p, size_t n)
+{
+	struct rank_file *f = ctx;
+	return tt_writer_write(f->w, p, n, f->err);
+}
+
+/* one rank's file, plain or gzip by its name (io writes it), its text
+ * written as it is made */
+static int write_file(struct job *j, int rank, const char *path, struct tt_err *err)
+{
+	struct rank_file f = {.err = err};
+	int rc = tt_writer_open(&f.w, path, err);
 	if (rc)
 		return rc;
-	rc = tt_writer_write(w, text, len, err);
-	int rc2 = tt_writer_close(w, rc == 0, rc ? NULL : err);
+	rc = demo_rank_write(j, rank, rank_file_put, &f);
+	int rc2 = tt_writer_close(f.w, rc == 0, rc ? NULL : err);
 	return rc ? rc : rc2;
 }
 
@@ -138,10 +151,7 @@ static void write_rank(size_t r, void *ctx)
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		rc = tt_err_set(&err, TT_E_USAGE, w->dir, TT_NO_OFFSET, "path too long");
 	} else {
-		size_t len;
-		char *text = demo_rank_text(&j, (int)r, &len);
-		rc = write_file(path, text, len, &err);
-		free(text);
+		rc = write_file(&j, (int)r, path, &err);
 	}
 	if (rc) {
 		pthread_mutex_lock(&w->lock);

@@ -585,42 +585,73 @@ void demo_job_free(struct job *j)
 	free(j->etab);
 }
 
-/* Replay one rank against the schedule, this time with text. */
-char *demo_rank_text(struct job *j, int rank, size_t *len)
+/* the text handed to a sink in pieces of about this many bytes */
+#define SINK_CHUNK ((size_t)32 << 20)
+
+/* Replay one rank against the schedule, this time with text: the whole
+ * document in out->doc (sink NULL), or given to sink as the steps are
+ * written, about SINK_CHUNK bytes at a time (so that a long job's text
+ * need not fit in memory; what is left at the end stays in out->doc).
+ * Returns 0, or the sink's error, which stops the writing. */
+static int rank_emit(struct job *j, int rank, struct out *out,
+		     int (*sink)(void *ctx, const char *p, size_t n), void *ctx)
 {
-	struct out out;
-	memset(&out, 0, sizeof(out));
-	out.first = true;
-	rsim_init(j, rank, &out);
+	memset(out, 0, sizeof(*out));
+	out->first = true;
+	rsim_init(j, rank, out);
 	struct rsim *s = &j->rs[rank];
 	/* about 40 kB per layer and step; pages never touched cost nothing */
-	sb_need(&out.doc, 65536 + (size_t)j->nranks * 8 +
-				  (size_t)j->steps * (size_t)(j->layers + 2) * 48000);
-	demo_write_header(j, s, &out.doc);
+	size_t est = 65536 + (size_t)j->nranks * 8 +
+		     (size_t)j->steps * (size_t)(j->layers + 2) * 48000;
+	sb_need(&out->doc, sink ? TT_MIN(est, 2 * SINK_CHUNK) : est);
+	demo_write_header(j, s, &out->doc);
 	j->nccl_free = 0;
-	for (int step = 0; step < j->steps; step++) {
+	int rc = 0;
+	for (int step = 0; step < j->steps && !rc; step++) {
 		j->e_end = j->etab + (size_t)step * (size_t)j->nbuckets;
 		step_a(s, step);
 		step_b(s);
 		j->nccl_free = j->e_end[j->nbuckets - 1];
+		if (sink && out->doc.n >= SINK_CHUNK) {
+			rc = sink(ctx, out->doc.p, out->doc.n);
+			out->doc.n = 0;
+		}
 	}
 
 	/* metadata, the profiler span and the window markers */
-	struct sbuf *tail = &out.cpu;
+	struct sbuf *tail = &out->cpu;
 	uint64_t x = mix64(j->seed ^ mix64(0x7ace0000ull + (uint64_t)rank));
 	int64_t t0 = s->start - urand(&x, 1500, 3000);
 	int64_t t1 = s->step_end + urand(&x, 50, 200);
 	int64_t wend = t1 + urand(&x, 100, 600);
 	demo_write_tail(s, tail, t0, t1, wend);
-	demo_put_events(&out, tail);
-	demo_write_trailer(s, &out.doc);
+	demo_put_events(out, tail);
+	demo_write_trailer(s, &out->doc);
 
-	free(out.cpu.p);
-	free(out.rt.p);
-	free(out.gpu.p);
+	free(out->cpu.p);
+	free(out->rt.p);
+	free(out->gpu.p);
 	s->out = NULL;
+	return rc;
+}
+
+char *demo_rank_text(struct job *j, int rank, size_t *len)
+{
+	struct out out;
+	rank_emit(j, rank, &out, NULL, NULL);
 	*len = out.doc.n;
 	sb_need(&out.doc, 1);
 	out.doc.p[out.doc.n] = '\0';
 	return out.doc.p;
+}
+
+int demo_rank_write(struct job *j, int rank, int (*sink)(void *ctx, const char *p, size_t n),
+		    void *ctx)
+{
+	struct out out;
+	int rc = rank_emit(j, rank, &out, sink, ctx);
+	if (!rc && out.doc.n)
+		rc = sink(ctx, out.doc.p, out.doc.n);
+	free(out.doc.p);
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracetop/demo.h"
 #include "tracetop/diff.h"
@@ -154,6 +155,40 @@ START_TEST(test_bad_rank)
 	ck_assert_ptr_null(tt_demo_rank_json(&o, 8, &n));
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_null(tt_demo_rank_json(&o, -1, &n));
+}
+END_TEST
+
+/* A rank file is written as its text is made, in pieces (a long job's
+ * text need not fit in memory): the file holds the same bytes as the text
+ * made whole, over more than one piece (32 MB). */
+START_TEST(test_written_in_pieces)
+{
+	struct tt_demo_opts o;
+	tt_demo_defaults(&o);
+	tt_demo_set_ranks(&o, 1);
+	o.steps = 40;
+	size_t n;
+	char *text = tt_demo_rank_json(&o, 0, &n);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(n > ((size_t)32 << 20), "the text is %zu bytes: one piece only", n);
+	char dir[] = "/tmp/tt-demo-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	struct tt_err err;
+	tt_err_clear(&err);
+	ck_assert_int_eq(tt_demo_write_dir(&o, dir, false, &err), 0);
+	char path[64];
+	snprintf(path, sizeof(path), "%s/rank-0.pt.trace.json", dir);
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	char *back = tt_malloc(n + 1);
+	size_t got = fread(back, 1, n + 1, f);
+	fclose(f);
+	ck_assert_uint_eq(got, n);
+	ck_assert_int_eq(memcmp(text, back, n), 0);
+	free(back);
+	free(text);
+	remove(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -336,6 +371,7 @@ static Suite *demo_suite(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_bad_rank);
+	tcase_add_test(tc, test_written_in_pieces);
 	tcase_add_test(tc, test_job_loads);
 	tcase_add_test(tc, test_allreduce_sync);
 	tcase_add_test(tc, test_many_ranks);
