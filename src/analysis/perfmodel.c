@@ -525,18 +525,23 @@ static uint32_t calc_of(struct rctx *x, uint32_t i)
 	return x->ncalcs++;
 }
 
-static int inst_depth_cmp(const void *a, const void *b)
+/* The instances deepest first, then by event: a counting sort by depth
+ * (at most MAX_UP), stable, of instances found in event order. */
+static void sort_inst_depth(struct rinst *v, uint32_t n)
 {
-	const struct rinst *x = a, *y = b;
-	if (x->depth != y->depth)
-		return x->depth > y->depth ? -1 : 1;
-	return x->ev < y->ev ? -1 : x->ev > y->ev;
+	if (n < 2)
+		return;
+	size_t at[MAX_UP + 2] = {0};
+	for (uint32_t k = 0; k < n; k++)
+		at[MAX_UP - v[k].depth + 1]++;
+	for (size_t d = 0; d <= MAX_UP; d++)
+		at[d + 1] += at[d];
+	struct rinst *t = tt_malloc((size_t)n * sizeof(*t));
+	for (uint32_t k = 0; k < n; k++)
+		t[at[MAX_UP - v[k].depth]++] = v[k];
+	memcpy(v, t, (size_t)n * sizeof(*v));
+	free(t);
 }
-static inline bool inst_depth_before(const struct rinst *a, const struct rinst *b)
-{
-	return inst_depth_cmp(a, b) < 0;
-}
-TT_STABLE_SORT(sort_inst_depth, struct rinst, inst_depth_before)
 
 /* 3. the modelled ops: each op with a model name and args that give the
  * shapes; a composite only when no modelled op is under it.  A cpu_op
