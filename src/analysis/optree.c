@@ -439,6 +439,7 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 	t->parent = tt_tb_none_array(r->nev);
 	t->owner = tt_tb_none_array(r->nev);
 	t->gpu_owner = tt_tb_none_array(r->nev);
+	t->comm = tt_tb_none_array(r->nev);
 	t->order = tt_malloc(((size_t)r->nev + 1) * sizeof(*t->order));
 	t->nflags = tt_tb_name_flags(r);
 	struct open_nodes st = {0};
@@ -471,6 +472,8 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 			t->parent[i] = p;
 			/* (the parent's is set: it was pushed before) */
 			t->gpu_owner[i] = owns_gpu(r, t, i) ? i : p != TT_NONE ? t->gpu_owner[p] : TT_NONE;
+			bool coll = k == TT_TBN_COMM || (k == TT_TBN_OP && (t->nflags[e->name] & TT_NF_COMM));
+			t->comm[i] = coll ? i : p != TT_NONE ? t->comm[p] : TT_NONE;
 			t->order[t->norder++] = i;
 			if (top) {
 				top->nchild++;
@@ -504,7 +507,10 @@ void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 		if (alias[i] != TT_NONE)
 			continue;
 		t->parent[i] = resolve(alias, t->parent[i]);
-		t->gpu_owner[i] = resolve(alias, t->gpu_owner[i]); /* (an absorbed cpu_op's) */
+		/* (an absorbed cpu_op's: it was its own GPU owner, and a collective
+		 * when the op of its name that absorbs it is) */
+		t->gpu_owner[i] = resolve(alias, t->gpu_owner[i]);
+		t->comm[i] = resolve(alias, t->comm[i]);
 		t->order[w++] = i;
 	}
 	t->norder = w;
@@ -518,7 +524,6 @@ static void *tree_build(const struct tt_rank *r, void *ctx)
 	(void)ctx;
 	struct tt_tbtree *t = tt_malloc(sizeof(*t));
 	tt_tbtree_build(r, t);
-	tt_tbtree_comm_index(r, t);
 	return t;
 }
 
@@ -531,21 +536,6 @@ static void tree_drop(void *v)
 const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r)
 {
 	return tt_rank_memo(r, TT_MEMO_TB_TREE, tree_build, NULL, tree_drop);
-}
-
-void tt_tbtree_comm_index(const struct tt_rank *r, struct tt_tbtree *t)
-{
-	if (t->comm)
-		return;
-	t->comm = tt_tb_none_array(r->nev);
-	for (uint32_t k = 0; k < t->norder; k++) {
-		uint32_t i = t->order[k], p = t->parent[i];
-		if (t->kind[i] == TT_TBN_COMM ||
-		    (t->kind[i] == TT_TBN_OP && (t->nflags[r->ev[i].name] & TT_NF_COMM)))
-			t->comm[i] = i;
-		else if (p != TT_NONE)
-			t->comm[i] = t->comm[p]; /* (parents come first) */
-	}
 }
 
 static inline uint32_t gpu_at(const struct tt_rank *r, uint32_t p)

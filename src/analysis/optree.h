@@ -153,15 +153,14 @@ struct tt_tbtree {
 	uint32_t norder;
 	uint32_t ndropped, nmerged;
 	const uint16_t *nflags; /* tt_tb_name_flags of the rank (not owned) */
-	uint32_t *comm;         /* tt_tbtree_comm_index, or NULL */
+	uint32_t *comm;         /* node -> its collective (tt_tbtree_comm_of_call) */
 };
 
 void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
-/* The tree of rank r with its collective index (tt_tbtree_comm_index),
- * built once and kept with the rank (tt_rank_memo) for every view that
- * reads it: 21 bytes per event (kind 1, parent, owner, gpu_owner and comm
- * 4 each) and 4 per node (order).  Safe from several threads; never freed by the
- * caller. */
+/* The tree of rank r, built once and kept with the rank (tt_rank_memo)
+ * for every view that reads it: 21 bytes per event (kind 1, parent, owner,
+ * gpu_owner and comm 4 each) and 4 per node (order).  Safe from several
+ * threads; never freed by the caller. */
 const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r);
 
 /* The node the GPU work of runtime call `call` is charged to: the innermost
@@ -201,10 +200,9 @@ void tt_tb_node_stats_free(struct tt_tb_nodestat *ns);
 const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r);
 
 /* The innermost collective op of the plugin's names around each node or
- * the node itself (TT_NONE: none): t->comm, by event index, freed by
- * tt_tbtree_free.  tt_tbtree_comm_of_call answers for a runtime call (that
- * of a GPU op: tt_tb_launch_of). */
-void tt_tbtree_comm_index(const struct tt_rank *r, struct tt_tbtree *t);
+ * the node itself (TT_NONE: none) is t->comm, by event index, found while
+ * the tree is built; tt_tbtree_comm_of_call answers for a runtime call
+ * (that of a GPU op: tt_tb_launch_of). */
 static inline uint32_t tt_tbtree_comm_of_call(const struct tt_tbtree *t, uint32_t call)
 {
 	if (call == TT_NONE || t->owner[call] == TT_NONE)
