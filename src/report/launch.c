@@ -22,13 +22,12 @@ static void set_col_name(struct tt_table *t, int col, const char *prefix, double
 	t->cols[col].name = tt_arena_strndup(&t->strs, buf, (size_t)len);
 }
 
-static void limit_rows(struct tt_table *t, size_t top, const char *what)
+/* the note of a table made of the first max of all rows */
+static void note_shown(struct tt_table *t, size_t max, size_t all, const char *what)
 {
-	if (t->nrows <= top)
-		return;
-	size_t all = t->nrows;
-	tt_table_truncate(t, top);
-	tt_table_add_note(t, "%zu of %zu %s shown (--top N; -f csv gives all)", top, all, what);
+	if (all > max)
+		tt_table_add_note(t, "%zu of %zu %s shown (--top N; -f csv gives all)", max, all,
+				  what);
 }
 
 /* every pair, or the first max of them (a text report's --top: the rows
@@ -67,9 +66,7 @@ static struct tt_table *pairs_table(const struct tt_launch *l, size_t max)
 			tt_table_set_int(t, k, 7, w->gpu);
 		}
 	}
-	if (all > max)
-		tt_table_add_note(t, "%zu of %zu %s shown (--top N; -f csv gives all)", max, all,
-				  "launches");
+	note_shown(t, max, all, "launches");
 	return t;
 }
 
@@ -157,8 +154,10 @@ static inline bool ref_before(const struct ref *x, const struct ref *y)
 }
 TT_STABLE_SORT(ref_sort, struct ref, ref_before)
 
+/* the rows of one outlier list, or the first max of them (a text report's
+ * --top: the rows past it are never shown, so never made) */
 static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_launch *l,
-				      enum kind kind)
+				      enum kind kind, size_t max)
 {
 	static const struct tt_col cols[] = {
 		{.name = "rank", .type = TT_C_INT},
@@ -207,8 +206,9 @@ static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_
 		}
 	}
 	ref_sort(v, n);
-	tt_table_reserve(t, n);
-	for (size_t i = 0; i < n; i++) {
+	size_t shown = TT_MIN(n, max);
+	tt_table_reserve(t, shown);
+	for (size_t i = 0; i < shown; i++) {
 		const struct tt_launch_rank *rk = v[i].rk;
 		const struct tt_launch_row *w = v[i].w;
 		const struct tt_rank *r = m->ranks[rk->rank_idx];
@@ -227,6 +227,7 @@ static struct tt_table *outlier_table(const struct tt_model *m, const struct tt_
 		tt_table_set_int(t, k, 8, w->cpu);
 		tt_table_set_int(t, k, 9, w->gpu);
 	}
+	note_shown(t, max, n, "rows");
 	free(v);
 	return t;
 }
@@ -256,12 +257,8 @@ int tt_report_launch(struct tt_results *res, const struct tt_report_opts *o,
 	static const char *const names[] = {"runtime_outliers", "launch_delay_outliers",
 					    "short_kernels"};
 	for (int i = 0; i < 3; i++)
-		if (want(o, names[i])) {
-			t[nt] = outlier_table(m, l, kinds[i]);
-			if (text)
-				limit_rows(t[nt], top, "rows");
-			nt++;
-		}
+		if (want(o, names[i]))
+			t[nt++] = outlier_table(m, l, kinds[i], text ? top : SIZE_MAX);
 	*out = t;
 	*n = nt;
 	return 0;
