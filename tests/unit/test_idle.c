@@ -364,6 +364,47 @@ START_TEST(launch_report)
 }
 END_TEST
 
+/* The same launches with correlation ids far apart (each id N as
+ * N00000007: too sparse for a bit per id, so each is searched in the
+ * sorted list of the launch calls' ids): the same rows, in the same order,
+ * the same calls and GPU ops, and cuLaunchKernel's and cudaGraphLaunch's
+ * kernels (ids between the listed ones) still left out. */
+START_TEST(launch_sparse_ids)
+{
+	const char *key = "\"correlation\":";
+	size_t len = strlen(launch_trace);
+	char *sparse = tt_malloc(2 * len), *w = sparse;
+	for (const char *p = launch_trace; *p;) {
+		if (strncmp(p, key, strlen(key)) != 0) {
+			*w++ = *p++;
+			continue;
+		}
+		w += sprintf(w, "%s", key);
+		for (p += strlen(key); *p >= '0' && *p <= '9';)
+			*w++ = *p++;
+		w += sprintf(w, "00000007");
+	}
+	*w = 0;
+	const char *json[2] = {launch_trace, sparse};
+	struct tt_model *m = tl_load_json_opts(json, 2, &one_thread);
+	struct tt_launch *l = tt_launch_stats(m, NULL, 50, 100);
+	ck_assert_uint_eq(l->nranks, 2);
+	const struct tt_launch_rank *d = &l->ranks[0], *s = &l->ranks[1];
+	ck_assert_uint_eq(d->nrows, 5);
+	ck_assert_uint_eq(s->nrows, d->nrows);
+	for (size_t i = 0; i < d->nrows; i++) {
+		ck_assert_uint_eq(s->rows[i].corr, d->rows[i].corr * 100000000u + 7);
+		ck_assert_uint_eq(s->rows[i].cpu, d->rows[i].cpu);
+		ck_assert_uint_eq(s->rows[i].gpu, d->rows[i].gpu);
+		ck_assert_int_eq(s->rows[i].delay, d->rows[i].delay);
+	}
+	ck_assert_uint_eq(s->n_ignored, 1);
+	tt_launch_free(l);
+	tt_model_free(m);
+	free(sparse);
+}
+END_TEST
+
 /* HTA rounds fractional timestamps in float64: at epoch scale a double
  * holds µs in steps of 0.25.  cudaMemcpyAsync ts 1712195495506240.028 is
  * read as ...240.0 (ceil 240); its end 240.0 + 4.95 = ...244.95 is stored
@@ -409,6 +450,7 @@ int main(void)
 	tcase_add_test(tc, idle_report);
 	tcase_add_test(tc, launch_pairs);
 	tcase_add_test(tc, launch_report);
+	tcase_add_test(tc, launch_sparse_ids);
 	tcase_add_test(tc, launch_float_rounding);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
