@@ -13,6 +13,8 @@
 #include "tracetop/testing.h"
 #include "tracetop/util.h"
 
+#include "optree.h"
+
 const char *tt_idle_cat_name(enum tt_idle_cat c)
 {
 	static const char *const n[] = {"host_wait", "kernel_wait", "other"};
@@ -144,10 +146,11 @@ static void one_stream(const struct ctx *c, const struct tt_sel *s, size_t ri, c
 	st->ngaps = n - 1;
 	/* the first kernel: category other, no gap */
 	st->cat[TT_IDLE_OTHER].present = true;
+	uint32_t lpos = 0; /* (tt_tb_launch_of: a stream's kernels come in event order) */
 	for (size_t i = 1; i < n; i++) {
 		struct tt_idle_gap *w = &g[i - 1];
 		int64_t prev_end = k[i - 1].end;
-		uint32_t l = tt_launch_of(r, k[i].idx);
+		uint32_t l = tt_tb_launch_of(r, k[i].idx, &lpos);
 		w->rank_idx = (uint32_t)ri;
 		w->prev = k[i - 1].idx;
 		w->next = k[i].idx;
@@ -254,16 +257,18 @@ static void rank_work(size_t ri, void *arg)
 
 /* ---- all ranks ---- */
 
-static int gap_cmp(const void *a, const void *b, void *arg)
+/* a gap's duration and index, sorted longest first; a stable sort of the
+ * gaps in index order, which is (rank, stream, time): the index breaks ties */
+struct gap_key {
+	int64_t dur;
+	uint32_t i;
+};
+
+static inline bool gap_before(const struct gap_key *a, const struct gap_key *b)
 {
-	const struct tt_idle_gap *g = arg;
-	const struct tt_idle_gap *x = &g[*(const uint32_t *)a], *y = &g[*(const uint32_t *)b];
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	/* gaps are stored in (rank, stream, time) order: the index breaks ties */
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	return i < j ? -1 : i > j;
+	return a->dur > b->dur;
 }
+TT_STABLE_SORT(gap_sort, struct gap_key, gap_before)
 
 struct tt_idle *tt_idle_breakdown(const struct tt_model *m, const struct tt_aopts *o,
 				  double kernel_delay_us)
@@ -313,9 +318,13 @@ struct tt_idle *tt_idle_breakdown(const struct tt_model *m, const struct tt_aopt
 		free(w->gaps);
 	}
 	free(c.out);
+	struct gap_key *key = tt_malloc((res->ngaps + 1) * sizeof(*key));
 	for (size_t i = 0; i < res->ngaps; i++)
-		res->by_dur[i] = (uint32_t)i;
-	tt_msort(res->by_dur, res->ngaps, sizeof(*res->by_dur), gap_cmp, res->gaps);
+		key[i] = (struct gap_key){res->gaps[i].dur, (uint32_t)i};
+	gap_sort(key, res->ngaps);
+	for (size_t i = 0; i < res->ngaps; i++)
+		res->by_dur[i] = key[i].i;
+	free(key);
 	return res;
 }
 
