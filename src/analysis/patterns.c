@@ -12,6 +12,8 @@
 #include "tracetop/testing.h"
 #include "tracetop/util.h"
 
+#include "optree.h"
+
 /* ---- names ---- */
 
 enum {
@@ -203,11 +205,12 @@ void tt_callgraph_build(struct tt_callgraph *g, const struct tt_model *m, size_t
 		const struct tt_track *t = &r->tracks[ti];
 		if (t->stream <= 0)
 			continue;
+		uint32_t lpos = 0; /* (tt_tb_launch_of: in event order) */
 		for (uint32_t i = t->first; i < t->first + t->count; i++) {
 			const struct tt_event *e = &r->ev[i];
 			if (!(e->flags & TT_EF_STREAM) || !tt_sel_has(&g->sel, i))
 				continue;
-			uint32_t l = tt_launch_of(r, i);
+			uint32_t l = tt_tb_launch_of(r, i, &lpos);
 			if (l == TT_NONE || !tt_callgraph_is_op(g, l))
 				continue;
 			int64_t d = hta_dur(&g->sel, e);
