@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tracetop/checked.h"
+#include "tracetop/sort.h"
 #include "tracetop/testing.h"
 #include "tracetop/util.h"
 
@@ -29,6 +30,7 @@ struct gev {
 	uint32_t idx;      /* event index */
 	uint32_t name;     /* string id */
 	uint8_t type;      /* enum tt_ktype */
+	uint8_t pos;       /* the place of type among those sorted by (gev_sort) */
 };
 
 /* an event with args.stream != -1 that is work (HTA's G_all before its
@@ -109,14 +111,13 @@ struct edge {
 	int delta;
 };
 
-static int edge_cmp(const void *a, const void *b, void *ctx)
+static inline bool edge_before(const struct edge *x, const struct edge *y)
 {
-	(void)ctx;
-	const struct edge *x = a, *y = b;
 	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->delta < y->delta ? -1 : x->delta > y->delta; /* ends first */
+		return x->t < y->t;
+	return x->delta < y->delta; /* ends first */
 }
+TT_STABLE_SORT(edge_sort, struct edge, edge_before)
 
 struct sweep {
 	struct edge *e;
@@ -137,8 +138,7 @@ static void sweep_add(struct sweep *s, const struct tt_iv *v, size_t nb, int wei
  * to whole µs (HTA's astype(int) on µs floats). */
 static void sweep_run(struct sweep *s, int64_t acc[8], bool trunc_us)
 {
-	if (s->n > 1)
-		tt_msort(s->e, s->n, sizeof(*s->e), edge_cmp, NULL); /* (one sorted run per add) */
+	edge_sort(s->e, s->n); /* (one sorted run per add) */
 	int running = 0;
 	for (size_t i = 0; i + 1 < s->n; i++) {
 		running += s->e[i].delta;
@@ -369,18 +369,25 @@ struct grp {
 	struct tt_kstat st;
 };
 
-/* events ordered by (type rank in T, name id, ts) */
-static int gev_name_cmp(const void *a, const void *b, void *ctx)
+/* events ordered by (place of their type, name id, ts, event index) */
+static inline bool gev_before(const struct gev *x, const struct gev *y)
 {
-	const struct gev *x = a, *y = b;
-	const int8_t *tpos = ctx;
-	if (x->type != y->type)
-		return tpos[x->type] - tpos[y->type];
+	if (x->pos != y->pos)
+		return x->pos < y->pos;
 	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
+		return x->name < y->name;
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+		return x->ts < y->ts;
+	return x->idx < y->idx;
+}
+TT_STABLE_SORT(gev_sort, struct gev, gev_before)
+
+/* g by (tpos[type], name id, ts, event index) */
+static void gev_sort_by_name(struct gev *g, size_t n, const int8_t tpos[4])
+{
+	for (size_t i = 0; i < n; i++)
+		g[i].pos = (uint8_t)tpos[g[i].type];
+	gev_sort(g, n);
 }
 
 /* groups of one type: sum descending, then name bytewise */
@@ -555,12 +562,12 @@ static void annot_rank(struct kb_ctx *c, size_t ri, struct kb_rank *w)
 		if (tt_ev_kind(r, e) != TT_K_GPU_ANNOT || !tt_sel_has(&s, i))
 			continue;
 		TT_GROW(g, cap, n + 1);
-		g[n] = (struct gev){tt_sel_ts(&s, e), tt_sel_end(&s, e), i, e->name, TT_KT_OTHER};
+		g[n] = (struct gev){tt_sel_ts(&s, e), tt_sel_end(&s, e), i, e->name, TT_KT_OTHER, 0};
 		n++;
 	}
 	tt_sel_free(&s);
 	int8_t tpos[4] = {0, 0, 0, 0};
-	tt_msort(g, n, sizeof(*g), gev_name_cmp, tpos);
+	gev_sort_by_name(g, n, tpos);
 	struct klist rows = {0};
 	/* HTA's defaults for this call: num_kernels 1000, duration_ratio 0.8 */
 	group_names(r, ri, g, n, TT_KT_OTHER, 1000, 0.8, false, &w->annot, &rows);
@@ -596,7 +603,7 @@ static void kbreak_rank(size_t ri, void *arg)
 	int8_t tpos[4] = {9, 9, 9, 9}; /* types not analysed sort last */
 	for (int j = 0; j < k->ntypes; j++)
 		tpos[k->types[j]] = (int8_t)j;
-	tt_msort(g, n, sizeof(*g), gev_name_cmp, tpos);
+	gev_sort_by_name(g, n, tpos);
 	size_t i = 0;
 	for (int j = 0; j < k->ntypes; j++) {
 		size_t lo = i;
