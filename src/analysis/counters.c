@@ -136,23 +136,18 @@ struct step {
 	double delta;
 };
 
-static int step_cmp(const void *a, const void *b)
+/* by (series, ts, order, ev): steps equal in all four are equal in all */
+static inline bool step_before(const struct step *x, const struct step *y)
 {
-	const struct step *x = a, *y = b;
 	if (x->series != y->series)
-		return x->series < y->series ? -1 : 1;
+		return x->series < y->series;
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
+		return x->ts < y->ts;
 	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	return x->ev < y->ev ? -1 : x->ev > y->ev;
+		return x->order < y->order;
+	return x->ev < y->ev;
 }
-
-static int step_cmp_r(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return step_cmp(a, b);
-}
+TT_STABLE_SORT(step_sort, struct step, step_before)
 
 /* ---- queue length ---- */
 
@@ -192,8 +187,9 @@ static void queue_series(const struct tt_sel *s, struct tt_counters_rank *out)
 	if (!nids || !r->nlinks)
 		return;
 
-	struct step *st = NULL;
-	size_t nst = 0, cst = 0;
+	/* (two steps a link at most) */
+	size_t nst = 0, cst = 2 * (size_t)r->nlinks;
+	struct step *st = tt_malloc(cst * sizeof(*st));
 	struct qkey *keys = NULL;
 	size_t nkeys = 0, ckeys = 0;
 	uint32_t *key_of = tt_malloc(((size_t)r->ntracks + 1) * sizeof(*key_of));
@@ -220,7 +216,6 @@ static void queue_series(const struct tt_sel *s, struct tt_counters_rank *out)
 			key_of[ti] = (uint32_t)nkeys++;
 		}
 		uint32_t key = key_of[ti];
-		TT_GROW(st, cst, nst + 2);
 		st[nst++] = (struct step){key, 0, tt_sel_ts(s, c), lk->cpu, 1};
 		st[nst++] = (struct step){key, 1, tt_sel_ts(s, g), lk->gpu, -1};
 	}
@@ -245,7 +240,7 @@ static void queue_series(const struct tt_sel *s, struct tt_counters_rank *out)
 	free(at);
 	free(st);
 	st = grouped;
-	tt_msort(st, nst, sizeof(*st), step_cmp_r, NULL);
+	step_sort(st, nst);
 
 	out->q = tt_calloc(nkeys, sizeof(*out->q));
 	out->nq = nkeys;
@@ -359,7 +354,7 @@ static void bw_series(const struct tt_sel *s, struct tt_counters_rank *out)
 		free(kinds);
 		return;
 	}
-	qsort(st, nst, sizeof(*st), step_cmp);
+	step_sort(st, nst);
 	/* the first copy of a kind in time gives its device */
 	for (size_t i = 0; i < nst; i++)
 		if (i == 0 || st[i].series != st[i - 1].series)
