@@ -2,6 +2,7 @@
 #ifndef TRACETOP_UTIL_H
 #define TRACETOP_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +51,11 @@ int tt_ncpus(void);
  * costs n comparisons, k sorted pieces n log k. */
 void tt_msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
 	      void *ctx);
+
+/* Whether x is in the ascending v[0..n): a search that starts where the
+ * last one ended (*at, 0 at first; left at x's place), stepping 1, 2, 4,
+ * ... towards x, then halving.  The answer of a binary search of the whole
+ * array, in O(log distance): cheap when x's come mostly in ascending order. */
+bool tt_u32_find_from(const uint32_t *v, size_t n, uint32_t x, size_t *at);
 
 #endif

@@ -204,24 +204,16 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	} else {
 		u32_sort(corrs, nc); /* (mostly ascending) */
 	}
+	size_t at = 0; /* (a stream's ops carry ascending ids: each search goes on from the last) */
 	for (uint32_t i = 0; i < r->nev && nc; i++) {
 		const struct tt_event *e = &r->ev[i];
 		if (!tt_hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
 			continue;
 		bool in;
-		if (cbits) {
+		if (cbits)
 			in = e->corr <= cmax && (cbits[e->corr >> 6] >> (e->corr & 63) & 1);
-		} else {
-			size_t lo = 0, hi = nc;
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-				if (corrs[mid] < e->corr)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			in = lo < nc && corrs[lo] == e->corr;
-		}
+		else
+			in = tt_u32_find_from(corrs, nc, e->corr, &at);
 		if (in) {
 			keep[i >> 6] |= UINT64_C(1) << (i & 63);
 			nkept++;

@@ -61,41 +61,6 @@ static int gpu_cmp(const void *a, const void *b, void *ctx)
 	return cpu_cmp(a, b, ctx);
 }
 
-/* Whether x is in the ascending ids L[0..n): a search that starts where
- * the last one ended (*at), stepping 1, 2, 4, ... towards x, then halving.
- * The same answer as a binary search of the whole array; cheaper here
- * because the events of one thread or stream carry ascending correlation
- * ids, so the next id is usually a few places on. */
-static bool in_sorted(const uint32_t *L, size_t n, uint32_t x, size_t *at)
-{
-	size_t lo = 0, hi = n; /* every L[i] < x for i < lo, L[i] >= x for i >= hi */
-	size_t p = *at, step = 1;
-	if (p < n && L[p] < x) {
-		lo = p + 1;
-		while (lo + step <= n && L[lo + step - 1] < x) {
-			lo += step;
-			step *= 2;
-		}
-		hi = TT_MIN(lo + step - 1, n);
-	} else {
-		hi = p;
-		while (hi >= step && L[hi - step] >= x) {
-			hi -= step;
-			step *= 2;
-		}
-		lo = hi >= step ? hi - step + 1 : 0;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (L[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*at = lo;
-	return lo < n && L[lo] == x;
-}
-
 static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -162,7 +127,8 @@ static void rank_work(size_t ri, void *arg)
 	tt_msort(L, nl, sizeof(*L), u32_sort_cmp, NULL);
 	/* membership in L: a bit per correlation id where the ids are dense
 	 * (at most 32 bits an event of the rank), else a search from the last
-	 * one's place */
+	 * one's place (the events of one thread or stream carry ascending
+	 * ids, so the next one is usually a few places on) */
 	uint64_t *inl = NULL;
 	if (nl && L[nl - 1] / 32 <= (uint64_t)r->nev + 64) {
 		inl = tt_calloc((size_t)L[nl - 1] / 64 + 1, sizeof(*inl));
@@ -179,7 +145,7 @@ static void rank_work(size_t ri, void *arg)
 		if (corr == TT_NONE || corr > maxl || !tt_sel_has(&s, i))
 			continue;
 		if (inl ? !((inl[corr >> 6] >> (corr & 63)) & 1)
-			: !in_sorted(L, nl, corr, &at))
+			: !tt_u32_find_from(L, nl, corr, &at))
 			continue;
 		struct side x = {corr, i, 0, 0, 0, 1, 0};
 		x.ts = tt_sel_ts(&s, e);

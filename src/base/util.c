@@ -217,3 +217,33 @@ char *tt_trim(char *s)
 		s[--n] = '\0';
 	return s;
 }
+
+bool tt_u32_find_from(const uint32_t *v, size_t n, uint32_t x, size_t *at)
+{
+	size_t lo = 0, hi = n; /* v[i] < x for i < lo, v[i] >= x for i >= hi */
+	size_t p = *at, step = 1;
+	if (p < n && v[p] < x) {
+		lo = p + 1;
+		while (lo + step <= n && v[lo + step - 1] < x) {
+			lo += step;
+			step *= 2;
+		}
+		hi = TT_MIN(lo + step - 1, n);
+	} else {
+		hi = TT_MIN(p, n);
+		while (hi >= step && v[hi - step] >= x) {
+			hi -= step;
+			step *= 2;
+		}
+		lo = hi >= step ? hi - step + 1 : 0;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < n && v[lo] == x;
+}

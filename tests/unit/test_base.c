@@ -641,6 +641,40 @@ START_TEST(test_grid_wide)
 }
 END_TEST
 
+/* tt_u32_find_from: the answer of a search of the whole array, whatever
+ * the place the last search left (ids in order, backwards, at random, on
+ * arrays with repeats and gaps, empty and of one); each query's answer is
+ * compared with a linear scan, and the place left is x's lower bound */
+START_TEST(test_u32_find_from)
+{
+	uint32_t v[300];
+	unsigned seed = 7;
+	size_t compared = 0;
+	for (size_t n = 0; n < 300; n = n * 2 + 1) {
+		uint32_t x = 0;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			x += (seed >> 16) % 4; /* repeats (0) and gaps */
+			v[i] = x;
+		}
+		size_t at = 0;
+		for (int order = 0; order < 3; order++)
+			for (uint32_t q = 0; q <= x + 2; q++) {
+				seed = seed * 1103515245u + 12345u;
+				uint32_t y = order == 0 ? q : order == 1 ? x + 2 - q : (seed >> 16) % (x + 3);
+				size_t lb = 0;
+				while (lb < n && v[lb] < y)
+					lb++;
+				bool in = tt_u32_find_from(v, n, y, &at);
+				ck_assert_int_eq(in, lb < n && v[lb] == y);
+				ck_assert_uint_eq(at, lb);
+				compared++;
+			}
+	}
+	ck_assert_uint_ge(compared, 1000);
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *s = suite_create("base");
@@ -654,6 +688,7 @@ static Suite *base_suite(void)
 	tcase_add_test(tc, test_hmap_map);
 	tcase_add_test(tc, test_hmap_index);
 	tcase_add_test(tc, test_strtab_index);
+	tcase_add_test(tc, test_u32_find_from);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ranklist");
 	tcase_add_test(tc, test_ranks_parse);
