@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/sort.h"
 #include "tracetop/util.h"
 
 /* the runtime calls HTA pairs (include_memory_events=True) */
@@ -43,23 +44,22 @@ static int u32_sort_cmp(const void *a, const void *b, void *ctx)
 }
 
 /* CPU rows: by start, then event index */
-static int cpu_cmp(const void *a, const void *b, void *ctx)
+static inline bool start_before(const struct side *x, const struct side *y)
 {
-	(void)ctx;
-	const struct side *x = a, *y = b;
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+		return x->ts < y->ts;
+	return x->idx < y->idx;
 }
+TT_STABLE_SORT(sort_by_start, struct side, start_before)
 
-/* GPU rows: by correlation (for the join), then start, then index */
-static int gpu_cmp(const void *a, const void *b, void *ctx)
+/* both sides for the join: by correlation, then start, then index */
+static inline bool corr_before(const struct side *x, const struct side *y)
 {
-	const struct side *x = a, *y = b;
 	if (x->corr != y->corr)
-		return x->corr < y->corr ? -1 : 1;
-	return cpu_cmp(a, b, ctx);
+		return x->corr < y->corr;
+	return start_before(x, y);
 }
+TT_STABLE_SORT(sort_by_corr, struct side, corr_before)
 
 static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
 {
@@ -163,8 +163,8 @@ static void rank_work(size_t ri, void *arg)
 	 * k-th call with the k-th GPU op, as the model's links are (a cross
 	 * product would be quadratic).  Both sides by correlation, walked
 	 * together: each call's GPU rows [k, k + n) */
-	tt_msort(gpu, ngpu, sizeof(*gpu), gpu_cmp, NULL);
-	tt_msort(cpu, ncpu, sizeof(*cpu), gpu_cmp, NULL);
+	sort_by_corr(gpu, ngpu);
+	sort_by_corr(cpu, ncpu);
 	size_t g = 0;
 	for (size_t i = 0, j; i < ncpu; i = j) {
 		uint32_t corr = cpu[i].corr;
@@ -187,16 +187,17 @@ static void rank_work(size_t ri, void *arg)
 		}
 		g = ge;
 	}
-	tt_msort(cpu, ncpu, sizeof(*cpu), cpu_cmp, NULL);
+	sort_by_start(cpu, ncpu);
 
-	size_t nrows = 0, capr = 0;
+	/* (a GPU row joins one call at most: no more rows than GPU rows) */
+	size_t nrows = 0;
+	out->rows = tt_malloc((ngpu ? ngpu : 1) * sizeof(*out->rows));
 	/* (sums in 128 bits: delays of 8e9 s each overflow int64 at the second) */
 	__int128 cpu_sum = 0, gpu_sum = 0, delay_sum = 0;
 	for (size_t i = 0; i < ncpu; i++) {
 		const struct side *a = &cpu[i];
 		for (size_t j = a->k; j < (size_t)a->k + a->n; j++) {
 			const struct side *b = &gpu[j];
-			TT_GROW(out->rows, capr, nrows + 1);
 			struct tt_launch_row *w = &out->rows[nrows++];
 			w->corr = a->corr;
 			w->cpu = a->idx;
