@@ -211,7 +211,9 @@ void tt_callgraph_build(struct tt_callgraph *g, const struct tt_model *m, size_t
 			if (!(e->flags & TT_EF_STREAM) || !tt_sel_has(&g->sel, i))
 				continue;
 			uint32_t l = tt_tb_launch_of(r, i, &lpos);
-			if (l == TT_NONE || !tt_callgraph_is_op(g, l))
+			/* (a launching call is never a GPU op: in the graph is
+			 * enough, tt_callgraph_is_op without a read of its event) */
+			if (l == TT_NONE || g->depth[l] < 0)
 				continue;
 			int64_t d = hta_dur(&g->sel, e);
 			g->parent[i] = l;
