@@ -157,12 +157,20 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	uint8_t *is_step = tt_calloc(r->strs.n + 1, 1);
 	for (uint32_t id = 0; id < r->strs.n; id++)
 		is_step[id] = tt_is_step_name(tt_str(r, id));
-	/* last ProfilerStep start among CPU-side events (HTA rounds first) */
+	/* last ProfilerStep start among CPU-side events (HTA rounds first);
+	 * the GPU-side events listed for the last pass */
 	int64_t last_start = INT64_MIN, last_end = INT64_MIN, first_cpu = INT64_MAX;
+	size_t ngpu = 0, gcap = 0;
+	uint32_t *gpu = NULL;
 	for (uint32_t i = 0; i < r->nev; i++) {
 		const struct tt_event *e = &r->ev[i];
-		if (!tt_hta_parsed(r, e) || gpu_side(r, e, sync1, sync2))
+		if (!tt_hta_parsed(r, e))
 			continue;
+		if (gpu_side(r, e, sync1, sync2)) {
+			TT_GROW(gpu, gcap, ngpu + 1);
+			gpu[ngpu++] = i;
+			continue;
+		}
 		int64_t ts = tt_sel_ts(&s, e);
 		if (ts < first_cpu)
 			first_cpu = ts;
@@ -205,10 +213,9 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 		u32_sort(corrs, nc); /* (mostly ascending) */
 	}
 	size_t at = 0; /* (a stream's ops carry ascending ids: each search goes on from the last) */
-	for (uint32_t i = 0; i < r->nev && nc; i++) {
+	for (size_t k = 0; k < ngpu && nc; k++) {
+		uint32_t i = gpu[k];
 		const struct tt_event *e = &r->ev[i];
-		if (!tt_hta_parsed(r, e) || !gpu_side(r, e, sync1, sync2))
-			continue;
 		bool in;
 		if (cbits)
 			in = e->corr <= cmax && (cbits[e->corr >> 6] >> (e->corr & 63) & 1);
@@ -221,6 +228,7 @@ static void *sel_build(const struct tt_rank *r, void *ctx)
 	}
 	free(cbits);
 	free(corrs);
+	free(gpu);
 	out->nkept = nkept;
 	return out;
 }
