@@ -64,6 +64,37 @@ static inline bool dbl_before(const double *a, const double *b)
  * among the values sorted) */
 TT_STABLE_SORT(dbl_sort, double, dbl_before)
 
+/* Sort v ascending (as dbl_sort).  Whole numbers in a range no wider than
+ * n (queue lengths, say) are counted instead, in one pass: the sorted
+ * array holds each value as many times as v does, and equal values are the
+ * same bits (-0, which equals 0 but is not the same bits, takes the sort). */
+static void sort_values(double *v, size_t n)
+{
+	double lo = n ? v[0] : 0, hi = lo;
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i];
+		if (!(fabs(x) < 0x1p52 && x == floor(x)) || (x == 0 && signbit(x))) {
+			dbl_sort(v, n);
+			return;
+		}
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+	}
+	if (hi - lo > (double)n) {
+		dbl_sort(v, n);
+		return;
+	}
+	size_t nvals = (size_t)(hi - lo) + 1;
+	size_t *count = tt_calloc(nvals, sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[(size_t)(v[i] - lo)]++;
+	size_t w = 0;
+	for (size_t k = 0; k < nvals; k++)
+		for (size_t c = 0; c < count[k]; c++)
+			v[w++] = lo + (double)k;
+	free(count);
+}
+
 /* numpy.percentile(method="linear") on sorted v: index q*(n-1), then
  * numpy's _lerp (which computes from the upper end when t >= 0.5) */
 static double quantile(const double *v, size_t n, double q)
@@ -94,7 +125,7 @@ void tt_describe(double *v, size_t n, struct tt_describe *d)
 		d->std = sqrt(pairwise_sum(sq, n) / (double)(n - 1));
 		free(sq);
 	}
-	dbl_sort(v, n);
+	sort_values(v, n);
 	d->min = v[0];
 	d->max = v[n - 1];
 	d->q25 = quantile(v, n, 0.25);

@@ -322,6 +322,48 @@ START_TEST(describe_and_kinds)
 }
 END_TEST
 
+/* a stable insertion sort: equal values (0 and -0) keep their order */
+static void sort_stable(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+/* tt_describe's quantiles on whole numbers (counted, not sorted) and on
+ * values that are not (sorted; -0 among 0s too): the array left the same
+ * bits as a stable sort of a copy, and the quantiles numpy's over it */
+START_TEST(describe_whole_and_not)
+{
+	enum { N = 101 };
+	double v[N], ref[N];
+	unsigned seed = 3;
+	size_t compared = 0;
+	for (int kind = 0; kind < 4; kind++) {
+		for (int i = 0; i < N; i++) {
+			seed = seed * 1103515245u + 12345u;
+			int x = (int)((seed >> 16) % 40) - 10;
+			v[i] = kind == 0 ? x : kind == 1 ? x + 0.5 : kind == 2 ? x * 1e6 : x > 0 ? -0.0 : x;
+			ref[i] = v[i];
+		}
+		sort_stable(ref, N);
+		struct tt_describe d;
+		tt_describe(v, N, &d);
+		/* (n - 1) * q: 25, 50, 75 whole: numpy takes the value there */
+		ck_assert(d.min == ref[0] && d.max == ref[N - 1]);
+		ck_assert(d.q25 == ref[25] && d.q50 == ref[50] && d.q75 == ref[75]);
+		/* the array left sorted: the same bits as the stable sort's */
+		for (int i = 0; i < N; i++)
+			ck_assert(memcmp(&v[i], &ref[i], sizeof(double)) == 0);
+		compared += N;
+	}
+	ck_assert_uint_eq(compared, 4 * N);
+}
+END_TEST
+
 /* ---- the rewriter ---- */
 
 static char tmpdir[256];
@@ -509,6 +551,7 @@ int main(void)
 	tcase_add_test(tc, no_memory_no_gpu);
 	tcase_add_test(tc, full_queue_every_stream);
 	tcase_add_test(tc, describe_and_kinds);
+	tcase_add_test(tc, describe_whole_and_not);
 	tcase_add_test(tc, rewrite_finds_the_end);
 	tcase_add_test(tc, write_and_reload);
 	suite_add_tcase(s, tc);
