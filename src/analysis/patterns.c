@@ -343,9 +343,10 @@ static void patterns_clear(struct tt_patterns *res)
 }
 
 /* The patterns under the ops whose name contains op: fills res->p, n,
- * min_depth, ncandidates, nroots.  root_of is scratch (one per event). */
-static void run_op(const struct tt_callgraph *g, const char *op, int min_len,
-		   struct tt_patterns *res, uint8_t *match, uint32_t *root_of)
+ * min_depth, ncandidates, nroots.  name[k] is the name of node g->order[k];
+ * root_of is scratch (one per event). */
+static void run_op(const struct tt_callgraph *g, const uint32_t *name, const char *op,
+		   int min_len, struct tt_patterns *res, uint8_t *match, uint32_t *root_of)
 {
 	const struct tt_rank *r = g->r;
 	const struct tt_sel *s = &g->sel;
@@ -356,7 +357,7 @@ static void run_op(const struct tt_callgraph *g, const char *op, int min_len,
 	/* candidates and their smallest depth */
 	int32_t min_depth = INT32_MAX;
 	for (uint32_t k = 0; k < g->norder; k++) {
-		uint32_t i = g->order[k], id = r->ev[i].name;
+		uint32_t i = g->order[k], id = name[k];
 		if (id >= r->strs.n)
 			continue;
 		if (!match[id])
@@ -376,13 +377,12 @@ static void run_op(const struct tt_callgraph *g, const char *op, int min_len,
 	struct occ *occ = NULL;
 	for (uint32_t k = 0; k < g->norder; k++) {
 		uint32_t i = g->order[k], p = g->parent[i];
-		const struct tt_event *e = &r->ev[i];
-		bool root = g->depth[i] == min_depth && e->name < r->strs.n &&
-			    match[e->name] == 1 && (int64_t)g->nkern[i] >= (int64_t)min_len;
+		bool root = g->depth[i] == min_depth && name[k] < r->strs.n &&
+			    match[name[k]] == 1 && (int64_t)g->nkern[i] >= (int64_t)min_len;
 		root_of[i] = root ? i : p == TT_NONE ? TT_NONE : root_of[p];
 		if (root) {
 			TT_GROW(occ, ncap, (size_t)res->nroots + 1);
-			occ[res->nroots++] = (struct occ){.root = i, .ts = tt_sel_ts(s, e)};
+			occ[res->nroots++] = (struct occ){.root = i, .ts = tt_sel_ts(s, &r->ev[i])};
 		}
 	}
 	if (!res->nroots) {
@@ -509,10 +509,15 @@ int tt_patterns(struct tt_patterns *out, const struct tt_model *m, const struct 
 	const struct tt_rank *r = g.r;
 	uint8_t *match = tt_malloc(r->strs.n + 1);
 	uint32_t *root_of = tt_malloc((r->nev ? r->nev : 1) * sizeof(*root_of));
+	/* the nodes' names in the graph's order, read once from the events
+	 * (ten times wider) for the passes below */
+	uint32_t *name = tt_malloc(((size_t)g.norder + 1) * sizeof(*name));
+	for (uint32_t k = 0; k < g.norder; k++)
+		name[k] = r->ev[g.order[k]].name;
 
 	if (op_name) {
 		out->op = tt_strdup(op_name);
-		run_op(&g, op_name, min_len, out, match, root_of);
+		run_op(&g, name, op_name, min_len, out, match, root_of);
 	} else {
 		out->op_auto = true;
 		/* aten:: names by how many of their ops launch >= min_len kernels */
@@ -520,7 +525,7 @@ int tt_patterns(struct tt_patterns *out, const struct tt_model *m, const struct 
 		size_t nops = 0, cap = 0;
 		struct op_count *ops = NULL;
 		for (uint32_t k = 0; k < g.norder; k++) {
-			uint32_t i = g.order[k], id = r->ev[i].name;
+			uint32_t i = g.order[k], id = name[k];
 			if (id >= r->strs.n || (int64_t)g.nkern[i] < (int64_t)min_len ||
 			    strncmp(tt_str(r, id), "aten::", 6) != 0)
 				continue;
@@ -538,7 +543,7 @@ int tt_patterns(struct tt_patterns *out, const struct tt_model *m, const struct 
 			t->op = tt_strdup(ops[k].s);
 			t->nodes = ops[k].nodes;
 			patterns_clear(out);
-			run_op(&g, ops[k].s, min_len, out, match, root_of);
+			run_op(&g, name, ops[k].s, min_len, out, match, root_of);
 			t->rows = out->n;
 			if (out->n) {
 				out->op = tt_strdup(ops[k].s);
@@ -550,6 +555,7 @@ int tt_patterns(struct tt_patterns *out, const struct tt_model *m, const struct 
 	}
 	free(match);
 	free(root_of);
+	free(name);
 	tt_callgraph_free(&g);
 	return 0;
 }
