@@ -252,6 +252,7 @@ static void queue_series(const struct tt_sel *s, struct tt_counters_rank *out)
 	}
 	free(key_of);
 	if (!nst) {
+		free(st);
 		free(keys);
 		return;
 	}

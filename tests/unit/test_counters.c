@@ -115,6 +115,28 @@ START_TEST(queue_tie_launch_first)
 }
 END_TEST
 
+/* a kernel linked to a runtime call that is not a launch, in a trace that
+ * has a launch's name elsewhere: no queue steps, so no series (the steps'
+ * array was not freed on that path; the unit tests run under ASan in CI) */
+static const char not_a_launch[] = "{\"traceEvents\":["
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaFuncGetAttributes\","
+	"\"pid\":100,\"tid\":1,\"ts\":10,\"dur\":5,\"args\":{\"correlation\":1}},"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"cudaLaunchKernel\",\"pid\":100,"
+	"\"tid\":1,\"ts\":40,\"dur\":1}," KERNEL("30", "1") "]}";
+
+START_TEST(queue_link_not_a_launch)
+{
+	struct tt_model *m = tl_load_json1_opts(not_a_launch, &verify);
+	ck_assert_uint_eq(m->ranks[0]->nlinks, 1);
+	struct tt_counters_rank cr;
+	compute1(m, false, &cr);
+	ck_assert(cr.gpu);
+	ck_assert_uint_eq(cr.nq, 0);
+	tt_counters_rank_free(&cr);
+	tt_model_free(m);
+}
+END_TEST
+
 /* HtoD A [100,110) 2 GB/s, B [105,115) 3 GB/s, C [115,120) 1 GB/s (C starts
  * where B ends), and one DtoH [50,60) 0.5 GB/s of its own kind */
 static const char copies[] = "{\"traceEvents\":["
@@ -546,6 +568,7 @@ int main(void)
 	TCase *tc = tcase_create("counters");
 	tcase_add_test(tc, queue_two_launches);
 	tcase_add_test(tc, queue_tie_launch_first);
+	tcase_add_test(tc, queue_link_not_a_launch);
 	tcase_add_test(tc, bw_overlapping_copies);
 	tcase_add_test(tc, bw_zero_duration_is_one_us);
 	tcase_add_test(tc, no_memory_no_gpu);
