@@ -74,6 +74,15 @@ done <"$G/screens.list"
 [ "$n" -ge 20 ] && pass "$n screens compared with their golden files (change detectors)" ||
 	fail "only $n screens"
 
+# the views menu at 80 columns: every view's line read to its end (a line
+# cut short ends in an ellipsis)
+"$tt" --headless --no-cache --size 80x24 --keys v --demo >"$tmp/out" 2>"$tmp/err"
+nv=$(sed -n '/^  view  *what$/,/^$/p' "$tmp/out" | grep -c '^[ >] [A-Z]')
+ncut=$(sed -n '/^  view  *what$/,/^$/p' "$tmp/out" | grep -c '…$')
+[ "$nv" -ge 17 ] && [ "$ncut" -eq 0 ] &&
+	pass "the views menu at 80x24: $nv of $nv views described whole" ||
+	fail "the views menu at 80x24: $ncut of $nv views' descriptions cut short (floor 17 views)"
+
 n=0
 while IFS='	' read -r name rest; do
 	case $name in '' | '#'*) continue ;; esac

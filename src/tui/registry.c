@@ -37,9 +37,7 @@ static const struct tt_view views[] = {
 	{0, "Step", "step durations across ranks; the slowest steps", &tt_steps_ops},
 	{0, "Advc", "findings with their numbers, and where to look", &tt_advice_ops},
 	{0, "Crit", "the longest path through each step, and what bounds it", &tt_critpath_ops},
-	{0, "Job", "the job's path per step across ranks: the rank that bounds it, the wait it "
-		   "caused",
-	 &tt_cpjob_ops},
+	{0, "Job", "per step across ranks: the rank that bounds it and its wait", &tt_cpjob_ops},
 	{0, "Perf", "is each op fast: TFLOP/s, TB/s, % of the roofline per op",
 	 &tt_perf_ops},
 	{0, "Shap", "every op shape: TFLOP/s, TB/s, % of the roofline", &tt_perf_shapes_ops},
