@@ -23,7 +23,7 @@
 #include "tracetop/io.h"
 #include "tracetop/util.h"
 
-void cli_usage(FILE *out)
+static void cli_usage(FILE *out)
 {
 	fputs("Usage: tracetop [OPTION]... PATH...         explore traces in the terminal\n"
 	      "       tracetop --demo                      explore the built-in demo job\n"

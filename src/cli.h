@@ -48,7 +48,6 @@ struct cli {
 	char peaks_path[1024]; /* the default peak file, when it exists */
 };
 
-void cli_usage(FILE *out);
 /* Parse argv; returns 0, or 1 when the command is done (help, version), or 2
  * on a usage error (already reported). */
 int cli_parse(struct cli *c, int argc, char **argv);

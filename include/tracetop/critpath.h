@@ -417,9 +417,6 @@ enum tt_cp_group {
 	TT_CPG_OVERHEAD, /* launch overhead and kernel-to-kernel gaps */
 	TT_CPG_COUNT
 };
-/* "data loading", "CPU", "GPU", "communication", "waiting for ranks",
- * "launch overhead, kernel gaps" */
-const char *tt_cp_group_label(enum tt_cp_group g);
 /* the bound_by sums of res in the four groups, ns */
 void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT]);
 /* The k-th largest of the bound sums by[] (k = 0, 1, ...; TT_CPB_NONE and

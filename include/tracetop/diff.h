@@ -250,10 +250,6 @@ struct tt_stream_info {
 	int64_t busy_ns;  /* summed durations of its GPU events */
 	uint64_t nevents;
 };
-/* The GPU streams of r (its TT_TRACK_GPU tracks, in track order) with
- * what each carries.  *out malloc'd (free it); returns the count.  One
- * pass over the rank's GPU events. */
-size_t tt_stream_infos(const struct tt_rank *r, struct tt_stream_info **out);
 
 /* how two streams were paired */
 enum { TT_SP_NUMBER = 0, /* the same number, carrying the same kind */

@@ -66,7 +66,6 @@ int tt_err_set(struct tt_err *e, enum tt_status code, const char *path, uint64_t
 int tt_err_setk(struct tt_err *e, enum tt_status code, const char *path, uint64_t off,
 		enum tt_offset_kind kind, const char *fmt, ...) TT_PRINTF(6, 7);
 void tt_err_clear(struct tt_err *e);
-const char *tt_status_str(enum tt_status code);
 
 /* Format "PATH:OFFSET: MSG" (offset qualified for gzip) into buf. */
 void tt_err_format(const struct tt_err *e, char *buf, size_t n);

@@ -23,8 +23,6 @@ size_t tt_cp_escape(uint32_t cp, char *out);
 /* s escaped into out[0..n) (NUL-terminated, never cut inside a UTF-8
  * sequence or an escape); the bytes written. */
 size_t tt_text_escape(char *out, size_t n, const char *s);
-/* s escaped, to f. */
-void tt_fputs_escaped(const char *s, FILE *f);
 /* A message line on stderr: "tracetop: " and the formatted text, escaped
  * as a whole (file names and messages may hold anything), then '\n'. */
 void tt_msg(const char *fmt, ...) TT_PRINTF(1, 2);

@@ -399,7 +399,6 @@ struct tt_step_ev {
 uint32_t tt_step_ev_find(const struct tt_step_ev *v, size_t n, int64_t num);
 /* Label of a track for display: "stream 7", "thread 1234 (pt_main_thread)". */
 void tt_track_label(const struct tt_rank *r, const struct tt_track *t, char *buf, size_t n);
-enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy);
 /* Rank number from a file name (rank-3, rank3, worker_0), or -1. */
 int64_t tt_rank_from_name(const char *file);
 /* Bytes of memory held by the model of one rank. */

@@ -111,14 +111,6 @@ const char *tt_pm_spec_name(int spec);
 /* The spec named s, or TT_PMSPEC_NONE. */
 int tt_pm_spec_of(const char *s);
 
-/* Bytes per element of a dtype as traces write it ("float", "c10::Half",
- * "c10::BFloat16", "c10::Float8_e4m3fn", "long int", ...); 0: unknown or
- * not a tensor ("Scalar", "").  Precision class: 64, 32, 16 (fp16), 17
- * (bf16), 8 (fp8), 1 (int8/uint8), 0 (none: integers wider than a byte,
- * bool, unknown). */
-int tt_pm_dtype_bpe(const char *s, size_t n);
-int tt_pm_dtype_prec(const char *s, size_t n);
-
 /* ---- one op's model ---- */
 
 /* An op's recorded args as the trace has them (compact JSON text), NULL

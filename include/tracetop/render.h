@@ -29,8 +29,6 @@ bool tt_render_ascii(void);
 /* The unit that shows max_ns with at most 4 integer digits. */
 enum tt_unit tt_unit_pick(int64_t max_ns);
 const char *tt_unit_name(enum tt_unit u);
-/* "12.3 ms": value in the given unit, 1 decimal below 100, none above */
-size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u);
 /* unit chosen for this value alone */
 size_t tt_fmt_dur(char *buf, size_t n, int64_t ns);
 size_t tt_fmt_bytes(char *buf, size_t n, double bytes); /* "1.5 GB" */

@@ -81,16 +81,13 @@ void tt_tables_free(struct tt_table **t, size_t n);
 #define TT_REPORT_WIDTH 80
 int tt_report_width(const struct tt_report_opts *o, FILE *out);
 
-/* Build and print. */
+/* Build and print.  Reports of a profiling cycle (tracetop/runs.h) say
+ * which: CSV and JSON in a column "cycle" of every table ("control_cycle"
+ * and "test_cycle" in a diff), text in a line above the tables ("run r1,
+ * cycle 3 of 5 (12:03:05, steps 40-42)", a line each side of a diff; none
+ * when neither model holds a cycle). */
 int tt_report_run(const char *name, const struct tt_model *m, const struct tt_model *m2,
 		  const struct tt_report_opts *o, FILE *out, struct tt_err *err);
-/* Reports of a profiling cycle (tracetop/runs.h) say which: CSV and JSON
- * in a column "cycle" of every table ("control_cycle" and "test_cycle" in
- * a diff), text in a line above the tables, which this writes into buf
- * ("run r1, cycle 3 of 5 (12:03:05, steps 40-42)", a line each side of a
- * diff; "" when neither model holds a cycle). */
-void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
-			  size_t n);
 /* Several cycles in one report (--cycle all): the tables of report name
  * over model m, with its cycle in a column "cycle" (in text too), added to
  * acc[0..*nacc): rows go into a table of the same name and columns there,
@@ -341,9 +338,6 @@ void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t
  * HTA's path: 30.6 ms before its first event" (buf "" when the window is
  * not one step). */
 void tt_report_cp_cover(const struct tt_cp_result *res, char *buf, size_t n);
-/* The label of an edge's class: "waiting for rank 5" for a wait, else
- * tt_cp_bound_label. */
-void tt_report_cp_edge_label(const struct tt_cp_edge *e, char *buf, size_t n);
 /* critical_path_job: one row per step number (row i is jobs[i]) */
 enum {
 	TT_CPJ_STEP,
@@ -385,10 +379,6 @@ void tt_report_cp_disagree(const struct tt_cp_steps *s, char *buf, size_t n);
 struct tt_range;
 int tt_report_range(const struct tt_model *m, const struct tt_report_opts *o,
 		    struct tt_table ***out, size_t *n, struct tt_err *err);
-/* The range o asks for, ns absolute: o->range_from/to after the origin,
- * else the start and the end of the data of the ranks o selects. */
-void tt_range_bounds(const struct tt_model *m, const struct tt_report_opts *o, int64_t *t0,
-		     int64_t *t1);
 /* "608.146 ms .. 1239.123 ms (630.977 ms)": the range from the origin */
 void tt_range_text(char *buf, size_t n, const struct tt_range *r);
 struct tt_table *tt_range_ranks_table(const struct tt_range *r);

@@ -88,8 +88,6 @@ struct tt_logdir {
  * then grouped into cycles.  dir: the local folder they came from, or
  * NULL.  Never fails. */
 struct tt_run *tt_run_new(const char *name, const char *dir, char *const *paths, size_t n);
-/* Group r's files again (after r->files changed): tt_run_new calls it. */
-void tt_run_group(struct tt_run *r);
 void tt_run_free(struct tt_run *r);
 /* The paths of cycle c (index), into a new array of borrowed pointers. */
 size_t tt_run_cycle_paths(const struct tt_run *r, size_t c, const char ***out);

@@ -14,11 +14,6 @@
 
 #include "tracetop/analysis.h"
 
-/* Estimated SM efficiency of one kernel, 0..1: min(blocks / SMs, 1) with
- * blocks = grid x * y * z; without an SM count, min(`blocks per SM`, 1) as
- * the trace gives it; NaN when neither is known. */
-double tt_tb_sm_efficiency(const struct tt_kinfo *k, int64_t num_sms);
-
 /* ---- GPU utilisation ---- */
 
 #define TT_UTIL_BUCKETS 60

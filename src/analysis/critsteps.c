@@ -20,15 +20,6 @@ void tt_cp_steps_opts_init(struct tt_cp_steps_opts *o)
 	o->cp.model = TT_CPM_TRACETOP;
 }
 
-const char *tt_cp_group_label(enum tt_cp_group g)
-{
-	static const char *const n[] = {"data loading",	    "CPU",
-					"GPU",		    "communication",
-					"waiting for ranks", "launch overhead, kernel gaps"};
-	_Static_assert(TT_ARRAY_SIZE(n) == TT_CPG_COUNT, "a label per group");
-	return g < TT_CPG_COUNT ? n[g] : "?";
-}
-
 void tt_cp_groups(const struct tt_cp_result *res, int64_t out[TT_CPG_COUNT])
 {
 	const struct tt_cp_sum *by = res->by_bound;

@@ -199,7 +199,8 @@ bool tt_tb_op_tc_eligible(const char *name)
 
 /* ---- the per-node figures of the plugin's tree ---- */
 
-void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t, struct tt_tb_nodestat *ns)
+static void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t,
+			     struct tt_tb_nodestat *ns)
 {
 	size_t nn = (size_t)t->norder + 1;
 	ns->pos = tt_malloc(((size_t)r->nev + 1) * sizeof(*ns->pos)); /* (nodes only) */
@@ -289,6 +290,14 @@ static void *node_stats_build(const struct tt_rank *r, void *ctx)
 	return ns;
 }
 
+static void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
+{
+	free(ns->pos);
+	free(ns->node);
+	free(ns->tc_eligible);
+	memset(ns, 0, sizeof(*ns));
+}
+
 static void node_stats_drop(void *v)
 {
 	tt_tb_node_stats_free(v);
@@ -298,14 +307,6 @@ static void node_stats_drop(void *v)
 const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r)
 {
 	return tt_rank_memo(r, TT_MEMO_TB_NODESTAT, node_stats_build, NULL, node_stats_drop);
-}
-
-void tt_tb_node_stats_free(struct tt_tb_nodestat *ns)
-{
-	free(ns->pos);
-	free(ns->node);
-	free(ns->tc_eligible);
-	memset(ns, 0, sizeof(*ns));
 }
 
 /* ---- operators ---- */

@@ -10,7 +10,8 @@
 #include "tracetop/operators.h"
 #include "tracetop/util.h"
 
-bool tt_tb_is_op(const struct tt_rank *r, const struct tt_event *e)
+/* cpu_op or user_annotation X event (not a marker) */
+static bool tt_tb_is_op(const struct tt_rank *r, const struct tt_event *e)
 {
 	if (e->ph != 'X' || (e->flags & TT_EF_MARKER))
 		return false;
@@ -267,7 +268,10 @@ static bool ends_with(const char *s, const char *p)
 	return n >= k && memcmp(s + n - k, p, k) == 0;
 }
 
-bool tt_tb_is_comm_op_name(const char *name, bool *gloo)
+/* Is the name one of the plugin's collective ops ("nccl:all_reduce",
+ * "gloo:broadcast", ...: broadcast, reduce, all_reduce, all_gather,
+ * reduce_scatter)?  *gloo (optional) says which library. */
+static bool tt_tb_is_comm_op_name(const char *name, bool *gloo)
 {
 	static const char *const ops[] = {"broadcast", "reduce", "all_reduce", "all_gather",
 					  "reduce_scatter"};
@@ -432,7 +436,7 @@ static void close_ended(const struct tt_rank *r, const struct tt_tbtree *t, stru
 		close_node(r, t, s, ab);
 }
 
-void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
+static void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->kind = tt_calloc((size_t)r->nev + 1, 1);
@@ -527,6 +531,17 @@ static void *tree_build(const struct tt_rank *r, void *ctx)
 	return t;
 }
 
+static void tt_tbtree_free(struct tt_tbtree *t)
+{
+	free(t->comm);
+	free(t->kind);
+	free(t->parent);
+	free(t->owner);
+	free(t->gpu_owner);
+	free(t->order);
+	memset(t, 0, sizeof(*t));
+}
+
 static void tree_drop(void *v)
 {
 	tt_tbtree_free(v);
@@ -572,15 +587,4 @@ uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
 {
 	uint32_t l = tt_tb_link_of(r, gpu, pos);
 	return l != TT_NONE ? r->links[l].cpu : TT_NONE;
-}
-
-void tt_tbtree_free(struct tt_tbtree *t)
-{
-	free(t->comm);
-	free(t->kind);
-	free(t->parent);
-	free(t->owner);
-	free(t->gpu_owner);
-	free(t->order);
-	memset(t, 0, sizeof(*t));
 }

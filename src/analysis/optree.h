@@ -9,8 +9,6 @@
 
 #include "tracetop/tbviews.h"
 
-/* cpu_op or user_annotation X event (not a marker) */
-bool tt_tb_is_op(const struct tt_rank *r, const struct tt_event *e);
 /* kernel, gpu_memcpy or gpu_memset X event (not a marker) */
 bool tt_tb_is_gpu_op(const struct tt_rank *r, const struct tt_event *e);
 
@@ -116,11 +114,6 @@ enum tt_tbn {
  * plugin makes it a node of its tree and counts it as CPU Exec. */
 bool tt_tb_is_python_span(const struct tt_rank *r, const struct tt_event *e);
 
-/* Is the name one of the plugin's collective ops ("nccl:all_reduce",
- * "gloo:broadcast", ...: broadcast, reduce, all_reduce, all_gather,
- * reduce_scatter)?  *gloo (optional) says which library. */
-bool tt_tb_is_comm_op_name(const char *name, bool *gloo);
-
 /* A runtime call (cuda_runtime, or another runtime category) */
 bool tt_tb_is_runtime(const struct tt_rank *r, const struct tt_event *e);
 
@@ -156,7 +149,6 @@ struct tt_tbtree {
 	uint32_t *comm;         /* node -> its collective (tt_tbtree_comm_of_call) */
 };
 
-void tt_tbtree_build(const struct tt_rank *r, struct tt_tbtree *t);
 /* The tree of rank r, built once and kept with the rank (tt_rank_memo)
  * for every view that reads it: 21 bytes per event (kind 1, parent, owner,
  * gpu_owner and comm 4 each) and 4 per node (order).  Safe from several
@@ -179,8 +171,7 @@ static inline uint32_t tt_tbtree_gpu_owner(const struct tt_tbtree *t, uint32_t c
  * user annotation passes them to the op around it) and those under it
  * (total): time, count, tensor-core kernel time; tensor-core eligibility
  * as the plugin decides it.  A node's figures in one struct (one cache
- * line: the passes that fill them touch them together).  Free with
- * tt_tb_node_stats_free. */
+ * line: the passes that fill them touch them together). */
 struct tt_tb_node {
 	int64_t child, runtime, dself, dtotal, tcself, tctotal;
 	int64_t kself;          /* kernels (only) its own runtime calls launched */
@@ -191,9 +182,6 @@ struct tt_tb_nodestat {
 	struct tt_tb_node *node;
 	uint8_t *tc_eligible;
 };
-void tt_tb_node_stats(const struct tt_rank *r, const struct tt_tbtree *t,
-		      struct tt_tb_nodestat *ns);
-void tt_tb_node_stats_free(struct tt_tb_nodestat *ns);
 /* tt_tb_node_stats of tt_tbtree_of(r), built once and kept with the rank
  * like the tree: 4 bytes per event (pos) and 65 per node.  Never freed by
  * the caller. */
@@ -209,7 +197,6 @@ static inline uint32_t tt_tbtree_comm_of_call(const struct tt_tbtree *t, uint32_
 		return TT_NONE;
 	return t->comm[t->owner[call]];
 }
-void tt_tbtree_free(struct tt_tbtree *t);
 
 /* tt_launch_of (the runtime call that launched GPU op gpu, or TT_NONE) for
  * GPU ops met in ascending order: *pos (0 at first) is where the previous

@@ -182,7 +182,12 @@ static const struct {
 	{"c10::complex<double>", 16, 0},
 };
 
-int tt_pm_dtype_bpe(const char *s, size_t n)
+/* Bytes per element of a dtype as traces write it ("float", "c10::Half",
+ * "c10::BFloat16", "c10::Float8_e4m3fn", "long int", ...); 0: unknown or
+ * not a tensor ("Scalar", "").  Precision class: 64, 32, 16 (fp16), 17
+ * (bf16), 8 (fp8), 1 (int8/uint8), 0 (none: integers wider than a byte,
+ * bool, unknown). */
+static int tt_pm_dtype_bpe(const char *s, size_t n)
 {
 	for (size_t i = 0; i < TT_ARRAY_SIZE(dtypes); i++)
 		if (lower_eq(s, n, dtypes[i].name))
@@ -190,7 +195,7 @@ int tt_pm_dtype_bpe(const char *s, size_t n)
 	return 0;
 }
 
-int tt_pm_dtype_prec(const char *s, size_t n)
+static int tt_pm_dtype_prec(const char *s, size_t n)
 {
 	for (size_t i = 0; i < TT_ARRAY_SIZE(dtypes); i++)
 		if (lower_eq(s, n, dtypes[i].name))

@@ -15,7 +15,10 @@ const char *tt_stream_kind_name(enum tt_stream_kind k)
 	return (unsigned)k < TT_ARRAY_SIZE(n) ? n[k] : "?";
 }
 
-size_t tt_stream_infos(const struct tt_rank *r, struct tt_stream_info **out)
+/* The GPU streams of r (its TT_TRACK_GPU tracks, in track order) with
+ * what each carries.  *out malloc'd (free it); returns the count.  One
+ * pass over the rank's GPU events. */
+static size_t tt_stream_infos(const struct tt_rank *r, struct tt_stream_info **out)
 {
 	size_t n = 0;
 	for (uint32_t t = 0, i0, i1; tt_next_gpu_track(r, &t, &i0, &i1);)

@@ -53,7 +53,10 @@ static double dim3_d(const int32_t d[3])
 	return (double)d[0] * d[1] * d[2];
 }
 
-double tt_tb_sm_efficiency(const struct tt_kinfo *k, int64_t num_sms)
+/* Estimated SM efficiency of one kernel, 0..1: min(blocks / SMs, 1) with
+ * blocks = grid x * y * z; without an SM count, min(`blocks per SM`, 1) as
+ * the trace gives it; NaN when neither is known. */
+static double tt_tb_sm_efficiency(const struct tt_kinfo *k, int64_t num_sms)
 {
 	double blocks = dim3_d(k->grid);
 	if (blocks > 0 && num_sms > 0) {

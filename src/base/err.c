@@ -14,7 +14,7 @@ static const char *const status_msg[] = {
 #undef _
 };
 
-const char *tt_status_str(enum tt_status code)
+static const char *tt_status_str(enum tt_status code)
 {
 	if ((unsigned)code >= TT_E_COUNT)
 		return "unknown error";

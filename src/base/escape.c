@@ -62,7 +62,8 @@ size_t tt_text_escape(char *out, size_t n, const char *s)
 	return k;
 }
 
-void tt_fputs_escaped(const char *s, FILE *f)
+/* s escaped, to f. */
+static void tt_fputs_escaped(const char *s, FILE *f)
 {
 	char buf[1024];
 	size_t len = strlen(s);

@@ -18,12 +18,13 @@
 #include "model_int.h"
 #include "tracetop/util.h"
 
-/* (a small chunk from malloc: a trace of many short tracks -- a thread or
+/* chunked, page-backed staging memory (returned to the system when freed)
+ * (a small chunk from malloc: a trace of many short tracks -- a thread or
  * a stream per event -- would otherwise cost a mapping and a page fault
  * per track; the larger ones mapped, so that they go back at once) */
 #define STAGE_MMAP_MIN (128 * 1024)
 
-void *stage_alloc(size_t n)
+static void *stage_alloc(size_t n)
 {
 	void *p;
 	if (n < STAGE_MMAP_MIN) {
@@ -37,7 +38,7 @@ void *stage_alloc(size_t n)
 	return p;
 }
 
-void stage_free(void *p, size_t n)
+static void stage_free(void *p, size_t n)
 {
 	if (p) {
 		if (n < STAGE_MMAP_MIN)
@@ -191,7 +192,7 @@ static uint32_t intern(struct builder *b, const char *p, size_t n)
 
 /* ---- categories ---- */
 
-enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy)
+static enum tt_cat_kind tt_cat_kind_of(const char *s, size_t n, bool *legacy)
 {
 	static const struct {
 		const char *name;

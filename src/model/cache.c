@@ -469,7 +469,10 @@ static void install_sigbus(void)
 	sigaction(SIGBUS, &sa, NULL);
 }
 
-void cache_map_register(const void *p, size_t n, const char *path)
+/* A mapped cache: registered so that a SIGBUS in it (the file cut or
+ * overwritten while in use) ends the program with a line naming it;
+ * cache_unmap() forgets and unmaps it. */
+static void cache_map_register(const void *p, size_t n, const char *path)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, install_sigbus);

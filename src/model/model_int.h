@@ -20,10 +20,8 @@ struct tt_rank *builder_finish(struct builder *b, struct tt_trace_meta *meta,
 /* The rank's span (t0, t1: work events, markers left out) and its counts
  * by kind (n_kernel ... n_steps), from its events and tracks. */
 void rank_stats(struct tt_rank *r);
-/* A mapped cache: registered so that a SIGBUS in it (the file cut or
- * overwritten while in use) ends the program with a line naming it
- * (cache.c); cache_unmap() forgets and unmaps it. */
-void cache_map_register(const void *p, size_t n, const char *path);
+/* Forget a mapped cache (registered when mapped, so that a SIGBUS in it
+ * ends the program with a line naming it) and unmap it (cache.c). */
 void cache_unmap(const void *p, size_t n);
 /* What a .tts records of the bytes a rank was read from (cache.c): taken
  * on the descriptor the loader reads, when it opens it and again when it
@@ -45,9 +43,5 @@ struct tt_load_report *builder_report(struct builder *b);
 /* Is a file name one a folder's listing takes as a trace (*.json,
  * *.json.gz, *.gz, *.trace, *.tts; not hidden)? */
 bool tt_trace_like(const char *name);
-
-/* chunked, page-backed staging memory (returned to the system when freed) */
-void *stage_alloc(size_t n);
-void stage_free(void *p, size_t n);
 
 #endif

@@ -238,7 +238,8 @@ static int64_t file_time(const struct tt_tfile *f)
 	return f->stamp >= 0 ? f->stamp : f->mtime;
 }
 
-void tt_run_group(struct tt_run *r)
+/* Group r's files into cycles (again, after r->files changed). */
+static void tt_run_group(struct tt_run *r)
 {
 	size_t n = r->nfiles;
 	free(r->cycles);

@@ -50,7 +50,8 @@ const char *tt_unit_name(enum tt_unit u)
 	return "";
 }
 
-size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u)
+/* "12.3 ms": value in the given unit, 1 decimal below 100, none above */
+static size_t tt_fmt_dur_in(char *buf, size_t n, int64_t ns, enum tt_unit u)
 {
 	static const double div[] = {1, 1e3, 1e6, 1e9};
 	double v = (double)ns / div[u];

@@ -84,7 +84,9 @@ void tt_report_cp_bound(const struct tt_cp_result *res, int k, char *buf, size_t
 	bound_text(res->by_bound, res->length, k, res->wait_rank, buf, n);
 }
 
-void tt_report_cp_edge_label(const struct tt_cp_edge *e, char *buf, size_t n)
+/* The label of an edge's class: "waiting for rank 5" for a wait, else
+ * tt_cp_bound_label. */
+static void tt_report_cp_edge_label(const struct tt_cp_edge *e, char *buf, size_t n)
 {
 	class_label(e->bound, e->peer_rank, buf, n);
 }

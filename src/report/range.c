@@ -247,8 +247,10 @@ static struct tt_table *events_table(const struct tt_model *m, const struct tt_a
 	return t;
 }
 
-void tt_range_bounds(const struct tt_model *m, const struct tt_report_opts *o, int64_t *t0,
-		     int64_t *t1)
+/* The range o asks for, ns absolute: o->range_from/to after the origin,
+ * else the start and the end of the data of the ranks o selects. */
+static void tt_range_bounds(const struct tt_model *m, const struct tt_report_opts *o, int64_t *t0,
+			    int64_t *t1)
 {
 	int64_t origin = tt_model_origin(m), end = origin;
 	for (size_t i = 0; i < m->nranks; i++)

@@ -254,8 +254,8 @@ static void cycle_cols(struct tt_table **t, size_t n, const struct tt_model *m,
 
 /* the line above a text report of a cycle: "run r1, cycle 3 of 5 (12:03:05,
  * steps 40-42)" (a diff: a line each side); "" when no side holds a cycle */
-void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
-			  size_t n)
+static void tt_report_cycle_line(const struct tt_model *m, const struct tt_model *m2, char *buf,
+				 size_t n)
 {
 	buf[0] = '\0';
 	size_t len = 0;

@@ -212,14 +212,12 @@ struct tt_pane *tt_timeline_set(struct tt_app *a, const struct tt_tl_event *v, s
  * timeline of this app (the whole span when none was) (timeline.c). */
 struct tt_pane *tt_timeline_like(struct tt_app *a, size_t ri);
 
-/* The split timeline of a diff: Control rank index ri above (the Test's
- * rank of the same number, else its first, below), both from the start of
- * the same ProfilerStep -- the Control's step at time t (ns, absolute; 0:
- * its first) when the Test has it, else the first both have (tlsplit.c). */
-struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t);
-/* The same from side `side` (0: Control, 1: Test): its rank index ri and
- * its step at time t (on its clock), the other side's rank paired with it
- * (tlsplit.c). */
+/* The split timeline of a diff, Control above, Test below, from side
+ * `side` (0: Control, 1: Test): its rank index ri and the other side's
+ * rank paired with it (the rank of the same number, else its first), both
+ * from the start of the same ProfilerStep -- the side's step at time t
+ * (ns, absolute, on its clock; 0: its first) when the other side has it,
+ * else the first both have (tlsplit.c). */
 struct tt_pane *tt_split_side(struct tt_app *a, int side, size_t ri, int64_t t);
 
 /* The split timeline at event ev of side `side` (0: Control, 1: Test): the

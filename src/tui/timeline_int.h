@@ -143,11 +143,6 @@ struct tt_rix *tl_src_ix(struct tl_state *s, struct tl_row *row, struct tl_src *
 
 const struct tt_rank *tl_row_rank(const struct tl_row *row);
 
-/* first event of track tr with ts >= t (a rank event index) */
-uint32_t tl_lower_ts(const struct tt_rank *r, const struct tt_track *tr, int64_t t);
-
-bool tl_drawn(const struct tl_rank *rk, uint32_t ev);
-
 /* The event under the cursor: the chosen one, else the innermost covering
  * the cursor, else the first starting in the cursor's cell, else the
  * annotation covering the cursor (on a summary row: the first of its

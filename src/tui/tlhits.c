@@ -429,7 +429,8 @@ long tl_hits_search(struct tl_hits *h, const struct tt_model *m, const struct tl
 	return (long)n;
 }
 
-void tl_hits_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo, size_t *hi)
+/* The hits with ts in [t0, t1): [*lo, *hi) as indices into byts. */
+static void tl_hits_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo, size_t *hi)
 {
 	size_t a = 0, b = h->n;
 	while (a < b) {

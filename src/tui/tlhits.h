@@ -60,8 +60,6 @@ void tl_hits_track(const struct tl_hits *h, size_t ri, uint32_t track, int64_t t
 		   size_t *lo, size_t *hi);
 /* The first index in [lo, hi) of bytr whose hit starts at t or later. */
 size_t tl_hits_track_from(const struct tl_hits *h, size_t lo, size_t hi, int64_t t);
-/* The hits with ts in [t0, t1): [*lo, *hi) as indices into byts. */
-void tl_hits_window(const struct tl_hits *h, int64_t t0, int64_t t1, size_t *lo, size_t *hi);
 /* The hit to step to from time t with the cursor on event (ri, ev) (ev
  * TT_NONE: on none): the next (dir > 0) or previous one in stepping order
  * when the cursor is on the current hit, else the first starting after t

@@ -92,7 +92,7 @@ const struct tt_rank *tl_row_rank(const struct tl_row *row)
 }
 
 /* first event of track tr with ts >= t (a rank event index) */
-uint32_t tl_lower_ts(const struct tt_rank *r, const struct tt_track *tr, int64_t t)
+static uint32_t tl_lower_ts(const struct tt_rank *r, const struct tt_track *tr, int64_t t)
 {
 	const struct tt_event *v = r->ev;
 	uint32_t lo = tr->first, hi = tr->first + tr->count;
@@ -106,7 +106,7 @@ uint32_t tl_lower_ts(const struct tt_rank *r, const struct tt_track *tr, int64_t
 	return lo;
 }
 
-bool tl_drawn(const struct tl_rank *rk, uint32_t ev)
+static bool tl_drawn(const struct tl_rank *rk, uint32_t ev)
 {
 	return tl_ev_class(rk, &rk->r->ev[ev]) != TT_RC_SKIP;
 }

@@ -725,7 +725,7 @@ static const struct tt_pane_ops split_ops = {
 struct tt_pane *tt_split_at(struct tt_app *a, int side, const size_t ri[2], const int64_t step[2],
 			    uint32_t ev)
 {
-	struct tt_pane *p = tt_split_new(a, 0, 0);
+	struct tt_pane *p = tt_split_side(a, 0, 0, 0);
 	struct sp_state *st = p->state;
 	st->at = true;
 	st->at_side = side ? 1 : 0;
@@ -735,11 +735,6 @@ struct tt_pane *tt_split_at(struct tt_app *a, int side, const size_t ri[2], cons
 	}
 	st->at_ev = ev;
 	return p;
-}
-
-struct tt_pane *tt_split_new(struct tt_app *a, size_t ri, int64_t t)
-{
-	return tt_split_side(a, 0, ri, t);
 }
 
 struct tt_pane *tt_split_side(struct tt_app *a, int side, size_t ri, int64_t t)

@@ -13,7 +13,8 @@
 #include "tracetop/util.h"
 #include "tui/tui.h"
 
-void fz_die(const char *what, const char *detail)
+/* Abort with a message (a harness failure, not bad input). */
+__attribute__((noreturn)) static void fz_die(const char *what, const char *detail)
 {
 	fprintf(stderr, "fuzz: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
 	abort();

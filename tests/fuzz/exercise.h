@@ -17,9 +17,6 @@ void fz_exercise(const struct tt_model *m, uint32_t seed, bool full);
 /* A small hash of the input, to pick variants from. */
 uint32_t fz_seed(const uint8_t *p, size_t n);
 
-/* Abort with a message (a harness failure, not bad input). */
-void fz_die(const char *what, const char *detail) __attribute__((noreturn));
-
 /* A file in this process's private temporary directory, removed at exit. */
 const char *fz_tmp_path(const char *name);
 void fz_write_file(const char *path, const void *p, size_t n);
