@@ -52,6 +52,11 @@ int tt_ncpus(void);
 void tt_msort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
 	      void *ctx);
 
+/* v in decimal into out ("0", "-12", "-9223372036854775808"), without a
+ * NUL; returns the characters written, at most TT_I64_DEC_MAX. */
+#define TT_I64_DEC_MAX 20
+size_t tt_i64_dec(char *out, int64_t v);
+
 /* Whether x is in the ascending v[0..n): a search that starts where the
  * last one ended (*at, 0 at first; left at x's place), stepping 1, 2, 4,
  * ... towards x, then halving.  The answer of a binary search of the whole

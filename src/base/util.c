@@ -218,6 +218,22 @@ char *tt_trim(char *s)
 	return s;
 }
 
+size_t tt_i64_dec(char *out, int64_t v)
+{
+	char tmp[TT_I64_DEC_MAX];
+	size_t i = sizeof(tmp);
+	/* the magnitude in unsigned arithmetic: right for INT64_MIN too */
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[--i] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[--i] = '-';
+	memcpy(out, tmp + i, sizeof(tmp) - i);
+	return sizeof(tmp) - i;
+}
+
 bool tt_u32_find_from(const uint32_t *v, size_t n, uint32_t x, size_t *at)
 {
 	size_t lo = 0, hi = n; /* v[i] < x for i < lo, v[i] >= x for i >= hi */

@@ -155,18 +155,11 @@ static inline void sb_str(struct sbuf *b, const char *s)
 
 #define SB_LIT(b, s) sb_mem((b), (s), sizeof(s) - 1)
 
+/* v in decimal, written in place (room for the longest made first) */
 static inline void sb_int(struct sbuf *b, int64_t v)
 {
-	char tmp[24];
-	int i = (int)sizeof(tmp);
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	do {
-		tmp[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		tmp[--i] = '-';
-	sb_mem(b, tmp + i, sizeof(tmp) - (size_t)i);
+	sb_need(b, TT_I64_DEC_MAX);
+	b->n += tt_i64_dec(b->p + b->n, v);
 }
 
 /* ---- simulation state (sim.c) ---- */

@@ -830,17 +830,10 @@ static void ob_char(struct obuf *o, char c)
 }
 
 /* as printf's "%lld" */
-static void ob_int(struct obuf *o, long long v)
+static void ob_int(struct obuf *o, int64_t v)
 {
-	char buf[24];
-	size_t i = sizeof(buf);
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do
-		buf[--i] = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		buf[--i] = '-';
-	ob_mem(o, buf + i, sizeof(buf) - i);
+	char buf[TT_I64_DEC_MAX];
+	ob_mem(o, buf, tt_i64_dec(buf, v));
 }
 
 /* a CSV field quoted per RFC 4180; a field starting with '#' is quoted
@@ -935,7 +928,7 @@ static void put_value(struct obuf *o, const struct tt_col *col, const struct tt_
 		if (col->type == TT_C_DUR)
 			put_us(o, (double)x->v.i);
 		else
-			ob_int(o, (long long)x->v.i);
+			ob_int(o, x->v.i);
 		return;
 	case TT_CV_D:
 		if (isinf(x->v.d) || isnan(x->v.d)) {

@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <locale.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -675,6 +676,41 @@ START_TEST(test_u32_find_from)
 }
 END_TEST
 
+/* tt_i64_dec: the text of printf's %" PRId64 "", nothing written after
+ * it, for the extremes (0, -1, INT64_MIN, INT64_MAX) and each power of
+ * ten, one less and one more, both signs */
+START_TEST(test_i64_dec)
+{
+	int64_t v[4 + 6 * 19] = {0, -1, INT64_MIN, INT64_MAX};
+	size_t nv = 4;
+	int64_t p = 1; /* 10^e, e = 0 .. 18 (10^18 + 1 < INT64_MAX) */
+	for (int e = 0; e <= 18; e++) {
+		if (e > 0)
+			p *= 10;
+		int64_t near[3] = {p - 1, p, p + 1};
+		for (int k = 0; k < 3; k++) {
+			v[nv++] = near[k];
+			v[nv++] = -near[k];
+		}
+	}
+	size_t compared = 0, longest = 0;
+	for (size_t i = 0; i < nv; i++) {
+		char want[32], got[TT_I64_DEC_MAX + 1];
+		int w = snprintf(want, sizeof(want), "%" PRId64, v[i]);
+		memset(got, 'x', sizeof(got));
+		size_t n = tt_i64_dec(got, v[i]);
+		ck_assert_uint_eq(n, (size_t)w);
+		ck_assert_uint_le(n, TT_I64_DEC_MAX);
+		ck_assert_mem_eq(got, want, n);
+		ck_assert_int_eq(got[n], 'x');
+		longest = TT_MAX(longest, n);
+		compared++;
+	}
+	ck_assert_uint_eq(compared, TT_ARRAY_SIZE(v));
+	ck_assert_uint_eq(longest, TT_I64_DEC_MAX); /* INT64_MIN: the bound is reached */
+}
+END_TEST
+
 static Suite *base_suite(void)
 {
 	Suite *s = suite_create("base");
@@ -689,6 +725,7 @@ static Suite *base_suite(void)
 	tcase_add_test(tc, test_hmap_index);
 	tcase_add_test(tc, test_strtab_index);
 	tcase_add_test(tc, test_u32_find_from);
+	tcase_add_test(tc, test_i64_dec);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ranklist");
 	tcase_add_test(tc, test_ranks_parse);
