@@ -2,7 +2,9 @@
 # Seed corpus for fuzz_load, made in a build directory and never committed:
 # small slices of the shared traces (cut mid-event, and closed after a whole
 # event), the repository's fixtures and regression inputs, hand-written bad
-# inputs, gzip and .tts files.
+# inputs, gzip and .tts files.  The same bytes on every run (gzip and .tts
+# headers carry a time: fixed here), so that fuzz runs from a fixed seed
+# (make fuzz-smoke in CI) start from the same inputs.
 #   make-corpus.sh OUTDIR      (SRCDIR, SHARED, TRACETOP from the environment)
 set -e
 OUT=$1
@@ -45,8 +47,8 @@ cases = {
 }
 for k, v in cases.items():
     put('case-' + k + '.json', v)
-put('case-gz.json.gz', gzip.compress(cases['meta'].encode()))
-put('case-gzcut.json.gz', gzip.compress(cases['meta'].encode())[:-12])
+put('case-gz.json.gz', gzip.compress(cases['meta'].encode(), mtime=0))
+put('case-gzcut.json.gz', gzip.compress(cases['meta'].encode(), mtime=0)[:-12])
 if os.path.isdir(traces):
     picks = ['hta-2rank/sampled_rank-0.json.gz', 'cpu-only', 'event-sync', 'compare-base',
              'ns-resolution', 'queue-length', 'non-gpu', 'diff-control']
@@ -73,6 +75,7 @@ if [ -x "$TRACETOP" ]; then
 		"$OUT"/slice-hta-2rank-8k.json "$OUT"/whole-cpu-only.json; do
 		[ -f "$f" ] || continue
 		cp "$f" "$T/s.json"
+		touch -t 200001010000 "$T/s.json"
 		if "$TRACETOP" summarize -q "$T/s.json" 2>/dev/null && [ -f "$T/s.json.tts" ]; then
 			cp "$T/s.json.tts" "$OUT/tts-$(basename "$f" .json).tts"
 		fi
@@ -81,6 +84,7 @@ if [ -x "$TRACETOP" ]; then
 	# the demo job: every kind of event, side table and counter, small
 	if "$TRACETOP" demo-trace -q -o "$T/demo" --ranks 2 --steps 1 --layers 1 2>/dev/null; then
 		cp "$T/demo/rank-0.pt.trace.json" "$OUT/demo-rank-0.json"
+		touch -t 200001010000 "$T/demo/rank-0.pt.trace.json"
 		"$TRACETOP" summarize -q "$T/demo/rank-0.pt.trace.json" -o "$OUT/tts-demo.tts" 2>/dev/null
 	fi
 	rm -rf "$T"
