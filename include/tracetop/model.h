@@ -389,6 +389,13 @@ void tt_track_window(const struct tt_rank *r, const struct tt_track *t, int64_t 
 void tt_links_of_cpu(const struct tt_rank *r, uint32_t cpu, uint32_t *lo, uint32_t *hi);
 /* Runtime event that launched GPU op gpu, or TT_NONE. */
 uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu);
+/* The same for GPU ops met in ascending order: *pos (0 at first) is where
+ * the previous search ended, and the search gallops on from it (any order
+ * still gives the right answer). */
+uint32_t tt_launch_of_from(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
+/* The same search, returning the index of the link (r->links) instead of
+ * its launching call: for tables kept by link. */
+uint32_t tt_link_of_from(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
 /* A ProfilerStep#num annotation of a rank: its number, its event. */
 struct tt_step_ev {
 	int64_t num;

@@ -127,7 +127,7 @@ static void tb_rank(const struct tt_rank *r, const struct tt_step *st, size_t ns
 		const struct tt_event *e = &r->ev[i];
 		if (e->ph != 'X' || tt_ev_kind(r, e) != TT_K_KERNEL)
 			continue;
-		uint32_t op = tt_tbtree_comm_of_call(t, tt_tb_launch_of(r, i, &lpos));
+		uint32_t op = tt_tbtree_comm_of_call(t, tt_launch_of_from(r, i, &lpos));
 		if (op == TT_NONE || node_of[op] == TT_NONE)
 			continue;
 		kn[node_of[op]]++;

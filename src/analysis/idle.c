@@ -146,11 +146,11 @@ static void one_stream(const struct ctx *c, const struct tt_sel *s, size_t ri, c
 	st->ngaps = n - 1;
 	/* the first kernel: category other, no gap */
 	st->cat[TT_IDLE_OTHER].present = true;
-	uint32_t lpos = 0; /* (tt_tb_launch_of: a stream's kernels come in event order) */
+	uint32_t lpos = 0; /* (tt_launch_of_from: a stream's kernels come in event order) */
 	for (size_t i = 1; i < n; i++) {
 		struct tt_idle_gap *w = &g[i - 1];
 		int64_t prev_end = k[i - 1].end;
-		uint32_t l = tt_tb_launch_of(r, k[i].idx, &lpos);
+		uint32_t l = tt_launch_of_from(r, k[i].idx, &lpos);
 		w->rank_idx = (uint32_t)ri;
 		w->prev = k[i - 1].idx;
 		w->next = k[i].idx;

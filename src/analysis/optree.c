@@ -552,39 +552,3 @@ const struct tt_tbtree *tt_tbtree_of(const struct tt_rank *r)
 {
 	return tt_rank_memo(r, TT_MEMO_TB_TREE, tree_build, NULL, tree_drop);
 }
-
-static inline uint32_t gpu_at(const struct tt_rank *r, uint32_t p)
-{
-	return r->links[r->links_by_gpu[p]].gpu;
-}
-
-uint32_t tt_tb_link_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
-{
-	uint32_t n = r->nlinks, p = *pos < n ? *pos : n, a, b;
-	if (p > 0 && gpu_at(r, p - 1) >= gpu) {
-		a = 0; /* behind: the first at or after gpu is before p */
-		b = p;
-	} else {
-		/* ahead: gallop until one at or after gpu */
-		a = b = p;
-		for (uint64_t step = 1; b < n && gpu_at(r, b) < gpu; step *= 2) {
-			a = b + 1;
-			b = n - b > step ? b + (uint32_t)step : n;
-		}
-	}
-	while (a < b) {
-		uint32_t m = a + (b - a) / 2;
-		if (gpu_at(r, m) < gpu)
-			a = m + 1;
-		else
-			b = m;
-	}
-	*pos = a;
-	return a < n && gpu_at(r, a) == gpu ? r->links_by_gpu[a] : TT_NONE;
-}
-
-uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
-{
-	uint32_t l = tt_tb_link_of(r, gpu, pos);
-	return l != TT_NONE ? r->links[l].cpu : TT_NONE;
-}

@@ -190,21 +190,12 @@ const struct tt_tb_nodestat *tt_tb_node_stats_of(const struct tt_rank *r);
 /* The innermost collective op of the plugin's names around each node or
  * the node itself (TT_NONE: none) is t->comm, by event index, found while
  * the tree is built; tt_tbtree_comm_of_call answers for a runtime call
- * (that of a GPU op: tt_tb_launch_of). */
+ * (that of a GPU op: tt_launch_of_from). */
 static inline uint32_t tt_tbtree_comm_of_call(const struct tt_tbtree *t, uint32_t call)
 {
 	if (call == TT_NONE || t->owner[call] == TT_NONE)
 		return TT_NONE;
 	return t->comm[t->owner[call]];
 }
-
-/* tt_launch_of (the runtime call that launched GPU op gpu, or TT_NONE) for
- * GPU ops met in ascending order: *pos (0 at first) is where the previous
- * search ended, and the search gallops on from it (any order still gives
- * the right answer). */
-uint32_t tt_tb_launch_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
-/* The same search, returning the index of the link (r->links) instead of
- * its launching call: for tables kept by link. */
-uint32_t tt_tb_link_of(const struct tt_rank *r, uint32_t gpu, uint32_t *pos);
 
 #endif

@@ -88,8 +88,8 @@ static void ov_rank(size_t ri, void *vctx)
 		uint16_t nf = t->nflags[e->name];
 		switch (k) {
 		case TT_K_KERNEL: {
-			bool linked =
-				tt_tbtree_comm_of_call(t, tt_tb_launch_of(r, i, &lpos)) != TT_NONE;
+			uint32_t call = tt_launch_of_from(r, i, &lpos);
+			bool linked = tt_tbtree_comm_of_call(t, call) != TT_NONE;
 			bool named = (ktype[e->name] >= 0 ? ktype[e->name]
 							   : (int8_t)tt_kernel_type(tt_ev_name(r, e), NULL)) ==
 				     TT_KT_COMM;

@@ -205,12 +205,12 @@ void tt_callgraph_build(struct tt_callgraph *g, const struct tt_model *m, size_t
 		const struct tt_track *t = &r->tracks[ti];
 		if (t->stream <= 0)
 			continue;
-		uint32_t lpos = 0; /* (tt_tb_launch_of: in event order) */
+		uint32_t lpos = 0; /* (tt_launch_of_from: in event order) */
 		for (uint32_t i = t->first; i < t->first + t->count; i++) {
 			const struct tt_event *e = &r->ev[i];
 			if (!(e->flags & TT_EF_STREAM) || !tt_sel_has(&g->sel, i))
 				continue;
-			uint32_t l = tt_tb_launch_of(r, i, &lpos);
+			uint32_t l = tt_launch_of_from(r, i, &lpos);
 			/* (a launching call is never a GPU op: in the graph is
 			 * enough, tt_callgraph_is_op without a read of its event) */
 			if (l == TT_NONE || g->depth[l] < 0)

@@ -326,7 +326,7 @@ static void util_rank(size_t ri, void *vctx)
 	uint32_t *kidx = tt_tb_none_array(r->strs.n);
 	struct launcher *la = launchers(r, t, thread_nodes);
 	const struct launcher unlinked = {TT_NONE, TT_NONE, steps ? 1 : -1, false};
-	uint32_t lpos = 0; /* (tt_tb_link_of) */
+	uint32_t lpos = 0; /* (tt_link_of_from) */
 	uint32_t *kopmap = NULL;
 	size_t kcap = 0, kopmcap = 0, kopcap = 0;
 	int64_t all_kernel_ns = 0, all_tc_ns = 0;
@@ -437,7 +437,7 @@ static void util_rank(size_t ri, void *vctx)
 				tt_sat_acc(&all_kernel_ns, e->dur);
 				tt_sat_acc(&all_tc_ns, ka->tc ? e->dur : 0);
 				/* tensor cores over the kernels the operators launched */
-				uint32_t l = tt_tb_link_of(r, i, &lpos);
+				uint32_t l = tt_link_of_from(r, i, &lpos);
 				const struct launcher *ln = l != TT_NONE ? &la[l] : &unlinked;
 				if (ln->is_op) {
 					tt_sat_acc(&u->op_kernel_ns, e->dur);

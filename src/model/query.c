@@ -86,19 +86,69 @@ void tt_links_of_cpu(const struct tt_rank *r, uint32_t cpu, uint32_t *lo, uint32
 	*hi = e;
 }
 
-uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu)
+/* the GPU op of the link at place p of links_by_gpu */
+static inline uint32_t gpu_at(const struct tt_rank *r, uint32_t p)
 {
-	uint32_t a = 0, b = r->nlinks;
+	return r->links[r->links_by_gpu[p]].gpu;
+}
+
+/* the first place in [a, b) of links_by_gpu whose GPU op is gpu or after
+ * (b when none): a binary search */
+static uint32_t gpu_lower_bound(const struct tt_rank *r, uint32_t gpu, uint32_t a, uint32_t b)
+{
 	while (a < b) {
 		uint32_t m = a + (b - a) / 2;
-		if (r->links[r->links_by_gpu[m]].gpu < gpu)
+		if (gpu_at(r, m) < gpu)
 			a = m + 1;
 		else
 			b = m;
 	}
-	if (a < r->nlinks && r->links[r->links_by_gpu[a]].gpu == gpu)
+	return a;
+}
+
+uint32_t tt_launch_of(const struct tt_rank *r, uint32_t gpu)
+{
+	uint32_t a = gpu_lower_bound(r, gpu, 0, r->nlinks);
+	if (a < r->nlinks && gpu_at(r, a) == gpu)
 		return r->links[r->links_by_gpu[a]].cpu;
 	return TT_NONE;
+}
+
+/* The galloping search of tt_u32_find_from (base/util.c), here over the
+ * links' GPU ops in links_by_gpu order, read through that indirection.
+ * Not one function with it: a key callback per probe made idle, launch,
+ * overview and distributed slower (the bench's shared set), and an array
+ * of the GPU ops in this order would cost the model 4 bytes a link.
+ * (inline: in tt_launch_of_from too, a call per GPU op of those
+ * analyses) */
+static inline uint32_t link_of_from(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
+{
+	uint32_t n = r->nlinks, p = *pos < n ? *pos : n, a, b;
+	if (p > 0 && gpu_at(r, p - 1) >= gpu) {
+		a = 0; /* behind: the first at or after gpu is before p */
+		b = p;
+	} else {
+		/* ahead: gallop until one at or after gpu */
+		a = b = p;
+		for (uint64_t step = 1; b < n && gpu_at(r, b) < gpu; step *= 2) {
+			a = b + 1;
+			b = n - b > step ? b + (uint32_t)step : n;
+		}
+	}
+	a = gpu_lower_bound(r, gpu, a, b);
+	*pos = a;
+	return a < n && gpu_at(r, a) == gpu ? r->links_by_gpu[a] : TT_NONE;
+}
+
+uint32_t tt_link_of_from(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
+{
+	return link_of_from(r, gpu, pos);
+}
+
+uint32_t tt_launch_of_from(const struct tt_rank *r, uint32_t gpu, uint32_t *pos)
+{
+	uint32_t l = link_of_from(r, gpu, pos);
+	return l != TT_NONE ? r->links[l].cpu : TT_NONE;
 }
 
 uint32_t tt_step_ev_find(const struct tt_step_ev *v, size_t n, int64_t num)

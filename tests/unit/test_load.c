@@ -8,6 +8,7 @@
 
 #include <zlib.h>
 
+#include "tracetop/demo.h"
 #include "tracetop/io.h"
 #include "tracetop/model.h"
 #include "tracetop/sort.h"
@@ -532,6 +533,45 @@ START_TEST(gzip_isal_and_zlib_agree)
 }
 END_TEST
 
+/* tt_launch_of_from and tt_link_of_from: tt_launch_of's answer for every
+ * event of a demo rank (GPU ops and the others), whatever the place the
+ * last search left: in event order, backwards and at random */
+START_TEST(launch_of_from_any_order)
+{
+	struct tt_demo_opts d;
+	tt_demo_defaults(&d);
+	d.nranks = 1;
+	d.steps = 2;
+	d.layers = 4;
+	struct tt_load_opts lo = {0};
+	lo.no_cache = true;
+	struct tt_model *m = NULL;
+	ck_assert_int_eq(tt_demo_load(&d, &lo, &m), 0);
+	const struct tt_rank *r = m->ranks[0];
+	ck_assert_uint_gt(r->nlinks, 100);
+	size_t compared = 0, launched = 0;
+	unsigned seed = 11;
+	for (int order = 0; order < 3; order++) {
+		uint32_t pos = 0, lpos = 0;
+		for (uint32_t q = 0; q < r->nev; q++) {
+			seed = seed * 1103515245u + 12345u;
+			uint32_t i = order == 0 ? q : order == 1 ? r->nev - 1 - q : (seed >> 8) % r->nev;
+			uint32_t want = tt_launch_of(r, i);
+			ck_assert_uint_eq(tt_launch_of_from(r, i, &pos), want);
+			uint32_t l = tt_link_of_from(r, i, &lpos);
+			ck_assert_uint_eq(l != TT_NONE ? r->links[l].cpu : TT_NONE, want);
+			if (l != TT_NONE)
+				ck_assert_uint_eq(r->links[l].gpu, i);
+			launched += want != TT_NONE;
+			compared++;
+		}
+	}
+	ck_assert_uint_eq(compared, 3 * (size_t)r->nev);
+	ck_assert_uint_gt(launched, 200);
+	tt_model_free(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("load");
@@ -545,6 +585,7 @@ int main(void)
 	tcase_add_test(tc, model_origin);
 	tcase_add_test(tc, msort_natural_and_stable);
 	tcase_add_test(tc, gzip_isal_and_zlib_agree);
+	tcase_add_test(tc, launch_of_from_any_order);
 	suite_add_tcase(s, tc);
 	return tl_run(s);
 }
