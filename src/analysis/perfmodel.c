@@ -318,7 +318,7 @@ struct rctx {
 	struct gop *g;
 	uint32_t ng;
 	size_t cg;
-	uint32_t lcur;      /* launch_of's cursor */
+	uint32_t lcur;      /* tt_launch_of_from's place */
 	struct pair *pairs;
 	size_t npairs, cpairs;
 	uint32_t *node_first; /* by node: [first, next first) into pairs */
@@ -401,20 +401,6 @@ static uint32_t parent_op(const struct rctx *x, uint32_t call)
 	return TT_NONE;
 }
 
-/* the runtime call that launched GPU op i, TT_NONE: tt_launch_of's
- * answer (the first link of the op), found by a cursor over the links
- * sorted by GPU op instead of a binary search: the GPU ops come here in
- * index order, so the cursor only moves forward */
-static uint32_t launch_of(struct rctx *x, uint32_t i)
-{
-	const struct tt_rank *r = x->r;
-	while (x->lcur < r->nlinks && r->links[r->links_by_gpu[x->lcur]].gpu < i)
-		x->lcur++;
-	if (x->lcur < r->nlinks && r->links[r->links_by_gpu[x->lcur]].gpu == i)
-		return r->links[r->links_by_gpu[x->lcur]].cpu;
-	return TT_NONE;
-}
-
 /* 2. a GPU op (event i of track t) */
 static void gop_add(struct rctx *x, uint32_t i, uint32_t t)
 {
@@ -428,7 +414,7 @@ static void gop_add(struct rctx *x, uint32_t i, uint32_t t)
 	g->ts = e->ts;
 	g->end = tt_ev_end(e);
 	g->kind = (uint8_t)tt_ev_kind(r, e);
-	g->call = launch_of(x, i);
+	g->call = tt_launch_of_from(r, i, &x->lcur);
 	const char *nm = tt_ev_name(r, e);
 	if (g->kind == TT_K_MEMCPY || (g->kind == TT_K_KERNEL && rocm_copy(nm)))
 		g->cls = 2;
