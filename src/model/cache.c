@@ -414,7 +414,7 @@ int tt_rank_save(const struct tt_rank *r, const char *out, struct tt_err *err)
  * handler can read it without a lock. */
 
 struct cache_map {
-	const char *p;
+	const char *_Atomic p; /* NULL: a free slot (set last, cleared first) */
 	size_t n;
 	char *path;
 };
@@ -443,7 +443,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 	struct cache_map *m = atomic_load(&maps);
 	size_t n = atomic_load(&nmaps);
 	for (size_t i = 0; m && i < n; i++) {
-		if (m[i].p && a >= m[i].p && a < m[i].p + m[i].n) {
+		const char *p = atomic_load_explicit(&m[i].p, memory_order_acquire);
+		if (p && a >= p && a < p + m[i].n) {
 			/* (async-signal-safe only: this may interrupt curses or
 			 * malloc, on any thread) */
 			tt_run_die_signal_hook();
@@ -481,12 +482,12 @@ static void cache_map_register(const void *p, size_t n, const char *path)
 	size_t k = atomic_load(&nmaps);
 	/* (a free slot first) */
 	for (size_t i = 0; i < k; i++) {
-		if (!m[i].p) {
+		if (!atomic_load_explicit(&m[i].p, memory_order_relaxed)) {
 			free(m[i].path);
 			m[i].path = tt_strdup(path);
 			m[i].n = n;
-			atomic_thread_fence(memory_order_release);
-			m[i].p = p;
+			/* (release: a handler that sees p sees its n and path) */
+			atomic_store_explicit(&m[i].p, (const char *)p, memory_order_release);
 			pthread_mutex_unlock(&maps_lock);
 			return;
 		}
@@ -511,8 +512,8 @@ void cache_unmap(const void *p, size_t n)
 	struct cache_map *m = atomic_load(&maps);
 	size_t k = atomic_load(&nmaps);
 	for (size_t i = 0; i < k; i++)
-		if (m[i].p == p) {
-			m[i].p = NULL;
+		if (atomic_load_explicit(&m[i].p, memory_order_relaxed) == p) {
+			atomic_store_explicit(&m[i].p, NULL, memory_order_relaxed);
 			break;
 		}
 	pthread_mutex_unlock(&maps_lock);
